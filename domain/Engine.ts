@@ -1,0 +1,94 @@
+/**
+ * The analytical engine contract: ClickHouse reached either in-process (chDB) or over
+ * HTTP (a ClickHouse server). Callers never know which. Requests are Schema classes and
+ * results are byte streams, so an implementation can live in another process (one
+ * worker per cluster) and forward both over a typed channel without changing callers.
+ *
+ * Aborting is interruption: interrupting `query`'s stream or `insert`'s effect aborts the
+ * engine-side work (an implementation must also keep its connection alive until the
+ * engine has really stopped).
+ */
+import { Context, Schema } from "effect"
+import type { Effect, Stream } from "effect"
+import { ClusterId } from "./Ids.js"
+
+/** Per-query engine settings (`clickhouse_settings`), e.g. `{ readonly: 1 }`. */
+export const EngineSettings = Schema.Record({
+  key: Schema.String,
+  value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean)
+})
+export type EngineSettings = typeof EngineSettings.Type
+
+/** A statement whose result rows are returned as bytes in `format`. */
+export class QueryRequest extends Schema.Class<QueryRequest>("QueryRequest")({
+  sql: Schema.String,
+  /** A ClickHouse output format name: `JSON`, `JSONEachRow`, `CSVWithNames` … */
+  format: Schema.String,
+  /** Used to cancel the query from elsewhere; unique while it runs. */
+  queryId: Schema.String,
+  settings: Schema.optionalWith(EngineSettings, { default: () => ({}) })
+}) {}
+
+/** Raw bytes in an input `format` appended to `database.table`. */
+export class InsertRequest extends Schema.Class<InsertRequest>("InsertRequest")({
+  database: Schema.String,
+  table: Schema.String,
+  /** A ClickHouse input format name: `JSONAsObject`, `JSONEachRow`, `CSVWithNames` … */
+  format: Schema.String,
+  /** Optional explicit column list (`INSERT INTO t (a, b) FORMAT …`). */
+  columns: Schema.optional(Schema.Array(Schema.String)),
+  queryId: Schema.String,
+  settings: Schema.optionalWith(EngineSettings, { default: () => ({}) })
+}) {}
+
+export class InsertSummary extends Schema.Class<InsertSummary>("InsertSummary")({
+  writtenRows: Schema.Number,
+  writtenBytes: Schema.Number
+}) {}
+
+/** A statement with no result rows (DDL, `SYSTEM …`). */
+export class CommandRequest extends Schema.Class<CommandRequest>("CommandRequest")({
+  sql: Schema.String,
+  queryId: Schema.optional(Schema.String),
+  settings: Schema.optionalWith(EngineSettings, { default: () => ({}) })
+}) {}
+
+/**
+ * The engine refused or failed a statement. `message` is already cleaned of server
+ * paths and stack traces, so it may be shown to the user.
+ */
+export class EngineError extends Schema.TaggedError<EngineError>()("EngineError", {
+  message: Schema.String,
+  /** ClickHouse's numeric error code, when the engine gave one. */
+  code: Schema.optional(Schema.Number),
+  /** ClickHouse's error name, e.g. `UNKNOWN_TABLE`, `READONLY`, `QUERY_WAS_CANCELLED`. */
+  type: Schema.optional(Schema.String)
+}) {}
+
+/** The engine of a cluster cannot be reached now (stopped, crashed, not provisioned). */
+export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
+  "EngineUnavailable",
+  { message: Schema.String }
+) {}
+
+/** One engine: the data plane of one cluster. */
+export interface AnalyticalEngine {
+  /** Runs a statement and streams its result bytes as the engine produces them. */
+  readonly query: (request: QueryRequest) => Stream.Stream<Uint8Array, EngineError>
+  /** Streams `body` into a table; the body is never buffered whole. */
+  readonly insert: <E>(
+    request: InsertRequest,
+    body: Stream.Stream<Uint8Array, E>
+  ) => Effect.Effect<InsertSummary, EngineError | E>
+  readonly command: (request: CommandRequest) => Effect.Effect<void, EngineError>
+  /** Stops a running query; `false` when no query with that id is running. */
+  readonly cancel: (queryId: string) => Effect.Effect<boolean, EngineError>
+}
+
+/** Finds the engine of a cluster. */
+export class Engines extends Context.Tag("sluice/Engines")<
+  Engines,
+  {
+    readonly forCluster: (cluster: ClusterId) => Effect.Effect<AnalyticalEngine, EngineUnavailable>
+  }
+>() {}

@@ -1,0 +1,133 @@
+/**
+ * The errors every transport speaks. Each is a `Schema.TaggedError` for code that
+ * handles it, and its wire form is exactly `{error, message, hint}` (decisions.md §3):
+ * the `_tag` never leaves the process. `ApiErrors` lists the wire schemas that the
+ * HttpApi root adds, so every endpoint may fail with any of them.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+const fields = {
+  message: Schema.String,
+  hint: Schema.optionalWith(Schema.String, { default: () => "" })
+}
+
+/** 400: validation failed, or the engine refused a query (message cleaned). */
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", fields) {}
+/** 401: missing, invalid, expired or revoked credential. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+/** 403: valid credential, not allowed. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
+/** 404: the addressed thing does not exist (in the caller's scope). */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+/** 409: lifecycle conflict, duplicate name, protected resource, paused cluster. */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
+  ...fields,
+  /** A more specific stable code than `conflict`, such as `cluster_paused`. */
+  code: Schema.optionalWith(Schema.String, { default: () => "conflict" })
+}) {}
+/** 413: the body is larger than the endpoint accepts. */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  fields
+) {}
+/** 415: the content type or encoding is not one the endpoint reads. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  fields
+) {}
+/** 429: slow down; `retryAfterSeconds` becomes the `retry-after` header. */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
+  ...fields,
+  retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 1 })
+}) {}
+/** 500: something broke on our side; the message carries only a trace id. */
+export class Internal extends Schema.TaggedError<Internal>()("Internal", fields) {}
+/** 501: the endpoint is part of the contract but not built yet. */
+export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
+  "NotImplemented",
+  fields
+) {}
+/** 503: a dependency (engine, control plane) cannot serve right now. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", fields) {}
+
+/** Every error a transport may return. */
+export type ApiError =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | Conflict
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | TooManyRequests
+  | Internal
+  | NotImplemented
+  | Unavailable
+
+/** The body every error response carries. */
+export const ErrorBody = Schema.Struct({
+  error: Schema.String.annotations({ description: "Stable snake_case code" }),
+  message: Schema.String.annotations({ description: "For people" }),
+  hint: Schema.String.annotations({ description: "What to do next; may be empty" })
+}).annotations({ identifier: "Error" })
+export type ErrorBody = typeof ErrorBody.Type
+
+const wire = <A extends { readonly message: string; readonly hint: string }, I, R>(
+  self: Schema.Schema<A, I, R>,
+  status: number,
+  code: (error: A) => string,
+  make: (body: ErrorBody) => A
+) =>
+  Schema.transform(ErrorBody, Schema.typeSchema(self), {
+    strict: true,
+    decode: make,
+    encode: (error) => ({ error: code(error), message: error.message, hint: error.hint })
+  }).annotations(HttpApiSchema.annotations({ status }))
+
+const text = (body: ErrorBody) => ({ message: body.message, hint: body.hint })
+
+const fixed = (code: string) => (): string => code
+
+/**
+ * Wire schemas, one per status. The HttpApi root adds them all, so any endpoint may fail
+ * with any `ApiError`; a middleware names the one it fails with.
+ */
+export const ErrorWire = {
+  BadRequest: wire(BadRequest, 400, fixed("bad_request"), (b) => new BadRequest(text(b))),
+  Unauthorized: wire(Unauthorized, 401, fixed("unauthorized"), (b) => new Unauthorized(text(b))),
+  Forbidden: wire(Forbidden, 403, fixed("forbidden"), (b) => new Forbidden(text(b))),
+  NotFound: wire(NotFound, 404, fixed("not_found"), (b) => new NotFound(text(b))),
+  Conflict: wire(
+    Conflict,
+    409,
+    (e) => e.code,
+    (b) => new Conflict({ ...text(b), code: b.error })
+  ),
+  PayloadTooLarge: wire(
+    PayloadTooLarge,
+    413,
+    fixed("payload_too_large"),
+    (b) => new PayloadTooLarge(text(b))
+  ),
+  UnsupportedMediaType: wire(
+    UnsupportedMediaType,
+    415,
+    fixed("unsupported_media_type"),
+    (b) => new UnsupportedMediaType(text(b))
+  ),
+  TooManyRequests: wire(
+    TooManyRequests,
+    429,
+    fixed("too_many_requests"),
+    (b) => new TooManyRequests(text(b))
+  ),
+  Internal: wire(Internal, 500, fixed("internal"), (b) => new Internal(text(b))),
+  NotImplemented: wire(
+    NotImplemented,
+    501,
+    fixed("not_implemented"),
+    (b) => new NotImplemented(text(b))
+  ),
+  Unavailable: wire(Unavailable, 503, fixed("unavailable"), (b) => new Unavailable(text(b)))
+}

@@ -1,0 +1,59 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication, Permission } from "../Identity.js"
+import { ApiKeyId } from "../Ids.js"
+import { ClusterRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
+
+/** A key as listed: never the token, only a masked hint such as `rt_***abcd`. */
+export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
+  id: ApiKeyId,
+  name: Schema.String,
+  permission: Permission,
+  default_database: Schema.String,
+  hint: Schema.String,
+  created_at: Schema.String,
+  last_used_at: Schema.NullOr(Schema.String)
+}) {}
+
+/** A key just created: the one response that carries its full token. */
+export class CreatedApiKey extends Schema.Class<CreatedApiKey>("CreatedApiKey")({
+  ...ApiKey.fields,
+  token: Schema.String
+}) {}
+
+export class CreateKeyRequest extends Schema.Class<CreateKeyRequest>("CreateKeyRequest")({
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  permission: Permission
+}) {}
+
+const idOrToken = HttpApiSchema.param("id_or_token", Schema.String)
+
+/** Cluster API keys; admin key or org-admin user only. */
+export class KeysApi extends HttpApiGroup.make("keys")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/keys")
+      .setUrlParams(DataScopeParams)
+      .addSuccess(
+        Schema.Struct({
+          keys: Schema.Array(ApiKey),
+          organization: OrganizationRef,
+          cluster: ClusterRef
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/keys")
+      .setUrlParams(DataScopeParams)
+      .setPayload(CreateKeyRequest)
+      .addSuccess(
+        Schema.Struct({ key: CreatedApiKey, organization: OrganizationRef, cluster: ClusterRef }),
+        { status: 201 }
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("revoke")`/v1/keys/${idOrToken}`
+      .setUrlParams(DataScopeParams)
+      .addSuccess(Deleted)
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Cluster API keys") {}

@@ -1,0 +1,55 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication, OrganizationRole } from "../Identity.js"
+import { UserId } from "../Ids.js"
+import { Deleted } from "./Scope.js"
+
+export class OrganizationMembership extends Schema.Class<OrganizationMembership>(
+  "OrganizationMembership"
+)({ name: Schema.String, role: OrganizationRole }) {}
+
+export class Member extends Schema.Class<Member>("Member")({
+  user_id: UserId,
+  email: Schema.String,
+  role: OrganizationRole
+}) {}
+
+export class AddMemberRequest extends Schema.Class<AddMemberRequest>("AddMemberRequest")({
+  email: Schema.String.pipe(Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "not an email" })),
+  role: OrganizationRole,
+  /** Creates the user with this password when no user has that email yet. */
+  password: Schema.optional(Schema.Redacted(Schema.String.pipe(Schema.minLength(12))))
+}) {}
+
+const org = HttpApiSchema.param("org", Schema.String)
+const userId = HttpApiSchema.param("user_id", UserId)
+
+/** Organizations of the calling user, and their members (org admins manage them). */
+export class OrganizationsApi extends HttpApiGroup.make("organizations")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/organizations").addSuccess(
+      Schema.Struct({ organizations: Schema.Array(OrganizationMembership) })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("members")`/v1/organizations/${org}/members`.addSuccess(
+      Schema.Struct({ members: Schema.Array(Member) })
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("addMember")`/v1/organizations/${org}/members`
+      .setPayload(AddMemberRequest)
+      .addSuccess(Schema.Struct({ member: Member }), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.patch("updateMember")`/v1/organizations/${org}/members/${userId}`
+      .setPayload(Schema.Struct({ role: OrganizationRole }))
+      .addSuccess(Schema.Struct({ member: Member }))
+  )
+  .add(
+    HttpApiEndpoint.del("removeMember")`/v1/organizations/${org}/members/${userId}`.addSuccess(
+      Deleted
+    )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Organizations and their members") {}
