@@ -1,0 +1,43 @@
+/**
+ * The control plane's `SqlClient` (and `PgClient`): the embedded PGlite or an external
+ * PostgreSQL (decisions.md §1), migrated before the layer is ready. Column names stay
+ * snake_case, as on the wire.
+ */
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, type Redacted } from "effect"
+import * as EmbeddedPostgres from "./EmbeddedPostgres.js"
+import * as Migrations from "./Migrations.js"
+
+export type ControlPlaneSql = PgClient.PgClient | SqlClient.SqlClient
+
+const migrated = <E, R>(client: Layer.Layer<ControlPlaneSql, E, R>) =>
+  Migrations.layer.pipe(Layer.provideMerge(client))
+
+/**
+ * PGlite under `<dataDir>/control-plane`. Fails with `DataDirInUse` when another live
+ * process serves that data dir; any other failure is a defect.
+ */
+export const embedded = (
+  options: EmbeddedPostgres.EmbeddedPostgresOptions
+): Layer.Layer<ControlPlaneSql, EmbeddedPostgres.DataDirInUse> => {
+  const client = Layer.unwrapEffect(
+    Effect.map(EmbeddedPostgres.EmbeddedPostgres, (server) =>
+      PgClient.layer({
+        host: server.socketDirectory,
+        port: server.port,
+        database: "postgres",
+        username: "postgres",
+        // The socket server accepts one connection (it multiplexes PGlite's single
+        // session); raise both together or not at all.
+        maxConnections: 1
+      })
+    )
+  ).pipe(Layer.orDie)
+  return migrated(client).pipe(Layer.provide(EmbeddedPostgres.layer(options)))
+}
+
+/** A PostgreSQL server at `url` (`SLUICE_DATABASE_URL`). */
+export const external = (options: {
+  readonly url: Redacted.Redacted<string>
+}): Layer.Layer<ControlPlaneSql> => migrated(PgClient.layer({ url: options.url }).pipe(Layer.orDie))

@@ -1,0 +1,68 @@
+/**
+ * The embedded control plane: PGlite persisted at `<dataDir>/control-plane`, served over
+ * the PostgreSQL wire protocol on a private Unix socket so that `@effect/sql-pg` reaches
+ * it exactly like a real server. No TCP port is opened.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Context, Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as DataDirLock from "./DataDirLock.js"
+import * as SocketDirectory from "./SocketDirectory.js"
+
+export { DataDirInUse } from "./DataDirLock.js"
+
+export interface EmbeddedPostgresOptions {
+  /** The service data dir (`SLUICE_DATA_DIR`); created if missing. */
+  readonly dataDir: string
+}
+
+export class EmbeddedPostgres extends Context.Tag("sluice/store/EmbeddedPostgres")<
+  EmbeddedPostgres,
+  {
+    /** Absolute PGlite data directory. */
+    readonly pgliteDirectory: string
+    /** Directory holding the socket: give it to a client as `host`, with port 5432. */
+    readonly socketDirectory: string
+    readonly socketPath: string
+    readonly port: number
+  }
+>() {}
+
+/**
+ * Opens the data dir and serves it until the scope closes; then the socket server stops
+ * before PGlite closes, so the next start finds a cleanly closed data dir.
+ */
+export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
+  options: EmbeddedPostgresOptions
+) {
+  const dataDir = path.resolve(options.dataDir)
+  yield* Effect.try(() => fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })).pipe(
+    Effect.orDie
+  )
+  yield* DataDirLock.acquire(dataDir)
+
+  const pgliteDirectory = path.join(dataDir, "control-plane")
+  const db = yield* Effect.acquireRelease(
+    Effect.tryPromise(() => PGlite.create({ dataDir: pgliteDirectory })).pipe(Effect.orDie),
+    (db) => Effect.promise(() => db.close())
+  )
+
+  const socket = yield* SocketDirectory.prepare(dataDir)
+  const server = new PGLiteSocketServer({ db, path: socket.socketPath, maxConnections: 1 })
+  yield* Effect.acquireRelease(Effect.tryPromise(() => server.start()).pipe(Effect.orDie), () =>
+    // A client that never hangs up must not keep PGlite from closing.
+    Effect.promise(() => server.stop()).pipe(Effect.timeoutOption("5 seconds"))
+  )
+
+  return EmbeddedPostgres.of({
+    pgliteDirectory,
+    socketDirectory: socket.directory,
+    socketPath: socket.socketPath,
+    port: SocketDirectory.socketPort
+  })
+})
+
+export const layer = (options: EmbeddedPostgresOptions) =>
+  Layer.scoped(EmbeddedPostgres, open(options))

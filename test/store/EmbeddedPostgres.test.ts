@@ -1,0 +1,85 @@
+import { SqlClient } from "@effect/sql"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
+import * as EmbeddedPostgres from "../../src/store/EmbeddedPostgres.js"
+import { listeningTcpSocketsOfThisProcess, startCrashingControlPlane } from "./helpers.js"
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-store-embedded-"))
+const dataDir = path.join(root, "data")
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+const mode = (file: string) => fs.statSync(file).mode & 0o777
+
+describe("EmbeddedPostgres", () => {
+  it.scopedLive("survives a crash that leaves its lock and socket behind", () =>
+    Effect.gen(function* () {
+      const crashing = yield* startCrashingControlPlane(dataDir)
+      const refused = yield* Effect.flip(Effect.scoped(EmbeddedPostgres.open({ dataDir })))
+      expect(refused._tag).toBe("DataDirInUse")
+      expect(refused.pid).toBe(crashing.pid)
+
+      yield* crashing.kill
+      expect(fs.existsSync(path.join(dataDir, "control-plane.lock"))).toBe(true)
+      expect(fs.statSync(path.join(dataDir, "run", ".s.PGSQL.5432")).isSocket()).toBe(true)
+
+      const rows = yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`SELECT value FROM service_state WHERE key = 'before_crash'`
+      ).pipe(Effect.provide(ControlPlaneSql.embedded({ dataDir })))
+      expect(rows).toEqual([{ value: true }])
+    })
+  )
+
+  it.scopedLive("listens only on a Unix socket in a 0700 directory", () =>
+    Effect.gen(function* () {
+      const server = yield* EmbeddedPostgres.open({ dataDir })
+      expect(server.socketDirectory).toBe(path.join(dataDir, "run"))
+      expect(mode(server.socketDirectory)).toBe(0o700)
+      expect(fs.statSync(server.socketPath).isSocket()).toBe(true)
+      expect(listeningTcpSocketsOfThisProcess()).toEqual([])
+    })
+  )
+
+  it.scopedLive("refuses a second open while the first is live, with a clear message", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const refused = yield* Effect.flip(Effect.scoped(EmbeddedPostgres.open({ dataDir })))
+      expect(refused).toBeInstanceOf(EmbeddedPostgres.DataDirInUse)
+      expect(refused.message).toContain(`data directory ${dataDir} is in use by process`)
+      expect(refused.pid).toBe(process.pid)
+      expect(yield* sql`SELECT 1 AS still_serving`).toEqual([{ still_serving: 1 }])
+    }).pipe(Effect.provide(ControlPlaneSql.embedded({ dataDir })))
+  )
+
+  it.scopedLive("replaces a stale file at the socket path", () =>
+    Effect.gen(function* () {
+      const socketPath = path.join(dataDir, "run", ".s.PGSQL.5432")
+      fs.writeFileSync(socketPath, "left over")
+      fs.chmodSync(path.join(dataDir, "run"), 0o755)
+      const server = yield* EmbeddedPostgres.open({ dataDir })
+      expect(fs.statSync(server.socketPath).isSocket()).toBe(true)
+      expect(mode(server.socketDirectory)).toBe(0o700)
+    })
+  )
+
+  it.scopedLive("uses a private temp dir when the data dir path is too long for a socket", () =>
+    Effect.gen(function* () {
+      const longDataDir = path.join(root, "d".repeat(120))
+      fs.symlinkSync(dataDir, longDataDir)
+      const socketDirectory = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* EmbeddedPostgres.open({ dataDir: longDataDir })
+          expect(server.socketDirectory.startsWith(os.tmpdir())).toBe(true)
+          expect(mode(server.socketDirectory)).toBe(0o700)
+          expect(fs.statSync(server.socketPath).isSocket()).toBe(true)
+          return server.socketDirectory
+        })
+      )
+      expect(fs.existsSync(socketDirectory)).toBe(false)
+    })
+  )
+})
