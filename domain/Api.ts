@@ -4,16 +4,39 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ErrorWire } from "./Errors.js"
+import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
+import { ClustersApi } from "./api/ClustersApi.js"
+import { DatabasesApi } from "./api/DatabasesApi.js"
 import { HealthApi } from "./api/HealthApi.js"
+import { HecApi } from "./api/HecApi.js"
 import { KeysApi } from "./api/KeysApi.js"
+import { LogsApi } from "./api/LogsApi.js"
+import { MetricsCompatApi } from "./api/MetricsCompatApi.js"
 import { OrganizationsApi } from "./api/OrganizationsApi.js"
+import { OtlpApi } from "./api/OtlpApi.js"
+import { QueryApi } from "./api/QueryApi.js"
+import { SavedSearchesApi } from "./api/SavedSearchesApi.js"
+import { SplApi, SplCapabilitiesApi } from "./api/SplApi.js"
+import { TablesApi } from "./api/TablesApi.js"
 
 export class SluiceApi extends HttpApi.make("sluice")
   .add(HealthApi)
   .add(AuthApi)
   .add(OrganizationsApi)
   .add(KeysApi)
+  .add(DatabasesApi)
+  .add(TablesApi)
+  .add(QueryApi)
+  .add(LogsApi)
+  .add(ClustersApi)
+  .add(AppsApi)
+  .add(SplCapabilitiesApi)
+  .add(SplApi)
+  .add(SavedSearchesApi)
+  .add(OtlpApi)
+  .add(MetricsCompatApi)
+  .add(HecApi)
   .addError(ErrorWire.BadRequest)
   .addError(ErrorWire.Unauthorized)
   .addError(ErrorWire.Forbidden)

@@ -1,0 +1,49 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Identity.js"
+import { DatabaseName } from "../Ids.js"
+import { ClusterRef, DatabaseRef, Deleted, OrganizationRef, ScopeParams } from "./Scope.js"
+
+export class CreateDatabaseRequest extends Schema.Class<CreateDatabaseRequest>(
+  "CreateDatabaseRequest"
+)({ name: DatabaseName }) {}
+
+const database = HttpApiSchema.param("database", DatabaseName)
+
+/**
+ * Databases of the caller's cluster (decisions.md §5). These endpoints act on the cluster,
+ * so they take `organization` and `cluster` but no database selector.
+ */
+export class DatabasesApi extends HttpApiGroup.make("databases")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/databases")
+      .setUrlParams(ScopeParams)
+      .addSuccess(
+        Schema.Struct({
+          databases: Schema.Array(DatabaseRef),
+          organization: OrganizationRef,
+          cluster: ClusterRef
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/databases")
+      .setUrlParams(ScopeParams)
+      .setPayload(CreateDatabaseRequest)
+      .addSuccess(Schema.Struct({ database: DatabaseRef, organization: OrganizationRef }), {
+        status: 201
+      })
+      .annotate(OpenApi.Description, "Admin only; a duplicate name is a 409.")
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/v1/databases/${database}`
+      .setUrlParams(ScopeParams)
+      .addSuccess(Deleted)
+      .annotate(
+        OpenApi.Description,
+        "Admin only. Deletes the database and its data; `default` cannot be deleted (409). " +
+          "Keys whose default is this database are not revoked."
+      )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Databases of a cluster") {}

@@ -1,0 +1,86 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Identity.js"
+import { DataScopeParams } from "./Scope.js"
+
+/** Result formats of `POST /v1/query`; only `JSON` has a schema, the rest are raw. */
+export const QueryFormat = Schema.Literal(
+  "JSON",
+  "JSONEachRow",
+  "JSONEachRowWithProgress",
+  "JSONCompact",
+  "CSV",
+  "CSVWithNames",
+  "TSV",
+  "TSVWithNames",
+  "TabSeparated"
+)
+export type QueryFormat = typeof QueryFormat.Type
+
+export class QueryRequest extends Schema.Class<QueryRequest>("QueryRequest")({
+  sql: Schema.String,
+  format: Schema.optionalWith(QueryFormat, { default: () => "JSON" }),
+  /** Chosen by the client so that it can cancel the query. */
+  query_id: Schema.optional(Schema.String)
+}) {}
+
+export class ColumnMeta extends Schema.Class<ColumnMeta>("ColumnMeta")({
+  name: Schema.String,
+  type: Schema.String
+}) {}
+
+export class QueryStatistics extends Schema.Class<QueryStatistics>("QueryStatistics")({
+  /** Seconds. */
+  elapsed: Schema.Number,
+  rows_read: Schema.Int,
+  bytes_read: Schema.Int
+}) {}
+
+/** The fields every JSON result shares, SQL and SPL alike. */
+export const resultFields = {
+  meta: Schema.Array(ColumnMeta),
+  data: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  rows: Schema.Int,
+  statistics: QueryStatistics
+}
+
+export class QueryResult extends Schema.Class<QueryResult>("QueryResult")({
+  ...resultFields,
+  /** Notes for people, e.g. values skipped because a field changed type. */
+  hints: Schema.Array(Schema.String)
+}) {}
+
+export class CancelQueryRequest extends Schema.Class<CancelQueryRequest>("CancelQueryRequest")({
+  query_id: Schema.String
+}) {}
+
+const queryDescription = [
+  "Read-only SQL (SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS).",
+  "The response carries `x-service-query-id`.",
+  "With `format` JSON (the default) the body is the schema below; any other format is",
+  "streamed raw as the engine writes it: `text/csv`, `text/tab-separated-values`, or",
+  "`application/x-ndjson` for JSONEachRow and JSONEachRowWithProgress (whose lines are",
+  "progress, metadata and row records); JSONCompact is `application/json`."
+].join(" ")
+
+/** Read-only SQL over the selected database (decisions.md §7). */
+export class QueryApi extends HttpApiGroup.make("query")
+  .add(
+    HttpApiEndpoint.post("query", "/v1/query")
+      .setUrlParams(DataScopeParams)
+      .setPayload(QueryRequest)
+      .addSuccess(QueryResult)
+      .annotate(OpenApi.Description, queryDescription)
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/v1/query/cancel")
+      .setUrlParams(DataScopeParams)
+      .setPayload(CancelQueryRequest)
+      .addSuccess(Schema.Struct({ cancelled: Schema.Literal(true) }))
+      .annotate(
+        OpenApi.Description,
+        "Cancels a running SQL query or SPL search; only the scope that started it may."
+      )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Read-only SQL") {}

@@ -1,0 +1,114 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Identity.js"
+import { TableName } from "../Ids.js"
+import { DatabaseRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
+
+/** The source formats an insert can flatten (decisions.md §6). */
+export const InsertTransform = Schema.Literal(
+  "otlp-traces",
+  "otlp-logs",
+  "otlp-metrics",
+  "cloud-logs",
+  "cloud-audit",
+  "delivery-stream"
+)
+export type InsertTransform = typeof InsertTransform.Type
+
+/** The `transform` parameter: the spec's names, plus aliases that decode to them. */
+export const TransformParam = Schema.Union(
+  InsertTransform,
+  Schema.transformLiterals(
+    ["cloudwatch-logs", "cloud-logs"],
+    ["cloudtrail", "cloud-audit"],
+    ["firehose", "delivery-stream"]
+  )
+)
+
+export class TableSummary extends Schema.Class<TableSummary>("TableSummary")({
+  name: Schema.String,
+  created_at: Schema.String,
+  total_rows: Schema.Int,
+  total_bytes: Schema.Int
+}) {}
+
+export class Column extends Schema.Class<Column>("Column")({
+  name: Schema.String,
+  /** The engine's type name. */
+  type: Schema.String
+}) {}
+
+export class TableDescription extends Schema.Class<TableDescription>("TableDescription")({
+  ...TableSummary.fields,
+  columns: Schema.Array(Column)
+}) {}
+
+export class Inserted extends Schema.Class<Inserted>("Inserted")({ inserted: Schema.Int }) {}
+
+/** What a `transform=delivery-stream` insert answers instead of `Inserted`. */
+export class DeliveryStreamAck extends Schema.Class<DeliveryStreamAck>("DeliveryStreamAck")({
+  requestId: Schema.String,
+  timestamp: Schema.Number
+}) {}
+
+export const InsertParams = Schema.Struct({
+  ...DataScopeParams.fields,
+  transform: Schema.optional(TransformParam),
+  /** Fetch and insert this http(s) file instead of reading a body; not with `transform`. */
+  url: Schema.optional(Schema.String),
+  /** Same token and body insert once within the dedup window; also `idempotency-key`. */
+  insert_deduplication_token: Schema.optional(Schema.String)
+})
+
+const insertDescription = [
+  "Tables are created on first insert. The body is read raw, by content type:",
+  "`application/json` (one object or an array of objects),",
+  "`application/x-ndjson` (one object per line);",
+  "`content-encoding: gzip` or `zstd` may wrap either.",
+  "With `url` and no body the service fetches the file (JSON array, NDJSON, CSV or TSV",
+  "with header, Parquet); `accept: application/x-ndjson` then streams",
+  "`started`/`progress`/`done`/`error` lines.",
+  "`transform=delivery-stream` authenticates with `X-Amz-Firehose-Access-Key` and answers",
+  "`{requestId, timestamp}` (errors add `errorMessage`)."
+].join(" ")
+
+const table = HttpApiSchema.param("table", TableName)
+
+/** Tables of the selected database, and inserting rows into them (decisions.md §5, §6). */
+export class TablesApi extends HttpApiGroup.make("tables")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/tables")
+      .setUrlParams(DataScopeParams)
+      .addSuccess(
+        Schema.Struct({
+          tables: Schema.Array(TableSummary),
+          database: DatabaseRef,
+          organization: OrganizationRef
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("describe")`/v1/tables/${table}`.setUrlParams(DataScopeParams).addSuccess(
+      Schema.Struct({
+        table: TableDescription,
+        database: DatabaseRef,
+        organization: OrganizationRef
+      })
+    )
+  )
+  // No payload schema: the body may be NDJSON or compressed, so the handler reads it raw.
+  .add(
+    HttpApiEndpoint.post("insert")`/v1/tables/${table}`
+      .setUrlParams(InsertParams)
+      .addSuccess(Inserted)
+      .addSuccess(DeliveryStreamAck)
+      .annotate(OpenApi.Description, insertDescription)
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/v1/tables/${table}`
+      .setUrlParams(DataScopeParams)
+      .addSuccess(Deleted)
+      .annotate(OpenApi.Description, "Admin only.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Tables and inserts") {}

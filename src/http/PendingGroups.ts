@@ -1,0 +1,128 @@
+/**
+ * Every group of the contract that has no implementation yet, answering 501. A group
+ * leaves this file when its real handlers land. Raw-bodied endpoints use `handleRaw`
+ * so that the body is never read.
+ */
+import { HttpApiBuilder, HttpRouter } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect, Layer, Option } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { NotImplemented } from "../../domain/Errors.js"
+
+const hint = "The endpoint is part of the published contract but this build does not serve it yet."
+
+// The route pattern in OpenAPI form (`/v1/tables/{table}`), so one message per endpoint.
+const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
+  Effect.serviceOption(HttpRouter.RouteContext).pipe(
+    Effect.flatMap((context) => {
+      const path = Option.match(context, {
+        onNone: () => request.url,
+        onSome: ({ route }) => route.path.replace(/:(\w+)/g, "{$1}")
+      })
+      return Effect.fail(
+        new NotImplemented({ message: `${request.method} ${path} is not implemented yet`, hint })
+      )
+    })
+  )
+
+const DatabasesPending = HttpApiBuilder.group(SluiceApi, "databases", (handlers) =>
+  handlers.handle("list", pending).handle("create", pending).handle("delete", pending)
+)
+
+const TablesPending = HttpApiBuilder.group(SluiceApi, "tables", (handlers) =>
+  handlers
+    .handle("list", pending)
+    .handle("describe", pending)
+    .handleRaw("insert", pending)
+    .handle("delete", pending)
+)
+
+const QueryPending = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
+  handlers.handle("query", pending).handle("cancel", pending)
+)
+
+const LogsPending = HttpApiBuilder.group(SluiceApi, "logs", (handlers) =>
+  handlers.handle("list", pending)
+)
+
+const ClustersPending = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
+  handlers
+    .handle("list", pending)
+    .handle("sizes", pending)
+    .handle("metricsByName", pending)
+    .handle("verifyS3Access", pending)
+    .handle("create", pending)
+    .handle("get", pending)
+    .handle("update", pending)
+    .handle("stop", pending)
+    .handle("resume", pending)
+    .handle("delete", pending)
+    .handle("metrics", pending)
+)
+
+const AppsPending = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
+  handlers.handle("list", pending).handle("install", pending).handle("uninstall", pending)
+)
+
+const SplCapabilitiesPending = HttpApiBuilder.group(SluiceApi, "splCapabilities", (handlers) =>
+  handlers.handle("capabilities", pending)
+)
+
+const SplPending = HttpApiBuilder.group(SluiceApi, "spl", (handlers) =>
+  handlers.handle("search", pending)
+)
+
+const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (handlers) =>
+  handlers
+    .handle("list", pending)
+    .handle("create", pending)
+    .handle("get", pending)
+    .handle("update", pending)
+    .handle("delete", pending)
+)
+
+const OtlpPending = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
+  handlers.handleRaw("traces", pending).handleRaw("logs", pending).handleRaw("metrics", pending)
+)
+
+const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
+  handlers
+    .handleRaw("write", pending)
+    .handle("query", pending)
+    .handleRaw("queryForm", pending)
+    .handle("queryRange", pending)
+    .handleRaw("queryRangeForm", pending)
+    .handle("series", pending)
+    .handleRaw("seriesForm", pending)
+    .handle("labels", pending)
+    .handleRaw("labelsForm", pending)
+    .handle("labelValues", pending)
+    .handle("metadata", pending)
+    .handle("buildinfo", pending)
+)
+
+const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
+  handlers
+    .handleRaw("event", pending)
+    .handleRaw("collector", pending)
+    .handleRaw("event10", pending)
+    .handleRaw("raw", pending)
+    .handleRaw("raw10", pending)
+    .handle("health", pending)
+)
+
+/** Needs `Authentication` like any group layer that carries protected groups. */
+export const PendingGroupsLive = Layer.mergeAll(
+  DatabasesPending,
+  TablesPending,
+  QueryPending,
+  LogsPending,
+  ClustersPending,
+  AppsPending,
+  SplCapabilitiesPending,
+  SplPending,
+  SavedSearchesPending,
+  OtlpPending,
+  MetricsCompatPending,
+  HecPending
+)
