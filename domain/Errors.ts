@@ -73,61 +73,58 @@ export const ErrorBody = Schema.Struct({
 }).annotations({ identifier: "Error" })
 export type ErrorBody = typeof ErrorBody.Type
 
-const wire = <A extends { readonly message: string; readonly hint: string }, I, R>(
+/** The HTTP status of each error. */
+export const errorStatus = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  TooManyRequests: 429,
+  Internal: 500,
+  NotImplemented: 501,
+  Unavailable: 503
+} as const satisfies Record<ApiError["_tag"], number>
+
+/** The wire body of an error: `error` is the snake_case tag, or a conflict's own code. */
+export const errorBody = (error: ApiError): ErrorBody => ({
+  error:
+    error._tag === "Conflict"
+      ? error.code
+      : error._tag.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? "" : "_") + c.toLowerCase()),
+  message: error.message,
+  hint: error.hint
+})
+
+const wire = <A extends ApiError, I, R>(
   self: Schema.Schema<A, I, R>,
-  status: number,
-  code: (error: A) => string,
   make: (body: ErrorBody) => A
 ) =>
   Schema.transform(ErrorBody, Schema.typeSchema(self), {
     strict: true,
     decode: make,
-    encode: (error) => ({ error: code(error), message: error.message, hint: error.hint })
-  }).annotations(HttpApiSchema.annotations({ status }))
+    encode: errorBody
+  }).annotations(HttpApiSchema.annotations({ status: errorStatus[make(sample)._tag] }))
 
+const sample: ErrorBody = { error: "", message: "", hint: "" }
 const text = (body: ErrorBody) => ({ message: body.message, hint: body.hint })
-
-const fixed = (code: string) => (): string => code
 
 /**
  * Wire schemas, one per status. The HttpApi root adds them all, so any endpoint may fail
  * with any `ApiError`; a middleware names the one it fails with.
  */
 export const ErrorWire = {
-  BadRequest: wire(BadRequest, 400, fixed("bad_request"), (b) => new BadRequest(text(b))),
-  Unauthorized: wire(Unauthorized, 401, fixed("unauthorized"), (b) => new Unauthorized(text(b))),
-  Forbidden: wire(Forbidden, 403, fixed("forbidden"), (b) => new Forbidden(text(b))),
-  NotFound: wire(NotFound, 404, fixed("not_found"), (b) => new NotFound(text(b))),
-  Conflict: wire(
-    Conflict,
-    409,
-    (e) => e.code,
-    (b) => new Conflict({ ...text(b), code: b.error })
-  ),
-  PayloadTooLarge: wire(
-    PayloadTooLarge,
-    413,
-    fixed("payload_too_large"),
-    (b) => new PayloadTooLarge(text(b))
-  ),
-  UnsupportedMediaType: wire(
-    UnsupportedMediaType,
-    415,
-    fixed("unsupported_media_type"),
-    (b) => new UnsupportedMediaType(text(b))
-  ),
-  TooManyRequests: wire(
-    TooManyRequests,
-    429,
-    fixed("too_many_requests"),
-    (b) => new TooManyRequests(text(b))
-  ),
-  Internal: wire(Internal, 500, fixed("internal"), (b) => new Internal(text(b))),
-  NotImplemented: wire(
-    NotImplemented,
-    501,
-    fixed("not_implemented"),
-    (b) => new NotImplemented(text(b))
-  ),
-  Unavailable: wire(Unavailable, 503, fixed("unavailable"), (b) => new Unavailable(text(b)))
+  BadRequest: wire(BadRequest, (b) => new BadRequest(text(b))),
+  Unauthorized: wire(Unauthorized, (b) => new Unauthorized(text(b))),
+  Forbidden: wire(Forbidden, (b) => new Forbidden(text(b))),
+  NotFound: wire(NotFound, (b) => new NotFound(text(b))),
+  Conflict: wire(Conflict, (b) => new Conflict({ ...text(b), code: b.error || "conflict" })),
+  PayloadTooLarge: wire(PayloadTooLarge, (b) => new PayloadTooLarge(text(b))),
+  UnsupportedMediaType: wire(UnsupportedMediaType, (b) => new UnsupportedMediaType(text(b))),
+  TooManyRequests: wire(TooManyRequests, (b) => new TooManyRequests(text(b))),
+  Internal: wire(Internal, (b) => new Internal(text(b))),
+  NotImplemented: wire(NotImplemented, (b) => new NotImplemented(text(b))),
+  Unavailable: wire(Unavailable, (b) => new Unavailable(text(b)))
 }

@@ -1,0 +1,85 @@
+/**
+ * The HTTP server: the API's handlers, the services they use, bootstrap before
+ * listening, and the start-up announcement. Needs a control plane (`SqlClient`),
+ * `Engines` and `SluiceConfig` — see `Infrastructure.ts` and `Main.ts`.
+ */
+import { createServer } from "node:http"
+import { HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { SluiceApi } from "../domain/Api.js"
+import { AnnounceLive } from "../src/bootstrap/Announce.js"
+import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
+import { FirstStart } from "../src/bootstrap/FirstStart.js"
+import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
+import { SluiceConfig } from "../src/config/SluiceConfig.js"
+import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
+import { ErrorShapeLive } from "../src/http/ErrorShape.js"
+import { HealthHttpLive } from "../src/http/HealthHttp.js"
+import { PendingGroupsLive } from "../src/http/PendingGroups.js"
+import { ApiKeysRepo } from "../src/identity/ApiKeysRepo.js"
+import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
+import { AuthenticationLive } from "../src/identity/AuthenticationLive.js"
+import { AuthenticatorLive } from "../src/identity/AuthenticatorLive.js"
+import { AuthHttpLive } from "../src/identity/AuthHttp.js"
+import { KeysHttpLive } from "../src/identity/KeysHttp.js"
+import { OidcVerifier } from "../src/identity/OidcVerifier.js"
+import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
+import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
+import { Passwords } from "../src/identity/Passwords.js"
+import { Policy } from "../src/identity/Policy.js"
+import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
+import { SessionTokens } from "../src/identity/SessionTokens.js"
+import { UsersRepo } from "../src/identity/UsersRepo.js"
+
+const RepositoriesLive = Layer.mergeAll(
+  UsersRepo.Default,
+  OrganizationsRepo.Default,
+  ClustersRepo.Default,
+  DatabasesRepo.Default,
+  ApiKeysRepo.Default
+)
+
+const IdentityLive = AuthenticatorLive.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      SessionTokens.Default,
+      OidcVerifier.Default,
+      ApiKeyTokens.Default,
+      Passwords.Default,
+      Policy.Default
+    )
+  ),
+  Layer.provideMerge(ServiceSecrets.Default),
+  Layer.provideMerge(RepositoriesLive)
+)
+
+const GroupsLive = Layer.mergeAll(
+  HealthHttpLive,
+  AuthHttpLive,
+  OrganizationsHttpLive,
+  KeysHttpLive,
+  PendingGroupsLive
+).pipe(Layer.provide(AuthenticationLive))
+
+const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
+  Layer.provide(GroupsLive),
+  Layer.provide(ErrorShapeLive)
+)
+
+const HttpServerLive = Layer.unwrapEffect(
+  Effect.map(SluiceConfig, ({ host, port }) => NodeHttpServer.layer(createServer, { host, port }))
+)
+
+export const ServerLive = AnnounceLive.pipe(
+  Layer.provideMerge(
+    HttpApiBuilder.serve().pipe(
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+      Layer.provide(ApiLive),
+      Layer.provideMerge(HttpServerLive)
+    )
+  ),
+  Layer.provideMerge(FirstStart.layer),
+  Layer.provide(Bootstrap.Default),
+  Layer.provideMerge(IdentityLive)
+)

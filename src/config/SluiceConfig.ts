@@ -1,0 +1,106 @@
+/**
+ * Every `SLUICE_*` setting, read and validated once while the layers are built.
+ * README.md documents each one; keep the two in step.
+ */
+import { Config, Context, Layer, Option, Redacted } from "effect"
+
+/** A validation whose message names the variable (Effect reports these without a path). */
+const check =
+  <A>(name: string, message: string, validation: (a: A) => boolean) =>
+  (config: Config.Config<A>) =>
+    Config.validate(config, { message: `${name}: ${message}`, validation })
+
+const port = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    check(name, "expected a port number between 0 and 65535", (n) => n >= 0 && n <= 65_535),
+    Config.withDefault(fallback)
+  )
+
+const positiveInt = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    check(name, "expected a positive integer", (n) => n > 0),
+    Config.withDefault(fallback)
+  )
+
+const httpUrl = (name: string) =>
+  Config.string(name).pipe(
+    check(name, "expected an http:// or https:// URL", (s) => /^https?:\/\/[^\s]+$/.test(s))
+  )
+
+const email = (name: string) =>
+  Config.string(name).pipe(
+    check(name, "expected an email address", (s) => /^[^\s@]+@[^\s@]+$/.test(s))
+  )
+
+export const sluiceConfig = Config.all({
+  dataDir: Config.string("SLUICE_DATA_DIR").pipe(Config.withDefault("./data")),
+  host: Config.string("SLUICE_HOST").pipe(Config.withDefault("127.0.0.1")),
+  port: port("SLUICE_PORT", 8080),
+  grpcPort: port("SLUICE_GRPC_PORT", 4317),
+  databaseUrl: Config.option(
+    Config.redacted("SLUICE_DATABASE_URL").pipe(
+      check("SLUICE_DATABASE_URL", "expected a postgres:// or postgresql:// URL", (r) =>
+        /^postgres(ql)?:\/\//.test(Redacted.value(r))
+      )
+    )
+  ),
+  clickhouse: Config.option(
+    Config.all({
+      url: httpUrl("SLUICE_CLICKHOUSE_URL"),
+      username: Config.string("SLUICE_CLICKHOUSE_USER").pipe(Config.withDefault("default")),
+      password: Config.redacted("SLUICE_CLICKHOUSE_PASSWORD").pipe(
+        Config.withDefault(Redacted.make(""))
+      )
+    })
+  ),
+  jwtSecret: Config.option(
+    Config.redacted("SLUICE_JWT_SECRET").pipe(
+      check(
+        "SLUICE_JWT_SECRET",
+        "expected at least 32 characters",
+        (r) => Redacted.value(r).length >= 32
+      )
+    )
+  ),
+  oidc: Config.option(
+    Config.all({
+      issuer: httpUrl("SLUICE_OIDC_ISSUER"),
+      audience: Config.string("SLUICE_OIDC_AUDIENCE")
+    })
+  ),
+  keyPepper: Config.option(
+    Config.redacted("SLUICE_KEY_PEPPER").pipe(
+      check(
+        "SLUICE_KEY_PEPPER",
+        "expected at least 32 characters",
+        (r) => Redacted.value(r).length >= 32
+      )
+    )
+  ),
+  adminEmail: email("SLUICE_ADMIN_EMAIL").pipe(Config.withDefault("admin@localhost")),
+  adminPassword: Config.option(
+    Config.redacted("SLUICE_ADMIN_PASSWORD").pipe(
+      check(
+        "SLUICE_ADMIN_PASSWORD",
+        "expected at least 12 characters",
+        (r) => Redacted.value(r).length >= 12
+      )
+    )
+  ),
+  maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024),
+  shutdownGraceSeconds: positiveInt("SLUICE_SHUTDOWN_GRACE_SECONDS", 10)
+})
+
+export type SluiceConfigShape = Config.Config.Success<typeof sluiceConfig>
+
+export class SluiceConfig extends Context.Tag("sluice/SluiceConfig")<
+  SluiceConfig,
+  SluiceConfigShape
+>() {
+  /** Reads the environment (or the current `ConfigProvider`). */
+  static readonly layer = Layer.effect(SluiceConfig, sluiceConfig)
+}
+
+/** Whether the control plane and the engine are embedded, for logs and layer choice. */
+export const isEmbedded = (config: SluiceConfigShape) =>
+  Option.isNone(config.databaseUrl) && Option.isNone(config.clickhouse)

@@ -1,0 +1,47 @@
+/**
+ * Which database a data request means (decisions.md §4): `?database=`, else the
+ * `x-service-database` header, else the key's stored default, else `default`. Both
+ * given and different is a 400; a name that does not exist in the cluster is a 404.
+ */
+import { HttpServerRequest } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { BadRequest, NotFound } from "../../domain/Errors.js"
+import { DatabaseName } from "../../domain/Ids.js"
+import type { ClusterScope } from "../identity/Scopes.js"
+import { DatabasesRepo } from "./DatabasesRepo.js"
+
+export const DATABASE_HEADER = "x-service-database"
+
+const decodeName = Schema.decodeUnknown(DatabaseName)
+
+export const selectDatabase = Effect.fn("DatabaseSelection.select")(function* (
+  scope: ClusterScope,
+  fromQuery: string | undefined
+) {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const fromHeader = request.headers[DATABASE_HEADER]
+  if (fromQuery !== undefined && fromHeader !== undefined && fromQuery !== fromHeader) {
+    return yield* new BadRequest({
+      message: `The database parameter ('${fromQuery}') and the ${DATABASE_HEADER} header ('${fromHeader}') disagree.`,
+      hint: "Send one of them, or the same name in both."
+    })
+  }
+  const chosen = fromQuery ?? fromHeader ?? scope.defaultDatabase ?? "default"
+  const name = yield* decodeName(chosen).pipe(
+    Effect.mapError(
+      () =>
+        new BadRequest({
+          message: `'${chosen}' is not a valid database name.`,
+          hint: "Names start with a letter and hold at most 64 letters, digits or underscores."
+        })
+    )
+  )
+  const databases = yield* DatabasesRepo
+  if (!(yield* databases.exists(scope.clusterId, name))) {
+    return yield* new NotFound({
+      message: `Database '${name}' not found in cluster '${scope.clusterName}'.`,
+      hint: "GET /v1/databases lists the databases; POST /v1/databases creates one."
+    })
+  }
+  return name
+})

@@ -1,0 +1,130 @@
+/**
+ * The API-wide middleware that gives every failure the `{error, message, hint}` shape:
+ * schema violations, malformed or oversized bodies, unknown routes and defects alike.
+ * It also caps request bodies before they are buffered (`SLUICE_MAX_REQUEST_BYTES`);
+ * endpoints that stream large bodies read the raw stream under their own limits.
+ */
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerRequest
+} from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import type { ApiError } from "../../domain/Errors.js"
+import {
+  BadRequest,
+  Internal,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "../../domain/Errors.js"
+import { SluiceConfig } from "../config/SluiceConfig.js"
+import { errorResponse } from "./errorResponse.js"
+
+const tooLarge = (max: number) =>
+  new PayloadTooLarge({
+    message: `The request body is larger than ${max} bytes.`,
+    hint: "Send a smaller body (the limit is SLUICE_MAX_REQUEST_BYTES)."
+  })
+
+const isJson = (contentType: string | undefined) =>
+  contentType === undefined || contentType.toLowerCase().includes("json")
+
+const describeDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
+  error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`)
+    .join("; ")
+
+/** A request error raised while reading the body (it arrives as a defect from HttpApi). */
+const bodyError = (error: HttpServerError.RequestError, max: number) =>
+  String(error.cause).includes("maxBytes exceeded")
+    ? tooLarge(max)
+    : new BadRequest({
+        message: `The request body could not be read: ${error.cause instanceof SyntaxError ? error.cause.message : "malformed body"}.`,
+        hint: "Send a well-formed JSON document with content-type: application/json."
+      })
+
+/** The response for failures that HttpApi itself raises; `None` for everything else. */
+const shapeOf = (
+  error: unknown,
+  request: HttpServerRequest.HttpServerRequest,
+  maxRequestBytes: number
+): Option.Option<ApiError> => {
+  if (error instanceof HttpApiError.HttpApiDecodeError) {
+    return Option.some(
+      isJson(request.headers["content-type"])
+        ? new BadRequest({
+            message: `The request is invalid: ${describeDecodeError(error)}.`,
+            hint: "GET /v1/openapi.json describes every endpoint's parameters and body."
+          })
+        : new UnsupportedMediaType({
+            message: `This endpoint reads application/json, not ${request.headers["content-type"]}.`,
+            hint: "Send the body with content-type: application/json."
+          })
+    )
+  }
+  if (error instanceof HttpServerError.RouteNotFound) {
+    return Option.some(
+      new NotFound({
+        message: `No endpoint ${request.method} ${request.url.split("?")[0]}.`,
+        hint: "GET /v1/openapi.json lists every endpoint."
+      })
+    )
+  }
+  if (error instanceof HttpServerError.RequestError) {
+    return Option.some(bodyError(error, maxRequestBytes))
+  }
+  return Option.none()
+}
+
+export const ErrorShapeLive = HttpApiBuilder.middleware(
+  Effect.map(
+    SluiceConfig,
+    ({ maxRequestBytes }) =>
+      (app) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const declared = Number(request.headers["content-length"] ?? "0")
+          if (declared > maxRequestBytes) return errorResponse(tooLarge(maxRequestBytes))
+          return yield* app.pipe(
+            HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBytes)),
+            Effect.catchAllCause((original) => {
+              // Typed `never` by HttpApi, but handlers' ApiErrors travel here too.
+              const cause: Cause.Cause<unknown> = original
+              const failure = Cause.failureOption(cause)
+              const error = Option.isSome(failure)
+                ? failure.value
+                : Option.getOrUndefined(Cause.dieOption(cause))
+              const shaped = shapeOf(error, request, maxRequestBytes)
+              if (Option.isSome(shaped)) return Effect.succeed(errorResponse(shaped.value))
+              if (Option.isSome(failure) || Cause.isInterruptedOnly(cause)) {
+                return Effect.failCause(original)
+              }
+              return internal(cause)
+            })
+          )
+        })
+  )
+)
+
+/** Logs the defect with a trace id and answers with nothing but that id. */
+const internal = (cause: Cause.Cause<unknown>) =>
+  Effect.gen(function* () {
+    const span = yield* Effect.option(Effect.currentSpan)
+    const traceId = Option.match(span, {
+      onNone: () => crypto.randomUUID().replaceAll("-", ""),
+      onSome: (s) => s.traceId
+    })
+    yield* Effect.logError("unexpected failure", cause).pipe(
+      Effect.annotateLogs("trace_id", traceId)
+    )
+    return errorResponse(
+      new Internal({
+        message: `Internal error (trace id ${traceId}).`,
+        hint: "Retry later; if it persists, report the trace id."
+      })
+    )
+  })

@@ -1,0 +1,91 @@
+/**
+ * Bearer credentials → callers. `rt_…` is a cluster API key; any other token is a JWT,
+ * routed by its (unverified) issuer to the session verifier or the OIDC verifier and
+ * then fully verified there. Every failure is the same 401, so a caller learns nothing
+ * about which part was wrong.
+ */
+import { Effect, Layer, Option, Redacted } from "effect"
+import { decodeJwt } from "jose"
+import { Unauthorized } from "../../domain/Errors.js"
+import { ApiKeyCaller, Authenticator, UserCaller } from "../../domain/Identity.js"
+import { DatabaseName } from "../../domain/Ids.js"
+import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
+import { OidcVerifier } from "./OidcVerifier.js"
+import { SESSION_ISSUER, SessionTokens } from "./SessionTokens.js"
+import { UsersRepo } from "./UsersRepo.js"
+
+const rejected = new Unauthorized({
+  message: "The credential is missing, invalid, expired or revoked.",
+  hint: "Send `Authorization: Bearer <token>` with an API key (rt_…), a session token from POST /v1/auth/login, or an OAuth access token."
+})
+
+const issuerOf = (token: string) => {
+  try {
+    return Option.fromNullable(decodeJwt(token).iss)
+  } catch {
+    return Option.none()
+  }
+}
+
+export const AuthenticatorLive = Layer.effect(
+  Authenticator,
+  Effect.gen(function* () {
+    const keys = yield* ApiKeysRepo
+    const tokens = yield* ApiKeyTokens
+    const users = yield* UsersRepo
+    const sessions = yield* SessionTokens
+    const oidc = yield* OidcVerifier
+
+    const byApiKey = Effect.fn("Authenticator.apiKey")(function* (token: string) {
+      const key = yield* keys.findActiveByHash(tokens.digest(token))
+      if (Option.isNone(key) || !tokens.matches(token, key.value.token_hash)) return yield* rejected
+      const k = key.value
+      yield* Effect.forkDaemon(keys.touch(k.id))
+      return new ApiKeyCaller({
+        keyId: k.id,
+        keyName: k.name,
+        permission: k.permission,
+        organizationId: k.organization_id,
+        organizationName: k.organization_name,
+        clusterId: k.cluster_id,
+        clusterName: k.cluster_name,
+        defaultDatabase: DatabaseName.make(k.default_database)
+      })
+    })
+
+    const byUserToken = Effect.fn("Authenticator.userToken")(
+      function* (token: string) {
+        const issuer = Option.getOrUndefined(issuerOf(token))
+        if (issuer === SESSION_ISSUER) {
+          const claims = yield* sessions.verify(token)
+          const user = yield* users.findById(claims.sub)
+          if (Option.isNone(user)) return yield* rejected
+          return new UserCaller({ userId: user.value.id, email: user.value.email, via: "session" })
+        }
+        if (oidc.accepts(issuer)) {
+          const claims = yield* oidc.verify(token)
+          const user = yield* users.findByEmail(claims.email)
+          if (Option.isNone(user)) return yield* rejected
+          return new UserCaller({ userId: user.value.id, email: user.value.email, via: "oauth" })
+        }
+        return yield* rejected
+      },
+      Effect.catchTags({
+        InvalidSessionToken: () => Effect.fail(rejected),
+        InvalidOidcToken: (e) =>
+          Effect.logDebug("OIDC token refused", e.reason).pipe(
+            Effect.zipRight(Effect.fail(rejected))
+          )
+      })
+    )
+
+    return Authenticator.of({
+      authenticate: (credential) => {
+        const token = Redacted.value(credential).trim()
+        if (token === "") return Effect.fail(rejected)
+        return token.startsWith(TOKEN_PREFIX) ? byApiKey(token) : byUserToken(token)
+      }
+    })
+  })
+)

@@ -1,0 +1,148 @@
+/**
+ * The one place that decides what a caller may do. Handlers ask for the scope they act
+ * in — a cluster's data plane or an organization's management plane — and get it back
+ * resolved, or the 400/403/404 that explains why not.
+ */
+import { Effect, Option } from "effect"
+import { BadRequest, Forbidden, NotFound } from "../../domain/Errors.js"
+import { CurrentCaller } from "../../domain/Identity.js"
+import type { OrganizationRole, Permission, UserCaller } from "../../domain/Identity.js"
+import { ClustersRepo } from "../clusters/ClustersRepo.js"
+import { OrganizationsRepo } from "./OrganizationsRepo.js"
+import type { ClusterScope, DataAction, OrganizationScope } from "./Scopes.js"
+import { actionDescription, keyMayDo, memberMayDo } from "./Scopes.js"
+
+const userOnly = new Forbidden({
+  message:
+    "This endpoint needs a user session or an OAuth access token; cluster API keys are not accepted here.",
+  hint: "Log in with POST /v1/auth/login and send the session token."
+})
+
+export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
+  effect: Effect.gen(function* () {
+    const organizations = yield* OrganizationsRepo
+    const clusters = yield* ClustersRepo
+
+    /** The calling user, or 403 for an API key. */
+    const user = Effect.flatMap(CurrentCaller, (caller) =>
+      caller._tag === "UserCaller" ? Effect.succeed(caller) : Effect.fail(userOnly)
+    )
+
+    const membership = (caller: UserCaller, organization: string | undefined) =>
+      Effect.gen(function* () {
+        const all = yield* organizations.membershipsOfUser(caller.userId)
+        if (organization === undefined) {
+          if (all.length === 1) return all[0]!
+          return yield* new BadRequest({
+            message: "Name the organization with the `organization` query parameter.",
+            hint: `Your organizations: ${all.map((m) => m.organization_name).join(", ") || "none"}.`
+          })
+        }
+        const found = all.find((m) => m.organization_name === organization)
+        if (found) return found
+        return yield* new NotFound({
+          message: `Organization '${organization}' not found.`,
+          hint: "GET /v1/organizations lists the organizations you belong to."
+        })
+      })
+
+    const requireRole = (role: OrganizationRole, need: OrganizationRole, what: string) =>
+      role === "admin" || need === "member"
+        ? Effect.void
+        : Effect.fail(
+            new Forbidden({
+              message: `Only organization admins may ${what}.`,
+              hint: "Ask an admin of the organization."
+            })
+          )
+
+    return {
+      user,
+
+      /** A user's standing in an organization, for organization, cluster and app endpoints. */
+      organizationScope: Effect.fn("Policy.organizationScope")(function* (
+        organization: string | undefined,
+        need: OrganizationRole,
+        what: string
+      ) {
+        const caller = yield* user
+        const m = yield* membership(caller, organization)
+        yield* requireRole(m.role, need, what)
+        return {
+          organizationId: m.organization_id,
+          organizationName: m.organization_name,
+          role: m.role,
+          user: caller
+        } satisfies OrganizationScope
+      }),
+
+      /** The cluster a data-plane request acts on, if the caller may do `action` there. */
+      clusterScope: Effect.fn("Policy.clusterScope")(function* (
+        action: DataAction,
+        params: {
+          readonly organization?: string | undefined
+          readonly cluster?: string | undefined
+        }
+      ) {
+        const caller = yield* CurrentCaller
+        if (caller._tag === "ApiKeyCaller") {
+          const mismatch =
+            (params.organization !== undefined &&
+              params.organization !== caller.organizationName) ||
+            (params.cluster !== undefined && params.cluster !== caller.clusterName)
+          if (mismatch) {
+            return yield* new Forbidden({
+              message: "This API key belongs to another organization or cluster.",
+              hint: `The key is scoped to organization '${caller.organizationName}', cluster '${caller.clusterName}'.`
+            })
+          }
+          if (!keyMayDo(caller.permission, action))
+            return yield* forbiddenFor(caller.permission, action)
+          return {
+            organizationId: caller.organizationId,
+            organizationName: caller.organizationName,
+            clusterId: caller.clusterId,
+            clusterName: caller.clusterName,
+            defaultDatabase: caller.defaultDatabase,
+            caller
+          } satisfies ClusterScope
+        }
+        const m = yield* membership(caller, params.organization)
+        if (!memberMayDo(m.role, action)) {
+          yield* requireRole(m.role, "admin", actionDescription[action])
+        }
+        const all = yield* clusters.listOfOrganization(m.organization_id)
+        const cluster =
+          params.cluster === undefined
+            ? Option.fromNullable(all.length === 1 ? all[0] : undefined)
+            : Option.fromNullable(all.find((c) => c.name === params.cluster))
+        if (Option.isNone(cluster)) {
+          const names = all.map((c) => c.name).join(", ") || "none"
+          return yield* params.cluster === undefined
+            ? new BadRequest({
+                message: "Name the cluster with the `cluster` query parameter.",
+                hint: `Clusters of '${m.organization_name}': ${names}.`
+              })
+            : new NotFound({
+                message: `Cluster '${params.cluster}' not found in '${m.organization_name}'.`,
+                hint: `Clusters of '${m.organization_name}': ${names}.`
+              })
+        }
+        return {
+          organizationId: m.organization_id,
+          organizationName: m.organization_name,
+          clusterId: cluster.value.id,
+          clusterName: cluster.value.name,
+          defaultDatabase: undefined,
+          caller
+        } satisfies ClusterScope
+      })
+    }
+  })
+}) {}
+
+const forbiddenFor = (permission: Permission, action: DataAction) =>
+  new Forbidden({
+    message: `An API key with ${permission} permission may not ${actionDescription[action]}.`,
+    hint: "Use a key whose permission allows it (see GET /v1/keys with an admin key)."
+  })

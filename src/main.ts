@@ -1,0 +1,23 @@
+/**
+ * `npm start`: builds `MainLive` and runs until SIGINT/SIGTERM, then closes the layers
+ * in reverse: the HTTP server stops accepting and finishes in-flight requests, then
+ * the engines and the control plane close. A bad setting or a data directory held by
+ * another process stops the start with one line saying why.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { ConfigError, Console, Effect, Layer } from "effect"
+import { MainLive } from "../layers/Main.js"
+import { describeConfigError } from "./config/describeConfigError.js"
+
+const refuseToStart = (reason: string) =>
+  Console.error(`sluice: cannot start: ${reason}`).pipe(
+    Effect.zipRight(Effect.sync(() => process.exit(1)))
+  )
+
+Layer.launch(MainLive.pipe(Layer.ensureRequirementsType<never>())).pipe(
+  Effect.catchIf(ConfigError.isConfigError, (e) =>
+    refuseToStart(`invalid configuration: ${describeConfigError(e)}`)
+  ),
+  Effect.catchTag("DataDirInUse", (e) => refuseToStart(e.message)),
+  NodeRuntime.runMain({ disableErrorReporting: false })
+)

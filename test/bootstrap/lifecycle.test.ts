@@ -1,0 +1,136 @@
+/**
+ * The program as a user runs it (`tsx src/main.ts`, what `npm start` runs): first start
+ * prints the bootstrap secrets once, the credentials work, SIGTERM lets an in-flight
+ * request finish and exits cleanly, and the next start finds everything again and
+ * prints no secret. Bad settings stop the start with one line.
+ */
+import { spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { request } from "node:http"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { call, freshDataDir } from "../support/server.js"
+
+const root = path.resolve(import.meta.dirname, "../..")
+const tsx = path.join(root, "node_modules/.bin/tsx")
+
+interface Started {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly output: () => string
+}
+
+const start = (env: Record<string, string>) =>
+  Effect.async<Started, Error>((resume) => {
+    const child = spawn(tsx, ["src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, SLUICE_PORT: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /sluice listening on (http:\/\/\S+)/.exec(output)
+      // Wait for the whole announcement (it ends with the key line on a first start).
+      if (match && (!output.includes("First start") || output.includes("shown once"))) {
+        resume(Effect.succeed({ child, url: match[1]!, output: () => output }))
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.on("exit", (code) => resume(Effect.fail(new Error(`exited ${code}: ${output}`))))
+  }).pipe(Effect.timeout("60 seconds"))
+
+const exitOf = (child: ChildProcess) =>
+  Effect.async<number | null>((resume) => {
+    if (child.exitCode !== null) return resume(Effect.succeed(child.exitCode))
+    child.on("exit", (code) => resume(Effect.succeed(code)))
+  })
+
+const run = (env: Record<string, string>) =>
+  Effect.async<{ code: number | null; output: string }>((resume) => {
+    const child = spawn(tsx, ["src/main.ts"], { cwd: root, env: { ...process.env, ...env } })
+    let output = ""
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()))
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()))
+    child.on("exit", (code) => resume(Effect.succeed({ code, output })))
+  })
+
+describe("sluice as a process", () => {
+  it.live(
+    "first start, credentials, graceful SIGTERM, restart without secrets",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = freshDataDir("sluice-main")
+        const first = yield* start({ SLUICE_DATA_DIR: dataDir })
+        const out = first.output()
+        const password = /admin password: (\S+)/.exec(out)?.[1]
+        const key = /admin API key:\s+(rt_\S+)/.exec(out)?.[1]
+        expect(out).toContain("admin email:    admin@localhost")
+        expect(password).toBeDefined()
+        expect(key).toBeDefined()
+
+        const health = yield* call(first, "GET", "/health")
+        expect(health.json).toEqual({ status: "ok" })
+        const login = yield* call(first, "POST", "/v1/auth/login", {
+          body: { email: "admin@localhost", password }
+        })
+        expect(login.status).toBe(200)
+        expect((yield* call(first, "GET", "/v1/keys", { token: key! })).status).toBe(200)
+
+        // An in-flight request: headers and half the body sent before SIGTERM.
+        const body = JSON.stringify({ email: "admin@localhost", password })
+        const inflight = Effect.async<number>((resume) => {
+          const req = request(`${first.url}/v1/auth/login`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "content-length": body.length }
+          })
+          req.on("response", (res) => {
+            res.resume()
+            res.on("end", () => resume(Effect.succeed(res.statusCode ?? 0)))
+          })
+          req.on("error", () => resume(Effect.succeed(-1)))
+          req.write(body.slice(0, 10))
+          setTimeout(() => {
+            first.child.kill("SIGTERM")
+            setTimeout(() => req.end(body.slice(10)), 300)
+          }, 200)
+        })
+        const [status, code] = yield* Effect.all([inflight, exitOf(first.child)], {
+          concurrency: 2
+        })
+        expect(status).toBe(200)
+        expect(code).toBe(0)
+
+        const second = yield* start({ SLUICE_DATA_DIR: dataDir })
+        expect(second.output()).not.toContain("admin password")
+        expect(second.output()).not.toContain("rt_")
+        expect((yield* call(second, "GET", "/v1/keys", { token: key! })).status).toBe(200)
+        const orgs = yield* call(second, "POST", "/v1/auth/login", {
+          body: { email: "admin@localhost", password }
+        })
+        expect(orgs.status).toBe(200)
+        second.child.kill("SIGINT")
+        expect(yield* exitOf(second.child)).toBe(0)
+      }),
+    120_000
+  )
+
+  it.live(
+    "a bad setting stops the start with one line naming it",
+    () =>
+      Effect.gen(function* () {
+        const result = yield* run({ SLUICE_DATA_DIR: freshDataDir(), SLUICE_PORT: "eighty" })
+        expect(result.code).toBe(1)
+        const lines = result.output.trim().split("\n")
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(/^sluice: cannot start: invalid configuration: SLUICE_PORT: /)
+        const weak = yield* run({ SLUICE_DATA_DIR: freshDataDir(), SLUICE_ADMIN_PASSWORD: "short" })
+        expect(weak.code).toBe(1)
+        expect(weak.output).toContain("SLUICE_ADMIN_PASSWORD: expected at least 12 characters")
+        expect(weak.output).not.toContain("short")
+      }),
+    60_000
+  )
+})

@@ -1,0 +1,125 @@
+/**
+ * Every kind of bad request gets the `{error, message, hint}` shape and the status of
+ * decisions.md §3, and no response leaks a stack trace, a server path or a secret.
+ */
+import { expect, layer } from "@effect/vitest"
+import { request } from "node:http"
+import { Effect } from "effect"
+import type { Reply } from "../support/server.js"
+import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
+
+const dataDir = freshDataDir()
+
+const expectShape = (reply: Reply, status: number, error: string) => {
+  expect(reply.status).toBe(status)
+  expect(reply.headers.get("content-type")).toContain("application/json")
+  expect(Object.keys(reply.json as object).sort()).toEqual(["error", "hint", "message"])
+  expect(reply.json).toMatchObject({ error, message: expect.any(String), hint: expect.any(String) })
+  expect(reply.text).not.toContain(dataDir)
+  expect(reply.text).not.toMatch(/\bat .+\.(ts|js):\d+/)
+}
+
+layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
+  excludeTestServices: true,
+  timeout: 120_000
+})("error shapes", (it) => {
+  it.effect("health and the OpenAPI document need no credential", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      expect((yield* call(server, "GET", "/health")).json).toEqual({ status: "ok" })
+      const doc = yield* call(server, "GET", "/v1/openapi.json")
+      expect(doc.status).toBe(200)
+      expect(doc.json).toMatchObject({ openapi: expect.stringMatching(/^3\./) })
+      expect(Object.keys((doc.json as { paths: object }).paths)).toContain("/v1/keys/{id_or_token}")
+    })
+  )
+
+  it.effect("unknown route → 404", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      expectShape(yield* call(server, "GET", "/v1/nope"), 404, "not_found")
+      expectShape(yield* call(server, "PUT", "/health"), 404, "not_found")
+    })
+  )
+
+  it.effect("malformed JSON → 400 naming the position", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "POST", "/v1/auth/login", {
+        rawBody: '{"email": "a@b", "password": ',
+        headers: { "content-type": "application/json" }
+      })
+      expectShape(reply, 400, "bad_request")
+      expect((reply.json as { message: string }).message).toMatch(/JSON/)
+    })
+  )
+
+  it.effect("schema violation → 400 naming the field", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "POST", "/v1/auth/login", { body: { email: 42 } })
+      expectShape(reply, 400, "bad_request")
+      expect((reply.json as { message: string }).message).toContain("email")
+    })
+  )
+
+  it.effect("wrong content type → 415", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "POST", "/v1/auth/login", {
+        rawBody: "email=a&password=b",
+        headers: { "content-type": "text/plain" }
+      })
+      expectShape(reply, 415, "unsupported_media_type")
+    })
+  )
+
+  it.effect("oversized body → 413, declared or streamed", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const big = JSON.stringify({ email: "a@b", password: "x".repeat(10_000) })
+      expectShape(
+        yield* call(server, "POST", "/v1/auth/login", {
+          rawBody: big,
+          headers: { "content-type": "application/json" }
+        }),
+        413,
+        "payload_too_large"
+      )
+      // Chunked: no content-length, so the limit applies while reading.
+      // Chunked, no content-length: the limit applies while reading. The platform drops
+      // the connection at the limit instead of answering (see README, "Limits"); what
+      // matters here is that the upload is cut off, not buffered and not accepted.
+      const streamed = yield* Effect.async<number>((resume) => {
+        const req = request(`${server.url}/v1/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "transfer-encoding": "chunked" }
+        })
+        req.on("response", (res) => resume(Effect.succeed(res.statusCode ?? 0)))
+        req.on("error", () => resume(Effect.succeed(-1)))
+        const chunk = "x".repeat(1000)
+        const pump = (left: number) => {
+          if (left === 0) return req.end()
+          if (req.destroyed) return
+          req.write(chunk, () => setTimeout(() => pump(left - 1), 1))
+        }
+        pump(50)
+      })
+      expect([413, -1]).toContain(streamed)
+    })
+  )
+
+  it.effect("missing or invalid credential → 401; not-yet-built endpoints → 501", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      expectShape(yield* call(server, "GET", "/v1/keys"), 401, "unauthorized")
+      expectShape(
+        yield* call(server, "GET", "/v1/keys", { headers: { authorization: "Basic abc" } }),
+        401,
+        "unauthorized"
+      )
+      const pending = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
+      expectShape(pending, 501, "not_implemented")
+    })
+  )
+})

@@ -1,0 +1,90 @@
+/**
+ * Starts the whole embedded server in-process (random port, given data dir) inside the
+ * current scope, and a small fetch-based client for black-box requests.
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { HttpServer } from "@effect/platform"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import type { Scope } from "effect"
+import { testServerLive } from "../../layers/Test.js"
+import { FirstStart } from "../../src/bootstrap/FirstStart.js"
+
+export const freshDataDir = (label = "sluice") =>
+  fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))
+
+export interface RunningServer {
+  readonly url: string
+  readonly firstStart: Context.Tag.Service<typeof FirstStart>
+  /** The built layer's services, for tests that arrange state behind the API. */
+  readonly context: Context.Context<Layer.Layer.Success<ReturnType<typeof testServerLive>>>
+}
+
+export const startServer = (
+  dataDir: string,
+  env: Readonly<Record<string, string>> = {}
+): Effect.Effect<RunningServer, unknown, Scope.Scope> =>
+  Effect.gen(function* () {
+    const context = yield* Layer.build(testServerLive({ dataDir, env }))
+    const address = Context.get(context, HttpServer.HttpServer).address
+    if (address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")
+    const firstStart = Context.get(context, FirstStart)
+    return { url: `http://127.0.0.1:${address.port}`, firstStart, context }
+  })
+
+/** The bootstrap admin key of a first start. */
+export const adminKeyOf = (server: RunningServer) =>
+  Option.match(server.firstStart, {
+    onNone: () => {
+      throw new Error("not a first start")
+    },
+    onSome: (c) => Redacted.value(c.apiKey)
+  })
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  readonly json: unknown
+}
+
+export const call = (
+  server: { readonly url: string },
+  method: string,
+  pathAndQuery: string,
+  options: {
+    readonly token?: string
+    readonly body?: unknown
+    readonly rawBody?: string | Uint8Array
+    readonly headers?: Record<string, string>
+  } = {}
+): Effect.Effect<Reply> =>
+  Effect.promise(async () => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    let body: string | Uint8Array | undefined = options.rawBody
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const response = await fetch(server.url + pathAndQuery, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body })
+    })
+    const text = await response.text()
+    let json: unknown = undefined
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, headers: response.headers, text, json }
+  })
+
+/** The running server as a service, for `layer(...)` blocks that share one server. */
+export class TestServer extends Context.Tag("test/TestServer")<TestServer, RunningServer>() {
+  static readonly layer = (dataDir = freshDataDir(), env: Readonly<Record<string, string>> = {}) =>
+    Layer.scoped(TestServer, startServer(dataDir, env)).pipe(Layer.orDie)
+}
