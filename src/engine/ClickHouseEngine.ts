@@ -1,0 +1,88 @@
+/**
+ * An `AnalyticalEngine` over `@clickhouse/client`: the same code drives chDB (through
+ * `chdb/connection`) and a ClickHouse server over HTTP.
+ */
+import type { ClickHouseClient } from "@clickhouse/client"
+import { Effect, Stream } from "effect"
+import type { Scope } from "effect"
+import type {
+  AnalyticalEngine,
+  CommandRequest,
+  InsertRequest,
+  QueryRequest
+} from "../../domain/Engine.js"
+import * as Insert from "./Insert.js"
+import * as Sql from "./Sql.js"
+import * as Statements from "./Statements.js"
+
+export type ClickHouseEngineOptions = Statements.StatementOptions
+
+/** Builds the engine; closing the scope waits for work in flight, then closes `client`. */
+export const make = (
+  client: ClickHouseClient,
+  options: ClickHouseEngineOptions = {}
+): Effect.Effect<AnalyticalEngine, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const statements = Statements.make(client, options)
+    yield* Effect.addFinalizer(() => statements.close)
+
+    const query = (request: QueryRequest) =>
+      Stream.unwrapScoped(
+        Effect.gen(function* () {
+          const format = yield* Sql.formatName(request.format)
+          const statement = yield* statements.begin(request.queryId, request.settings)
+          const result = yield* Effect.tryPromise({
+            try: () =>
+              statement.client.exec({
+                query: Sql.withFormat(request.sql, format),
+                query_id: request.queryId,
+                clickhouse_settings: statement.settings,
+                abort_signal: statement.signal
+              }),
+            catch: (error) => {
+              statement.settle()
+              return statement.failure(error)
+            }
+          })
+          // On chDB the result is already complete here (its connection materialises
+          // it); over HTTP the server is still producing it.
+          return Stream.fromAsyncIterable<Uint8Array, unknown>(result.stream, (e) => e).pipe(
+            Stream.mapError((error) => {
+              statement.settle()
+              return statement.failure(error)
+            }),
+            Stream.onEnd(Effect.sync(statement.settle))
+          )
+        })
+      ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))
+
+    const insert = Effect.fn("Engine.insert")(function* <E>(
+      request: InsertRequest,
+      body: Stream.Stream<Uint8Array, E>
+    ) {
+      yield* Sql.formatName(request.format)
+      const statement = yield* statements.begin(request.queryId, request.settings)
+      return yield* Insert.run(statement, request, body)
+    }, Effect.scoped)
+
+    const command = Effect.fn("Engine.command")(function* (request: CommandRequest) {
+      const statement = yield* statements.begin(request.queryId, request.settings)
+      yield* Effect.tryPromise({
+        try: () =>
+          statement.client.command({
+            query: request.sql,
+            ...(request.queryId === undefined ? {} : { query_id: request.queryId }),
+            clickhouse_settings: statement.settings,
+            abort_signal: statement.signal
+          }),
+        catch: statement.failure
+      }).pipe(Effect.ensuring(Effect.sync(statement.settle)))
+    }, Effect.scoped)
+
+    const cancel = Effect.fn("Engine.cancel")(function* (queryId: string) {
+      return yield* statements.cancel(queryId)
+    })
+
+    const engine: AnalyticalEngine = { query, insert, command, cancel }
+    return engine
+  })

@@ -1,0 +1,54 @@
+/** Streams an Effect `Stream` into `INSERT … FORMAT …` without holding it whole. */
+import { Cause, Effect, Option, Stream } from "effect"
+import type { Scope } from "effect"
+import { Readable } from "node:stream"
+import { InsertSummary } from "../../domain/Engine.js"
+import type { EngineError, InsertRequest } from "../../domain/Engine.js"
+import * as Sql from "./Sql.js"
+import type { Statement } from "./Statements.js"
+
+export const run = <E>(
+  statement: Statement,
+  request: InsertRequest,
+  body: Stream.Stream<Uint8Array, E>
+): Effect.Effect<InsertSummary, EngineError | E, Scope.Scope> =>
+  Effect.gen(function* () {
+    // The client sees the body fail as a thrown error; keep the typed one to return.
+    let bodyFailure: Option.Option<Cause.Cause<E>> = Option.none()
+    const recordBodyFailure = (cause: Cause.Cause<E>) =>
+      Effect.sync(() => {
+        if (!Cause.isInterruptedOnly(cause)) bodyFailure = Option.some(cause)
+      })
+    const values = Readable.from(
+      Stream.toAsyncIterable(Stream.tapErrorCause(body, recordBodyFailure)),
+      { objectMode: false }
+    )
+    yield* Effect.addFinalizer(() => Effect.sync(() => values.destroy()))
+    const summary = yield* Effect.tryPromise({
+      try: async () => {
+        const result = await statement.client.exec({
+          query: Sql.insertStatement(request),
+          values,
+          query_id: request.queryId,
+          clickhouse_settings: statement.settings,
+          abort_signal: statement.signal
+        })
+        for await (const _ of result.stream) {
+          // An INSERT answers with an empty body; reading it releases the connection.
+        }
+        return result.summary
+      },
+      catch: statement.failure
+    }).pipe(
+      Effect.ensuring(Effect.sync(statement.settle)),
+      Effect.catchAll((error): Effect.Effect<never, EngineError | E> =>
+        Option.isSome(bodyFailure) ? Effect.failCause(bodyFailure.value) : Effect.fail(error)
+      )
+    )
+    // chDB's connection reports zeros: it runs the insert as one query and keeps only
+    // that query's read counters.
+    return new InsertSummary({
+      writtenRows: Number(summary?.written_rows ?? 0),
+      writtenBytes: Number(summary?.written_bytes ?? 0)
+    })
+  })

@@ -1,0 +1,82 @@
+/** Statement text the engine builds around caller SQL. */
+import { Effect } from "effect"
+import { EngineError } from "../../domain/Engine.js"
+import type { EngineSettings, InsertRequest } from "../../domain/Engine.js"
+
+const FORMAT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/
+
+/** Format names are spliced into SQL, so only bare names pass. */
+export const formatName = (format: string): Effect.Effect<string, EngineError> =>
+  FORMAT_NAME.test(format)
+    ? Effect.succeed(format)
+    : Effect.fail(
+        new EngineError({
+          message: `Unknown format ${JSON.stringify(format)}`,
+          type: "UNKNOWN_FORMAT"
+        })
+      )
+
+/**
+ * `exec` takes the FORMAT clause in the SQL. It goes on its own line so a trailing
+ * `-- comment` cannot swallow it; a trailing `;` would end the statement before it.
+ */
+export const withFormat = (sql: string, format: string): string =>
+  `${stripTrailingSemicolons(sql).trimEnd()}\nFORMAT ${format}`
+
+/** Drops `;`s with nothing but whitespace and comments after them (not inside strings). */
+export const stripTrailingSemicolons = (sql: string): string => {
+  const semicolons: Array<number> = []
+  let lastOther = -1
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]
+    if (c === "-" && sql[i + 1] === "-") {
+      const end = sql.indexOf("\n", i)
+      i = end === -1 ? sql.length : end
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2)
+      i = end === -1 ? sql.length : end + 1
+    } else if (c === "'" || c === '"' || c === "`") {
+      let j = i + 1
+      while (j < sql.length && sql[j] !== c) j += sql[j] === "\\" ? 2 : 1
+      lastOther = i = j
+    } else if (c === ";") semicolons.push(i)
+    else if (c !== undefined && /\S/.test(c)) lastOther = i
+  }
+  return semicolons
+    .filter((i) => i > lastOther)
+    .reduce((text, i) => `${text.slice(0, i)} ${text.slice(i + 1)}`, sql)
+}
+
+export const quoteIdentifier = (name: string): string =>
+  "`" + name.replace(/\\/g, "\\\\").replace(/`/g, "\\`") + "`"
+
+export const insertStatement = (request: InsertRequest): string => {
+  const columns =
+    request.columns === undefined ? "" : ` (${request.columns.map(quoteIdentifier).join(", ")})`
+  const table = `${quoteIdentifier(request.database)}.${quoteIdentifier(request.table)}`
+  return `INSERT INTO ${table}${columns} FORMAT ${request.format}`
+}
+
+/**
+ * chDB has no server-side query id (it makes up its own), so every statement also
+ * carries ours in `log_comment`, and a kill matches either.
+ */
+export const killStatement =
+  "KILL QUERY WHERE query_id = {id:String} OR Settings['log_comment'] = {id:String} ASYNC\nFORMAT TabSeparated"
+
+/**
+ * chDB applies settings as `SET`s in key order, and after `readonly=1` no other setting
+ * may change: `readonly` goes last. A ClickHouse server applies them all at once.
+ */
+export const statementSettings = (
+  defaults: EngineSettings,
+  requested: EngineSettings,
+  queryId: string | undefined
+): Record<string, string | number | boolean> => {
+  const { readonly, ...rest } = { ...defaults, ...requested }
+  return {
+    ...rest,
+    ...(queryId === undefined ? {} : { log_comment: queryId }),
+    ...(readonly === undefined ? {} : { readonly })
+  }
+}

@@ -1,0 +1,215 @@
+import { afterAll, describe, expect, it, layer } from "@effect/vitest"
+import { Data, Effect, Exit, Fiber, Scope, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
+import { awaitGone, awaitRunning, bytes, newClusterId, queryText, text } from "./helpers.js"
+
+// One chDB data directory per process: every test here shares this one.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-engine-"))
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+const cluster = newClusterId()
+const clusterDir = path.join(dataDir, "clusters", cluster)
+
+const LONG_QUERY = "SELECT count() FROM numbers(1e11) WHERE sipHash64(number) = 0"
+const rows = [
+  { service: "api", status: 200, user: { id: 1 } },
+  { service: "api", status: 500, user: { id: 2, plan: "pro" } },
+  { service: "web", status: 200, big: "18446744073709551615" }
+]
+const ndjson = rows.map((row) => JSON.stringify(row)).join("\n") + "\n"
+
+class BodyBroke extends Data.TaggedError("BodyBroke")<{}> {}
+
+const engine = Effect.flatMap(Engines, (engines) => engines.forCluster(cluster))
+const insertRequest = () =>
+  new InsertRequest({
+    database: "logs",
+    table: "events",
+    format: "JSONAsObject",
+    queryId: randomUUID()
+  })
+const count = (e: Effect.Effect.Success<typeof engine>) =>
+  queryText(e, "SELECT count() FROM logs.events", "TabSeparated").pipe(Effect.map(Number))
+
+layer(ChdbEngine.layer({ dataDir }), { excludeTestServices: true })("ChdbEngine", (it) => {
+  it.effect("opens the cluster's directory privately and serves only that cluster", () =>
+    Effect.gen(function* () {
+      const engines = yield* Engines
+      const first = yield* engines.forCluster(cluster)
+      expect(yield* engines.forCluster(cluster)).toBe(first)
+      expect(fs.statSync(clusterDir).mode & 0o777).toBe(0o700)
+      const other = yield* Effect.flip(engines.forCluster(newClusterId()))
+      expect(other._tag).toBe("EngineUnavailable")
+      expect(other.message).toMatch(/one cluster/)
+    })
+  )
+
+  it.effect("streams NDJSON into a JSON column and reads it back in several formats", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      yield* e.command(new CommandRequest({ sql: "CREATE DATABASE IF NOT EXISTS logs" }))
+      yield* e.command(
+        new CommandRequest({
+          sql: "CREATE TABLE logs.events (raw JSON) ENGINE = MergeTree ORDER BY tuple()"
+        })
+      )
+      // Chunks cut through rows: the engine must see one byte stream.
+      const chunks = [ndjson.slice(0, 10), ndjson.slice(10, 50), ndjson.slice(50)].map(bytes)
+      yield* e.insert(insertRequest(), Stream.fromIterable(chunks))
+      expect(yield* count(e)).toBe(3)
+
+      const sql =
+        "SELECT raw.service::String AS service, raw.status::Int64 AS status FROM logs.events ORDER BY status, service;"
+      const json = JSON.parse(yield* queryText(e, sql, "JSON"))
+      expect(json.rows).toBe(3)
+      expect(json.data.map((r: { service: string }) => r.service)).toEqual(["api", "web", "api"])
+      const eachRow = (yield* queryText(e, sql, "JSONEachRow"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+      expect(eachRow[2]).toEqual({ service: "api", status: "500" })
+      const csv = yield* queryText(e, `${sql} -- trailing comment`, "CSVWithNames")
+      expect(csv.split("\n")[0]).toBe('"service","status"')
+    })
+  )
+
+  it.effect("keeps 64-bit integers exact in JSON output", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const out = yield* queryText(
+        e,
+        "SELECT toUInt64(18446744073709551615) AS u, toInt64(-9007199254740993) AS i",
+        "JSONEachRow"
+      )
+      expect(JSON.parse(out)).toEqual({ u: "18446744073709551615", i: "-9007199254740993" })
+    })
+  )
+
+  it.effect("readonly=1 refuses writes and file() without leaking paths, and does not stick", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const insert = yield* Effect.flip(
+        queryText(e, "INSERT INTO logs.events SELECT * FROM logs.events", "TabSeparated", {
+          readonly: 1
+        })
+      )
+      expect(insert).toMatchObject({ _tag: "EngineError", code: 164, type: "READONLY" })
+      const file = yield* Effect.flip(
+        queryText(e, `SELECT * FROM file('${clusterDir}/x.csv')`, "CSV", { readonly: 1 })
+      )
+      expect(file.type).toBe("READONLY")
+      expect(file.message).not.toMatch(/\//)
+      // chDB applies settings as session SETs: the next statement must not inherit them.
+      yield* e.insert(insertRequest(), Stream.make(bytes('{"service":"after-readonly"}\n')))
+      expect(yield* count(e)).toBe(4)
+    })
+  )
+
+  it.effect("reports syntax errors and bad formats as EngineErrors", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const syntax = yield* Effect.flip(queryText(e, "SELEC 1", "CSV"))
+      expect(syntax).toMatchObject({ code: 62, type: "SYNTAX_ERROR" })
+      const format = yield* Effect.flip(queryText(e, "SELECT 1", "CSV; DROP DATABASE logs"))
+      expect(format.type).toBe("UNKNOWN_FORMAT")
+      const row = yield* Effect.flip(
+        e.insert(insertRequest(), Stream.make(bytes('{"a":1}\n[1]\n')))
+      )
+      expect(row).toMatchObject({ _tag: "EngineError", type: "INCORRECT_DATA" })
+      expect(yield* count(e)).toBe(4)
+    })
+  )
+
+  it.effect("an insert whose body fails surfaces the body's error and inserts nothing", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const body = Stream.concat(
+        Stream.make(bytes('{"service":"lost"}\n')),
+        Stream.fail(new BodyBroke())
+      )
+      const error = yield* Effect.flip(e.insert(insertRequest(), body))
+      expect(error).toBeInstanceOf(BodyBroke)
+      expect(yield* count(e)).toBe(4)
+    })
+  )
+
+  it.effect("cancel stops a long query promptly", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const queryId = randomUUID()
+      const request = new QueryRequest({
+        sql: LONG_QUERY,
+        format: "CSV",
+        queryId,
+        settings: { max_execution_time: 3600 }
+      })
+      const fiber = yield* Effect.fork(text(e.query(request)))
+      yield* awaitRunning(e, queryId)
+      const started = Date.now()
+      expect(yield* e.cancel(queryId)).toBe(true)
+      const exit = yield* Fiber.await(fiber)
+      const elapsed = Date.now() - started
+      console.log(`cancel: query failed ${elapsed} ms after cancel`)
+      expect(elapsed).toBeLessThan(3_000)
+      expect(
+        Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : exit
+      ).toMatchObject({
+        type: "QUERY_WAS_CANCELLED"
+      })
+      yield* awaitGone(e, queryId)
+      expect(yield* e.cancel(randomUUID())).toBe(false)
+    })
+  )
+
+  it.effect("interrupting a query stream stops the engine's work", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const queryId = randomUUID()
+      const fiber = yield* Effect.fork(
+        Stream.runDrain(e.query(new QueryRequest({ sql: LONG_QUERY, format: "CSV", queryId })))
+      )
+      yield* awaitRunning(e, queryId)
+      const started = Date.now()
+      yield* Fiber.interrupt(fiber)
+      yield* awaitGone(e, queryId)
+      console.log(`interrupt: query gone ${Date.now() - started} ms after interrupt`)
+    })
+  )
+})
+
+describe("ChdbEngine.open", () => {
+  it.scopedLive("reopens the directory after a clean close, data intact", () =>
+    Effect.gen(function* () {
+      const reopened = yield* ChdbEngine.open(clusterDir)
+      expect(yield* count(reopened)).toBe(4)
+      const services = yield* queryText(
+        reopened,
+        "SELECT raw.service FROM logs.events",
+        "TabSeparated"
+      )
+      expect(services.split("\n")).toContain("after-readonly")
+    })
+  )
+
+  it.live("closing waits for a query in flight instead of tearing the engine down", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const e = yield* Scope.extend(ChdbEngine.open(clusterDir), scope)
+      const queryId = randomUUID()
+      const query = yield* Effect.fork(
+        text(e.query(new QueryRequest({ sql: LONG_QUERY, format: "CSV", queryId })))
+      )
+      yield* awaitRunning(e, queryId)
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* Effect.sleep("300 millis")
+      expect(closing.unsafePoll()).toBeNull()
+      expect(yield* e.cancel(queryId)).toBe(true)
+      yield* Fiber.await(query)
+      yield* Fiber.join(closing).pipe(Effect.timeout("5 seconds"))
+    })
+  )
+})

@@ -1,0 +1,51 @@
+import { Effect, Schedule, Schema, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import { QueryRequest } from "../../domain/Engine.js"
+import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
+import { ClusterId } from "../../domain/Ids.js"
+
+export const newClusterId = () => Schema.decodeSync(ClusterId)(randomUUID())
+
+export const bytes = (text: string) => new TextEncoder().encode(text)
+
+export const text = <E>(stream: Stream.Stream<Uint8Array, E>) =>
+  stream.pipe(Stream.decodeText(), Stream.mkString)
+
+export const queryText = (
+  engine: AnalyticalEngine,
+  sql: string,
+  format: string,
+  settings: EngineSettings = {}
+) => text(engine.query(new QueryRequest({ sql, format, queryId: randomUUID(), settings })))
+
+/** Rows of `system.processes` still carrying `queryId` (the engine tags them with it). */
+export const runningWith = (engine: AnalyticalEngine, queryId: string) =>
+  queryText(
+    engine,
+    `SELECT count() FROM system.processes WHERE Settings['log_comment'] = '${queryId}'`,
+    "TabSeparated"
+  ).pipe(Effect.map((out) => Number(out.trim())))
+
+/** Polls until `queryId` shows up in the engine (or fails after `ms`). */
+export const awaitRunning = (engine: AnalyticalEngine, queryId: string, ms = 5_000) =>
+  runningWith(engine, queryId).pipe(
+    Effect.filterOrFail(
+      (n) => n > 0,
+      () => "not yet"
+    ),
+    Effect.retry({ schedule: Schedule.spaced("20 millis") }),
+    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`${queryId} never started`) })
+  )
+
+/**
+ * Polls until `queryId` has left the engine. chDB drops a statement from the process
+ * list only when its connection goes, which waits for the engine to really stop.
+ */
+export const awaitGone = (engine: AnalyticalEngine, queryId: string, ms = 5_000) =>
+  runningWith(engine, queryId).pipe(
+    Effect.repeat({ until: (n) => n === 0, schedule: Schedule.spaced("20 millis") }),
+    Effect.timeoutFail({
+      duration: ms,
+      onTimeout: () => new Error(`${queryId} still running after ${ms} ms`)
+    })
+  )
