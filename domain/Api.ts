@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ErrorWire } from "./Errors.js"
+import { withoutDecodeError } from "./openApiDocument.js"
 import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { ClustersApi } from "./api/ClustersApi.js"
@@ -48,6 +49,7 @@ export class SluiceApi extends HttpApi.make("sluice")
   .addError(ErrorWire.Internal)
   .addError(ErrorWire.NotImplemented)
   .addError(ErrorWire.Unavailable)
+  .annotate(OpenApi.Transform, withoutDecodeError)
   .annotate(OpenApi.Title, "sluice")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(

@@ -87,8 +87,7 @@ export const sluiceConfig = Config.all({
       )
     )
   ),
-  maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024),
-  shutdownGraceSeconds: positiveInt("SLUICE_SHUTDOWN_GRACE_SECONDS", 10)
+  maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024)
 })
 
 export type SluiceConfigShape = Config.Config.Success<typeof sluiceConfig>

@@ -31,6 +31,8 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
       expect(doc.status).toBe(200)
       expect(doc.json).toMatchObject({ openapi: expect.stringMatching(/^3\./) })
       expect(Object.keys((doc.json as { paths: object }).paths)).toContain("/v1/keys/{id_or_token}")
+      // Validation failures are sent as BadRequest, so the document promises nothing else.
+      expect(doc.text).not.toContain("HttpApiDecodeError")
     })
   )
 

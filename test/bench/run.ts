@@ -1,0 +1,21 @@
+/**
+ * `npm run bench [name …]`: runs the named benchmark scripts (all when none is named).
+ * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
+ */
+const benchmarks: Record<string, () => Promise<void>> = {}
+
+const wanted = process.argv.slice(2)
+const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)
+if (names.length === 0) console.log("No benchmarks yet.")
+for (const name of names) {
+  const bench = benchmarks[name]
+  if (bench === undefined) {
+    console.error(
+      `Unknown benchmark '${name}'. Known: ${Object.keys(benchmarks).join(", ") || "none"}.`
+    )
+    process.exitCode = 1
+    continue
+  }
+  console.log(`# ${name}`)
+  await bench()
+}
