@@ -1,16 +1,8 @@
 /** Cluster rows of the control plane. Deleted clusters keep their row with `deleted_at`. */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { ClusterPhase } from "../../domain/api/ClusterModels.js"
 import { ClusterId, OrganizationId } from "../../domain/Ids.js"
-
-export const ClusterPhase = Schema.Literal(
-  "provisioning",
-  "ready",
-  "pausing",
-  "paused",
-  "resuming",
-  "deleting"
-)
 
 export class ClusterRow extends Schema.Class<ClusterRow>("ClusterRow")({
   id: ClusterId,
