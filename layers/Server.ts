@@ -3,7 +3,6 @@
  * listening, and the start-up announcement. Needs a control plane (`SqlClient`),
  * `Engines` and `SluiceConfig` — see `Infrastructure.ts` and `Main.ts`.
  */
-import { createServer } from "node:http"
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -14,6 +13,7 @@ import { FirstStart } from "../src/bootstrap/FirstStart.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
+import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
 import { PendingGroupsLive } from "../src/http/PendingGroups.js"
@@ -68,7 +68,9 @@ const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
 )
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(SluiceConfig, ({ host, port }) => NodeHttpServer.layer(createServer, { host, port }))
+  Effect.map(SluiceConfig, ({ host, port }) =>
+    NodeHttpServer.layer(createBodyLimitedServer, { host, port })
+  )
 )
 
 export const ServerLive = AnnounceLive.pipe(
