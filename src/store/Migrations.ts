@@ -5,6 +5,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import { Effect, Layer } from "effect"
 import controlPlane from "./migrations/0001_control_plane.js"
+import requestLogs from "./migrations/0002_request_logs.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -13,7 +14,8 @@ import controlPlane from "./migrations/0001_control_plane.js"
  * An explicit record, not a glob, so it works under tsx and vitest with no build step.
  */
 export const migrations = {
-  "0001_control_plane": controlPlane
+  "0001_control_plane": controlPlane,
+  "0002_request_logs": requestLogs
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
