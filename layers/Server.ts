@@ -13,6 +13,8 @@ import { FirstStart } from "../src/bootstrap/FirstStart.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
+import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
+import { EngineDatabases } from "../src/databases/EngineDatabases.js"
 import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
@@ -59,6 +61,7 @@ const GroupsLive = Layer.mergeAll(
   AuthHttpLive,
   OrganizationsHttpLive,
   KeysHttpLive,
+  DatabasesHttpLive.pipe(Layer.provide(EngineDatabases.Default)),
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 

@@ -25,10 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const DatabasesPending = HttpApiBuilder.group(SluiceApi, "databases", (handlers) =>
-  handlers.handle("list", pending).handle("create", pending).handle("delete", pending)
-)
-
 const TablesPending = HttpApiBuilder.group(SluiceApi, "tables", (handlers) =>
   handlers
     .handle("list", pending)
@@ -113,7 +109,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
-  DatabasesPending,
   TablesPending,
   QueryPending,
   LogsPending,

@@ -1,0 +1,71 @@
+/** `/v1/databases`: list, create and delete a cluster's databases (decisions.md §5). */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { Conflict, NotFound } from "../../domain/Errors.js"
+import { Policy } from "../identity/Policy.js"
+import { DatabasesRepo } from "./DatabasesRepo.js"
+import { EngineDatabases } from "./EngineDatabases.js"
+import { ensureEngineDatabases } from "./EnsureEngineDatabases.js"
+
+const DEFAULT_DATABASE = "default"
+
+export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (handlers) =>
+  Effect.gen(function* () {
+    const policy = yield* Policy
+    const databases = yield* DatabasesRepo
+    const engine = yield* EngineDatabases
+    yield* ensureEngineDatabases
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.clusterScope("read", urlParams)
+          const names = yield* databases.list(scope.clusterId)
+          return {
+            databases: names.map((name) => ({ name })),
+            organization: { name: scope.organizationName },
+            cluster: { id: scope.clusterId, name: scope.clusterName }
+          }
+        })
+      )
+      .handle("create", ({ urlParams, payload }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.clusterScope("manage_databases", urlParams)
+          const name = payload.name
+          if (!(yield* databases.create(scope.clusterId, name))) {
+            return yield* new Conflict({
+              message: `Database '${name}' already exists in cluster '${scope.clusterName}'.`,
+              hint: "Choose another name, or use the existing database."
+            })
+          }
+          // Without the engine database the row would name nothing: take it back.
+          yield* engine
+            .create(scope, name)
+            .pipe(Effect.tapError(() => databases.remove(scope.clusterId, name)))
+          return { database: { name }, organization: { name: scope.organizationName } }
+        })
+      )
+      .handle("delete", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.clusterScope("manage_databases", urlParams)
+          const name = path.database
+          if (name === DEFAULT_DATABASE) {
+            return yield* new Conflict({
+              message: "The default database cannot be deleted.",
+              hint: "Delete its tables instead (DELETE /v1/tables/{table})."
+            })
+          }
+          if (!(yield* databases.exists(scope.clusterId, name))) {
+            return yield* new NotFound({
+              message: `Database '${name}' not found in cluster '${scope.clusterName}'.`,
+              hint: "GET /v1/databases lists the databases."
+            })
+          }
+          // Data first: if the drop fails the database stays listed and can be retried.
+          yield* engine.drop(scope, name)
+          yield* databases.remove(scope.clusterId, name)
+          return { deleted: true } as const
+        })
+      )
+  })
+)

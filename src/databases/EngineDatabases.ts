@@ -1,0 +1,45 @@
+/** Creates and drops a cluster's databases inside its engine. */
+import { Effect } from "effect"
+import { CommandRequest, Engines } from "../../domain/Engine.js"
+import type { EngineError, EngineUnavailable } from "../../domain/Engine.js"
+import { Unavailable } from "../../domain/Errors.js"
+import type { ClusterRefForEngine } from "./EngineDatabase.js"
+import { quotedEngineDatabase } from "./EngineDatabase.js"
+
+const unavailable = (what: string) => (error: EngineError | EngineUnavailable) =>
+  new Unavailable({
+    message: `The cluster's engine could not ${what}: ${error.message}`,
+    hint: "Retry in a moment; if it keeps failing, check the cluster's status."
+  })
+
+export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/EngineDatabases", {
+  effect: Effect.gen(function* () {
+    const engines = yield* Engines
+    const run = (scope: ClusterRefForEngine, sql: string, what: string) =>
+      engines.forCluster(scope.clusterId).pipe(
+        Effect.flatMap((engine) => engine.command(new CommandRequest({ sql }))),
+        Effect.mapError(unavailable(what))
+      )
+    return {
+      /** Idempotent, so a retry after a half-done create succeeds. */
+      create: Effect.fn("EngineDatabases.create")(function* (
+        scope: ClusterRefForEngine,
+        name: string
+      ) {
+        yield* run(
+          scope,
+          `CREATE DATABASE IF NOT EXISTS ${quotedEngineDatabase(scope, name)}`,
+          "create the database"
+        )
+      }),
+      /** Drops the database and all its tables, waiting until the data is gone. */
+      drop: Effect.fn("EngineDatabases.drop")(function* (scope: ClusterRefForEngine, name: string) {
+        yield* run(
+          scope,
+          `DROP DATABASE IF EXISTS ${quotedEngineDatabase(scope, name)} SYNC`,
+          "drop the database"
+        )
+      })
+    }
+  })
+}) {}

@@ -1,0 +1,175 @@
+/**
+ * Databases over HTTP: list, create (also in the engine), delete (its data too), the
+ * protected `default`, permissions, and keys whose default database went away.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { CommandRequest } from "../../domain/Engine.js"
+import { TestServer, adminKeyOf, call } from "../support/server.js"
+import { createKey, engineOf, engineRows } from "./support.js"
+
+const engineDatabases = (admin: string) =>
+  Effect.map(engineRows(admin, "SELECT name FROM system.databases"), (rows) =>
+    rows.map((row) => row.name)
+  )
+
+layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("databases", (it) => {
+  it.effect("lists the cluster's databases with the organization and cluster", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
+      expect(reply.status).toBe(200)
+      expect(reply.json).toEqual({
+        databases: [{ name: "default" }],
+        organization: { name: "default" },
+        cluster: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "default" }
+      })
+    })
+  )
+
+  it.effect("creates a database in the control plane and the engine; a duplicate is 409", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      const created = yield* call(server, "POST", "/v1/databases", {
+        token: admin,
+        body: { name: "analytics" }
+      })
+      expect(created.status).toBe(201)
+      expect(created.json).toEqual({
+        database: { name: "analytics" },
+        organization: { name: "default" }
+      })
+      const list = yield* call(server, "GET", "/v1/databases", { token: admin })
+      expect(list.json).toMatchObject({ databases: [{ name: "analytics" }, { name: "default" }] })
+      expect(yield* engineDatabases(admin)).toContain("analytics")
+      const again = yield* call(server, "POST", "/v1/databases", {
+        token: admin,
+        body: { name: "analytics" }
+      })
+      expect(again.status).toBe(409)
+      expect(again.json).toMatchObject({
+        error: "conflict",
+        message: expect.stringContaining("analytics")
+      })
+    })
+  )
+
+  it.effect("an invalid name is a 400 that names the rule", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      for (const name of ["1abc", "has-dash", "a".repeat(65), ""]) {
+        const reply = yield* call(server, "POST", "/v1/databases", { token: admin, body: { name } })
+        expect(reply.status, name).toBe(400)
+        expect(reply.json).toMatchObject({
+          error: "bad_request",
+          message: expect.stringContaining("names start with a letter")
+        })
+      }
+      const badPath = yield* call(server, "DELETE", "/v1/databases/no-such!", { token: admin })
+      expect(badPath.status).toBe(400)
+    })
+  )
+
+  it.effect("deleting a database drops its tables and data; again is 404", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      yield* call(server, "POST", "/v1/databases", { token: admin, body: { name: "scratch" } })
+      const rows = yield* engineRows(admin, "SELECT 1 AS one")
+      expect(rows).toEqual([{ one: 1 }])
+      const engine = yield* engineOf(admin)
+      yield* engine.command(
+        new CommandRequest({
+          sql: "CREATE TABLE scratch.t (x UInt8) ENGINE = MergeTree ORDER BY tuple()"
+        })
+      )
+      yield* engine.command(new CommandRequest({ sql: "INSERT INTO scratch.t VALUES (1)" }))
+      const deleted = yield* call(server, "DELETE", "/v1/databases/scratch", { token: admin })
+      expect(deleted.status).toBe(200)
+      expect(deleted.json).toEqual({ deleted: true })
+      expect(yield* engineDatabases(admin)).not.toContain("scratch")
+      const after = yield* call(server, "GET", "/v1/databases", { token: admin })
+      expect(JSON.stringify(after.json)).not.toContain("scratch")
+      const again = yield* call(server, "DELETE", "/v1/databases/scratch", { token: admin })
+      expect(again.status).toBe(404)
+      // The same name can be created again, empty.
+      const recreated = yield* call(server, "POST", "/v1/databases", {
+        token: admin,
+        body: { name: "scratch" }
+      })
+      expect(recreated.status).toBe(201)
+      const tables = yield* engineRows(
+        admin,
+        "SELECT name FROM system.tables WHERE database = 'scratch'"
+      )
+      expect(tables).toEqual([])
+    })
+  )
+
+  it.effect("the default database cannot be deleted", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "DELETE", "/v1/databases/default", {
+        token: adminKeyOf(server)
+      })
+      expect(reply.status).toBe(409)
+      expect(reply.json).toMatchObject({ error: "conflict", hint: expect.any(String) })
+      expect(yield* engineDatabases(adminKeyOf(server))).toContain("default")
+    })
+  )
+
+  it.effect("read_only and read_write keys list but may not create or delete", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      yield* call(server, "POST", "/v1/databases", { token: admin, body: { name: "guarded" } })
+      for (const permission of ["read_only", "read_write"] as const) {
+        const key = yield* createKey(admin, permission)
+        const list = yield* call(server, "GET", "/v1/databases", { token: key.token })
+        expect(list.status).toBe(200)
+        const create = yield* call(server, "POST", "/v1/databases", {
+          token: key.token,
+          body: { name: "nope" }
+        })
+        expect(create.status).toBe(403)
+        expect(create.json).toMatchObject({ message: expect.stringContaining(permission) })
+        const del = yield* call(server, "DELETE", "/v1/databases/guarded", { token: key.token })
+        expect(del.status).toBe(403)
+      }
+      const writeOnly = yield* createKey(admin, "write_only")
+      const list = yield* call(server, "GET", "/v1/databases", { token: writeOnly.token })
+      expect(list.status).toBe(403)
+      const none = yield* call(server, "GET", "/v1/databases")
+      expect(none.status).toBe(401)
+      const still = yield* call(server, "GET", "/v1/databases", { token: admin })
+      expect(JSON.stringify(still.json)).toContain("guarded")
+    })
+  )
+
+  it.effect(
+    "a key whose default database was deleted stays valid and gets 404 until it names another",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const admin = adminKeyOf(server)
+        yield* call(server, "POST", "/v1/databases", { token: admin, body: { name: "shortlived" } })
+        const key = yield* createKey(admin, "admin", "?database=shortlived")
+        expect(key.default_database).toBe("shortlived")
+        const deleted = yield* call(server, "DELETE", "/v1/databases/shortlived", { token: admin })
+        expect(deleted.status).toBe(200)
+        const list = yield* call(server, "GET", "/v1/databases", { token: key.token })
+        expect(list.status).toBe(200)
+        const body = { name: "k", permission: "read_only" }
+        const data = yield* call(server, "POST", "/v1/keys", { token: key.token, body })
+        expect(data.status).toBe(404)
+        expect(data.json).toMatchObject({ message: expect.stringContaining("shortlived") })
+        const named = yield* call(server, "POST", "/v1/keys?database=default", {
+          token: key.token,
+          body
+        })
+        expect(named.status).toBe(201)
+      })
+  )
+})
