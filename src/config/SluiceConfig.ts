@@ -3,6 +3,7 @@
  * README.md documents each one; keep the two in step.
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
+import { parseAllowList } from "../ingest/SsrfGuard.js"
 
 /** A validation whose message names the variable (Effect reports these without a path). */
 const check =
@@ -87,6 +88,18 @@ export const sluiceConfig = Config.all({
       )
     )
   ),
+  urlIngest: Config.all({
+    allow: Config.string("SLUICE_URL_INGEST_ALLOW").pipe(
+      check(
+        "SLUICE_URL_INGEST_ALLOW",
+        "expected comma-separated hosts, addresses or CIDRs, each optionally with :port",
+        (s) => parseAllowList(s)._tag === "Right"
+      ),
+      Config.withDefault("")
+    ),
+    maxBytes: positiveInt("SLUICE_URL_INGEST_MAX_BYTES", 10 * 1024 ** 3),
+    timeoutSeconds: positiveInt("SLUICE_URL_INGEST_TIMEOUT_SECONDS", 600)
+  }),
   maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024)
 })
 
