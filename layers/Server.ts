@@ -33,6 +33,10 @@ import { Policy } from "../src/identity/Policy.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
+import { LogsHttpLive } from "../src/logs/LogsHttp.js"
+import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
+import { RequestLogsLive } from "../src/logs/RequestLogsLive.js"
+import { reportingAuthenticator, reportingPolicy } from "../src/logs/ScopeReporting.js"
 
 const RepositoriesLive = Layer.mergeAll(
   UsersRepo.Default,
@@ -42,14 +46,14 @@ const RepositoriesLive = Layer.mergeAll(
   ApiKeysRepo.Default
 )
 
-const IdentityLive = AuthenticatorLive.pipe(
+const IdentityLive = reportingAuthenticator(AuthenticatorLive).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       SessionTokens.Default,
       OidcVerifier.Default,
       ApiKeyTokens.Default,
       Passwords.Default,
-      Policy.Default
+      reportingPolicy(Policy.Default)
     )
   ),
   Layer.provideMerge(ServiceSecrets.Default),
@@ -61,6 +65,7 @@ const GroupsLive = Layer.mergeAll(
   AuthHttpLive,
   OrganizationsHttpLive,
   KeysHttpLive,
+  LogsHttpLive,
   DatabasesHttpLive.pipe(Layer.provide(EngineDatabases.Default)),
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
@@ -78,7 +83,7 @@ const HttpServerLive = Layer.unwrapEffect(
 
 export const ServerLive = AnnounceLive.pipe(
   Layer.provideMerge(
-    HttpApiBuilder.serve().pipe(
+    HttpApiBuilder.serve(requestLogMiddleware).pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
       Layer.provide(ApiLive),
       Layer.provideMerge(HttpServerLive)
@@ -86,5 +91,6 @@ export const ServerLive = AnnounceLive.pipe(
   ),
   Layer.provideMerge(FirstStart.layer),
   Layer.provide(Bootstrap.Default),
-  Layer.provideMerge(IdentityLive)
+  Layer.provideMerge(IdentityLive),
+  Layer.provideMerge(RequestLogsLive)
 )

@@ -100,7 +100,8 @@ export const sluiceConfig = Config.all({
     maxBytes: positiveInt("SLUICE_URL_INGEST_MAX_BYTES", 10 * 1024 ** 3),
     timeoutSeconds: positiveInt("SLUICE_URL_INGEST_TIMEOUT_SECONDS", 600)
   }),
-  maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024)
+  maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024),
+  logRetentionDays: positiveInt("SLUICE_LOG_RETENTION_DAYS", 30)
 })
 
 export type SluiceConfigShape = Config.Config.Success<typeof sluiceConfig>

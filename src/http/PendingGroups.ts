@@ -37,10 +37,6 @@ const QueryPending = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
   handlers.handle("query", pending).handle("cancel", pending)
 )
 
-const LogsPending = HttpApiBuilder.group(SluiceApi, "logs", (handlers) =>
-  handlers.handle("list", pending)
-)
-
 const ClustersPending = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
   handlers
     .handle("list", pending)
@@ -111,7 +107,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 export const PendingGroupsLive = Layer.mergeAll(
   TablesPending,
   QueryPending,
-  LogsPending,
   ClustersPending,
   AppsPending,
   SplCapabilitiesPending,

@@ -1,0 +1,67 @@
+/**
+ * Removes secrets from what the request log keeps: values of secret-looking fields in
+ * JSON, NDJSON, form and query strings, and anything shaped like an API key (`rt_…`).
+ */
+const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|authorization|credential/i
+const API_KEY = /rt_[A-Za-z0-9_-]{8,}/g
+export const REDACTED = "[REDACTED]"
+
+const redactString = (value: string) => value.replace(API_KEY, `rt_${REDACTED}`)
+
+const redactValue = (value: unknown, key: string | undefined): unknown => {
+  if (key !== undefined && SECRET_NAME.test(key) && value !== null && typeof value !== "object") {
+    return REDACTED
+  }
+  if (typeof value === "string") return redactString(value)
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, undefined))
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, inner]) => [name, redactValue(inner, name)])
+    )
+  }
+  return value
+}
+
+const redactJson = (text: string): string | undefined => {
+  try {
+    return JSON.stringify(redactValue(JSON.parse(text), undefined))
+  } catch {
+    return undefined
+  }
+}
+
+// For text that is not JSON: `"password": "…"`, `password=…` and `rt_…` anywhere.
+const redactLoose = (text: string) =>
+  redactString(
+    text
+      .replace(
+        /("[^"]*(?:pass|secret|token|api[-_]?key|authorization|credential)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+        `$1"${REDACTED}"`
+      )
+      .replace(
+        /(\b[\w.-]*(?:pass|secret|token|api[-_]?key|authorization|credential)[\w.-]*=)[^&\s]*/gi,
+        `$1${REDACTED}`
+      )
+  )
+
+/** A request body as the log keeps it. */
+export const redactBody = (text: string): string => {
+  const whole = redactJson(text)
+  if (whole !== undefined) return whole
+  const lines = text.split("\n")
+  if (lines.length > 1) {
+    const each = lines.map((line) => (line.trim() === "" ? line : redactJson(line)))
+    if (each.every((line) => line !== undefined)) return each.join("\n")
+  }
+  return redactLoose(text)
+}
+
+/** A query string (without `?`) as the log keeps it; null when empty. */
+export const redactQuery = (query: string): string | null => {
+  if (query === "") return null
+  const params = new URLSearchParams(query)
+  const kept = [...params].map(([name, value]): [string, string] =>
+    SECRET_NAME.test(name) ? [name, REDACTED] : [name, redactString(value)]
+  )
+  return new URLSearchParams(kept).toString()
+}

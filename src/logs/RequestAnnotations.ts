@@ -1,0 +1,74 @@
+/**
+ * What the request log learns from inside a request: who called and in which scope.
+ *
+ * Why a per-request mutable record in the Context rather than span attributes: the
+ * scope is resolved deep inside handlers (by the `Authenticator` and the `Policy`),
+ * while the record is written by the outermost middleware after the response is sent.
+ * Span attributes would work for strings but would also leak user emails and key names
+ * into any exporting tracer, and need parsing back. The middleware provides one fresh
+ * record per request; reporters use `serviceOption`, so code that runs outside an HTTP
+ * request (bootstrap, tests) reports nothing and needs nothing.
+ */
+import { Context, Effect, Option } from "effect"
+import type { Caller } from "../../domain/Identity.js"
+import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
+
+export interface RequestAnnotationsShape {
+  organizationId: OrganizationId | null
+  clusterId: ClusterId | null
+  organization: string | null
+  cluster: string | null
+  keyName: string | null
+  userEmail: string | null
+  /** The key's stored default database; the request may select another. */
+  defaultDatabase: string | null
+}
+
+export class RequestAnnotations extends Context.Tag("sluice/RequestAnnotations")<
+  RequestAnnotations,
+  RequestAnnotationsShape
+>() {
+  static readonly empty = (): RequestAnnotationsShape => ({
+    organizationId: null,
+    clusterId: null,
+    organization: null,
+    cluster: null,
+    keyName: null,
+    userEmail: null,
+    defaultDatabase: null
+  })
+}
+
+const annotate = (update: (annotations: RequestAnnotationsShape) => void) =>
+  Effect.map(Effect.serviceOption(RequestAnnotations), Option.map(update))
+
+/** An authenticated caller; an API key also fixes the organization and cluster. */
+export const reportCaller = (caller: Caller) =>
+  annotate((a) => {
+    if (caller._tag === "UserCaller") {
+      a.userEmail = caller.email
+      return
+    }
+    a.keyName = caller.keyName
+    a.organizationId = caller.organizationId
+    a.organization = caller.organizationName
+    a.clusterId = caller.clusterId
+    a.cluster = caller.clusterName
+    a.defaultDatabase = caller.defaultDatabase
+  })
+
+/** The organization and cluster a request was allowed to act on. */
+export const reportScope = (scope: {
+  readonly organizationId: OrganizationId
+  readonly organizationName: string
+  readonly clusterId?: ClusterId
+  readonly clusterName?: string
+}) =>
+  annotate((a) => {
+    a.organizationId = scope.organizationId
+    a.organization = scope.organizationName
+    if (scope.clusterId !== undefined && scope.clusterName !== undefined) {
+      a.clusterId = scope.clusterId
+      a.cluster = scope.clusterName
+    }
+  })

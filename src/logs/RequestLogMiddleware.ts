@@ -1,0 +1,141 @@
+/**
+ * The server-level middleware that records every request once it has been answered
+ * (decisions.md §8). It runs inside the platform's per-request tracing span, whose span
+ * id is the entry's `id`, whose trace id honours an incoming `traceparent`, and on which
+ * the router notes the matched route. The record goes to `RequestLogQueue`, which never
+ * waits, so logging cannot fail or slow the request.
+ */
+import { HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import type { LogSource } from "../../domain/api/LogsApi.js"
+import { DATABASE_HEADER } from "../databases/DatabaseSelection.js"
+import { captureBody } from "./BodyCapture.js"
+import type { CapturedBody } from "./BodyCapture.js"
+import { LogRecord, levelOf } from "./LogRecord.js"
+import { redactQuery } from "./Redaction.js"
+import { RequestAnnotations } from "./RequestAnnotations.js"
+import type { RequestAnnotationsShape } from "./RequestAnnotations.js"
+import { RequestLogQueue } from "./RequestLogQueue.js"
+import { countStreamedBytes, errorOf, responseSize } from "./ResponseFacts.js"
+import type { ResponseBytes } from "./ResponseFacts.js"
+
+const randomHex = (bytes: number) =>
+  Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex")
+
+const sourceOf = (header: string | undefined): LogSource => {
+  const value = header?.trim().toLowerCase()
+  return value === "cli" || value === "ui" ? value : "api"
+}
+
+// `/v1/tables/:table` → `/v1/tables/{table}`, the form the OpenAPI document uses.
+const routeOf = (route: unknown) =>
+  typeof route === "string" ? route.replace(/:(\w+)/g, "{$1}") : null
+
+const clip = (value: string | undefined, max = 2048) =>
+  value === undefined ? null : value.slice(0, max)
+
+interface Observed {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly spanId: string
+  readonly traceId: string
+  readonly route: string | null
+  readonly startedAt: number
+  readonly durationMs: number
+  readonly annotations: RequestAnnotationsShape
+  readonly body: CapturedBody
+  readonly bytes: ResponseBytes
+  readonly response: HttpServerResponse.HttpServerResponse
+}
+
+const toRecord = (o: Observed) => {
+  const { request, annotations: a, response } = o
+  const [path = "/", query = ""] = splitUrl(request.url)
+  const params = new URLSearchParams(query)
+  const declared = Number(request.headers["content-length"])
+  const error = errorOf(response)
+  return new LogRecord({
+    id: o.spanId,
+    trace_id: o.traceId,
+    created_at: new Date(o.startedAt),
+    organization_id: a.organizationId,
+    cluster_id: a.clusterId,
+    organization: a.organization,
+    cluster: a.cluster,
+    method: request.method,
+    path: path.slice(0, 8192),
+    route: o.route,
+    status_code: response.status,
+    level: levelOf(response.status),
+    source: sourceOf(request.headers["x-service-client"]),
+    duration_ms: o.durationMs,
+    user_agent: clip(request.headers["user-agent"]),
+    client_version: clip(request.headers["x-service-client-version"], 256),
+    request_size_bytes: Number.isFinite(declared) && declared >= 0 ? declared : (o.body.bytes ?? 0),
+    response_size_bytes: responseSize(response, o.bytes),
+    // The database a data request names, else the key's default; none outside a cluster.
+    database:
+      a.clusterId === null
+        ? null
+        : clip(
+            params.get("database") ??
+              request.headers[DATABASE_HEADER] ??
+              a.defaultDatabase ??
+              "default",
+            256
+          ),
+    key_name: a.keyName,
+    user_email: a.userEmail,
+    url_query: redactQuery(query)?.slice(0, 8192) ?? null,
+    request_body: o.body.text,
+    error_code: error?.code ?? null,
+    error_message: error?.message ?? null,
+    error_hint: error?.hint ?? null
+  })
+}
+
+const splitUrl = (url: string): [string, string] => {
+  const at = url.indexOf("?")
+  return at === -1 ? [url, ""] : [url.slice(0, at), url.slice(at + 1)]
+}
+
+export const requestLogMiddleware = (app: HttpApp.Default) =>
+  Effect.gen(function* () {
+    const log = yield* RequestLogQueue
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const span = yield* Effect.option(Effect.currentSpan)
+    const startedAt = yield* Clock.currentTimeMillis
+    const startedNanos = yield* Clock.currentTimeNanos
+    const annotations = RequestAnnotations.empty()
+    const body: CapturedBody = { text: null, bytes: null }
+    const bytes: ResponseBytes = { streamed: null }
+    return yield* app.pipe(
+      HttpApp.withPreResponseHandler(countStreamedBytes(bytes)),
+      Effect.provideService(HttpServerRequest.HttpServerRequest, captureBody(request, body)),
+      Effect.provideService(RequestAnnotations, annotations),
+      Effect.onExit((exit) =>
+        Effect.flatMap(Clock.currentTimeNanos, (endNanos) =>
+          log.record(
+            toRecord({
+              request,
+              spanId: Option.match(span, { onNone: () => randomHex(8), onSome: (s) => s.spanId }),
+              traceId: Option.match(span, {
+                onNone: () => randomHex(16),
+                onSome: (s) => s.traceId
+              }),
+              route: Option.match(span, {
+                onNone: () => null,
+                onSome: (s) => routeOf(s.attributes.get("http.route"))
+              }),
+              startedAt,
+              durationMs: Number(endNanos - startedNanos) / 1e6,
+              annotations,
+              body,
+              bytes,
+              response: HttpServerError.exitResponse(exit)
+            })
+          )
+        )
+      )
+    )
+  })
