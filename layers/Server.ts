@@ -33,6 +33,9 @@ import { Policy } from "../src/identity/Policy.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
+import { TableLocks } from "../src/ingest/TableLocks.js"
+import { SchemalessTables } from "../src/tables/SchemalessTables.js"
+import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
 import { RequestLogsLive } from "../src/logs/RequestLogsLive.js"
@@ -67,6 +70,7 @@ const GroupsLive = Layer.mergeAll(
   KeysHttpLive,
   LogsHttpLive,
   DatabasesHttpLive.pipe(Layer.provide(EngineDatabases.Default)),
+  TablesHttpLive.pipe(Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default))),
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 

@@ -101,7 +101,8 @@ export const sluiceConfig = Config.all({
     timeoutSeconds: positiveInt("SLUICE_URL_INGEST_TIMEOUT_SECONDS", 600)
   }),
   maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024),
-  logRetentionDays: positiveInt("SLUICE_LOG_RETENTION_DAYS", 30)
+  logRetentionDays: positiveInt("SLUICE_LOG_RETENTION_DAYS", 30),
+  maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024)
 })
 
 export type SluiceConfigShape = Config.Config.Success<typeof sluiceConfig>

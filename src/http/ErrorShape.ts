@@ -88,7 +88,11 @@ export const ErrorShapeLive = HttpApiBuilder.middleware(
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const declared = Number(request.headers["content-length"] ?? "0")
-          if (declared > maxRequestBytes) return errorResponse(tooLarge(maxRequestBytes))
+          // Table inserts stream their bodies under SLUICE_MAX_INSERT_BYTES instead.
+          const streamsBody = request.method === "POST" && /^\/v1\/tables\/[^/?]+/.test(request.url)
+          if (declared > maxRequestBytes && !streamsBody) {
+            return errorResponse(tooLarge(maxRequestBytes))
+          }
           return yield* app.pipe(
             HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBytes)),
             Effect.catchAllCause((original) => {

@@ -25,14 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const TablesPending = HttpApiBuilder.group(SluiceApi, "tables", (handlers) =>
-  handlers
-    .handle("list", pending)
-    .handle("describe", pending)
-    .handleRaw("insert", pending)
-    .handle("delete", pending)
-)
-
 const QueryPending = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
   handlers.handle("query", pending).handle("cancel", pending)
 )
@@ -105,7 +97,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
-  TablesPending,
   QueryPending,
   ClustersPending,
   AppsPending,

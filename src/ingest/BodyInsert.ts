@@ -1,0 +1,137 @@
+/**
+ * A body insert: the records stream into a private staging table chunk by chunk; only
+ * when the whole body went in are the new paths made columns and the staging parts
+ * attached to the table in one step. A rejected body leaves the table untouched.
+ */
+import { Effect, Option, Stream } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { EngineError, InsertRequest } from "../../domain/Engine.js"
+import { BadRequest, Conflict } from "../../domain/Errors.js"
+import * as EngineSql from "../tables/EngineSql.js"
+import * as Layout from "../tables/Layout.js"
+import { mergePaths } from "../tables/LeafPaths.js"
+import { SchemalessTables } from "../tables/SchemalessTables.js"
+import * as InsertTokens from "./InsertTokens.js"
+import type { Chunk } from "./RecordSplitter.js"
+import { RecordSplitter, SplitError, locate } from "./RecordSplitter.js"
+import { TableLocks } from "./TableLocks.js"
+
+export interface BodyInsertRequest<E> {
+  readonly engine: AnalyticalEngine
+  readonly database: string
+  readonly table: string
+  /** Decoded body bytes. */
+  readonly body: Stream.Stream<Uint8Array, E>
+  /** NDJSON: one object per line, no top-level array. */
+  readonly lines: boolean
+  readonly chunkBytes: number
+  /** The token and the hash of the body once read whole. */
+  readonly token: Option.Option<{ readonly token: string; readonly bodyHash: () => string }>
+}
+
+const ROW = /\(at row (\d+)\)/
+
+const malformed = (chunk: Chunk, error: EngineError) => {
+  const row = Number(ROW.exec(error.message)?.[1] ?? "1")
+  const { line, record } = locate(chunk, row)
+  const detail = error.message
+    .replace(ROW, "")
+    .replace(/:?\s*While executing \w+\.?/, "")
+    .trim()
+  return new BadRequest({
+    message: `Malformed JSON in record ${record} (line ${line}): ${detail}`,
+    hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
+  })
+}
+
+const splitFailure = (error: unknown) =>
+  error instanceof SplitError
+    ? new BadRequest({
+        message: `Malformed body: ${error.message}.`,
+        hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
+      })
+    : new BadRequest({ message: String(error) })
+
+const stagingTable = () => `${Layout.STAGING_PREFIX}${crypto.randomUUID().replaceAll("-", "")}`
+
+export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
+  request: BodyInsertRequest<E>
+) {
+  const { engine, database, table } = request
+  const tables = yield* SchemalessTables
+  const locks = yield* TableLocks
+  const staging = stagingTable()
+  const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
+
+  yield* Effect.acquireRelease(
+    orDie(EngineSql.command(engine, Layout.createTableSql(database, staging, ""))),
+    () => Effect.ignore(tables.drop(engine, database, staging))
+  )
+
+  const splitter = new RecordSplitter(request.chunkBytes, request.lines)
+  const insertChunk = (chunk: Chunk) =>
+    engine
+      .insert(
+        new InsertRequest({
+          database,
+          table: staging,
+          format: Layout.INSERT_FORMAT,
+          columns: [Layout.RAW_INPUT],
+          queryId: crypto.randomUUID()
+        }),
+        Stream.fromIterable(chunk.parts)
+      )
+      .pipe(
+        Effect.catchIf(
+          (error): error is EngineError => error instanceof EngineError,
+          (error) => Effect.fail(malformed(chunk, error))
+        )
+      )
+
+  yield* request.body.pipe(
+    Stream.mapConcatEffect((bytes) =>
+      Effect.try({ try: () => splitter.push(bytes), catch: splitFailure })
+    ),
+    Stream.concat(
+      Stream.flatMap(
+        Stream.fromEffect(Effect.try({ try: () => splitter.end(), catch: splitFailure })),
+        Stream.fromIterable
+      )
+    ),
+    Stream.runForEach(insertChunk)
+  )
+  const inserted = splitter.totalRecords
+
+  return yield* locks.withTable(
+    database,
+    table
+  )(
+    Effect.gen(function* () {
+      if (Option.isSome(request.token)) {
+        const { token, bodyHash } = request.token.value
+        const seen = yield* orDie(InsertTokens.find(engine, database, table, token))
+        if (Option.isSome(seen)) {
+          if (seen.value.body_hash === bodyHash()) return seen.value.inserted
+          return yield* new Conflict({
+            message: "This insert token was already used with a different body.",
+            hint: "Use a new token for new data; reuse a token only to retry the same body.",
+            code: "insert_token_reused"
+          })
+        }
+      }
+      yield* orDie(tables.create(engine, database, table))
+      yield* orDie(mergePaths(engine, database, table, staging))
+      yield* orDie(
+        EngineSql.command(
+          engine,
+          `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`
+        )
+      )
+      if (Option.isSome(request.token)) {
+        const { token, bodyHash } = request.token.value
+        yield* orDie(InsertTokens.record(engine, database, table, token, bodyHash(), inserted))
+      }
+      return inserted
+    })
+  )
+}, Effect.scoped)

@@ -1,0 +1,159 @@
+/**
+ * Cuts a JSON body (one object, an array of objects, or objects one per line) into
+ * chunks of whole records without parsing it: a byte scanner that follows strings,
+ * escapes and bracket depth. Each chunk is a valid `JSONAsObject` body by itself, made
+ * of slices of the input (no copies). What the scanner cannot see (a bad value inside
+ * an object) the engine reports; `locate` turns its row number back into a line.
+ */
+
+export interface Chunk {
+  readonly parts: ReadonlyArray<Uint8Array>
+  /** Index (0-based) of the chunk's first record in the whole body. */
+  readonly firstRecord: number
+  readonly records: number
+  /** 1-based line of each record's first byte. */
+  readonly lines: ReadonlyArray<number>
+}
+
+export class SplitError extends Error {}
+
+const OPEN_BRACKET = new Uint8Array([0x5b])
+const CLOSE_BRACKET = new Uint8Array([0x5d])
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+
+export class RecordSplitter {
+  private mode: "start" | "array" | "objects" | "done" = "start"
+  private depth = 0
+  private inString = false
+  private escaped = false
+  private line = 1
+  private offset = 0
+  private record = 0
+  private chunkFirst = 0
+  private chunkLines: Array<number> = []
+  private parts: Array<Uint8Array> = []
+  private bytes = 0
+  private readonly closers: Array<number> = []
+
+  /** `lines`: one object per line (NDJSON), so a top-level array is refused. */
+  constructor(
+    private readonly chunkBytes: number,
+    private readonly lines = false
+  ) {}
+
+  private fail(message: string): never {
+    throw new SplitError(`${message} (line ${this.line}, byte offset ${this.offset})`)
+  }
+
+  private take(chunks: Array<Chunk>) {
+    const records = this.record - this.chunkFirst
+    if (records === 0) return
+    const parts =
+      this.mode === "array" || this.mode === "done"
+        ? [OPEN_BRACKET, ...this.parts, CLOSE_BRACKET]
+        : this.parts
+    chunks.push({ parts, firstRecord: this.chunkFirst, records, lines: this.chunkLines })
+    this.parts = []
+    this.bytes = 0
+    this.chunkFirst = this.record
+    this.chunkLines = []
+  }
+
+  private startRecord(c: number) {
+    if (c !== 0x7b) this.fail(`Record ${this.record} is not a JSON object`)
+    this.chunkLines.push(this.line)
+  }
+
+  /** Scans `input`; returns the chunks completed so far. Throws `SplitError`. */
+  push(input: Uint8Array): Array<Chunk> {
+    const chunks: Array<Chunk> = []
+    let spanStart = 0
+    for (let i = 0; i < input.length; i++, this.offset++) {
+      const c = input[i]!
+      if (c === 0x0a) this.line++
+      if (this.inString) {
+        if (this.escaped) this.escaped = false
+        else if (c === 0x5c) this.escaped = true
+        else if (c === 0x22) this.inString = false
+        continue
+      }
+      if (isSpace(c)) continue
+      const topLevel = this.mode === "array" ? this.depth === 1 : this.depth === 0
+      if (this.mode === "done") this.fail("Unexpected data after the closing ]")
+      if (this.mode === "start") {
+        if (c === 0x5b && !this.lines) {
+          this.mode = "array"
+          this.depth = 1
+          this.closers.push(0x5d)
+          spanStart = i + 1
+          continue
+        }
+        this.mode = "objects"
+      }
+      if (topLevel && this.mode === "array" && (c === 0x2c || c === 0x5d)) {
+        if (c === 0x2c && this.record === 0 && this.chunkLines.length === 0) {
+          this.fail("Expected a JSON object before ','")
+        }
+        if (c === 0x5d) {
+          this.parts.push(input.subarray(spanStart, i))
+          spanStart = i + 1
+          this.closers.pop()
+          this.depth = 0
+          this.mode = "done"
+          this.take(chunks)
+        } else if (this.bytes + (i - spanStart) >= this.chunkBytes) {
+          this.parts.push(input.subarray(spanStart, i))
+          spanStart = i + 1
+          this.take(chunks)
+        }
+        continue
+      }
+      if (topLevel) this.startRecord(c)
+      if (c === 0x22) this.inString = true
+      else if (c === 0x7b || c === 0x5b) {
+        this.depth++
+        this.closers.push(c === 0x7b ? 0x7d : 0x5d)
+      } else if (c === 0x7d || c === 0x5d) {
+        if (this.closers.pop() !== c) this.fail(`Unexpected '${String.fromCharCode(c)}'`)
+        this.depth--
+        const closedRecord = this.mode === "array" ? this.depth === 1 : this.depth === 0
+        if (closedRecord) this.record++
+        if (closedRecord && this.mode === "objects") {
+          if (this.bytes + (i + 1 - spanStart) >= this.chunkBytes) {
+            this.parts.push(input.subarray(spanStart, i + 1))
+            spanStart = i + 1
+            this.take(chunks)
+          }
+        }
+      }
+    }
+    if (spanStart < input.length) {
+      this.parts.push(input.subarray(spanStart))
+      this.bytes += input.length - spanStart
+    }
+    return chunks
+  }
+
+  /** Ends the body; returns the last chunk. Throws `SplitError` for an incomplete body. */
+  end(): Array<Chunk> {
+    if (this.mode === "start") this.fail("The body is empty")
+    if (this.inString) this.fail("Unterminated string at the end of the body")
+    if (this.mode === "array") this.fail("The array is not closed with ]")
+    if (this.depth !== 0) this.fail("The last object is not closed with }")
+    if (this.record === 0) this.fail("The array holds no records")
+    const chunks: Array<Chunk> = []
+    this.take(chunks)
+    return chunks
+  }
+
+  get totalRecords() {
+    return this.record
+  }
+}
+
+/** The record and line of the engine's 1-based `(at row n)` within `chunk`. */
+export const locate = (chunk: Chunk, row: number) => {
+  const index = Math.min(Math.max(row - 1, 0), chunk.records - 1)
+  return { record: chunk.firstRecord + index, line: chunk.lines[index] ?? 1 }
+}

@@ -1,0 +1,98 @@
+/**
+ * How a schemaless table is stored in the engine (decisions.md §5). The query path
+ * relies on this layout:
+ *
+ * - A table is `CREATE TABLE db.t (__raw JSON EPHEMERAL, __raw_data JSON MATERIALIZED
+ *   __raw) ENGINE = MergeTree ORDER BY tuple() COMMENT '{"created_at":…}'`. Inserts
+ *   send raw bytes as `INSERT INTO db.t (__raw) FORMAT JSONAsObject`; the engine parses
+ *   them (nothing parses JSON in JavaScript). `__raw_data` being MATERIALIZED keeps it
+ *   out of `SELECT *`; it stays queryable by name.
+ * - Every leaf path of the stored records has an ALIAS column named by its dotted path
+ *   (`request.client.geo.country`), so bare dotted names work in SQL. Its `COMMENT` lists
+ *   every engine type the path has held (`Int64,String`), so a query can tell a mixed
+ *   column (more than one type) and add a hint. The alias expression:
+ *   - one type T → the typed subcolumn `__raw_data.p.:T` (exact: Int64 stays Int64,
+ *     ISO date-times are `DateTime` / `DateTime64(9)`);
+ *   - several types including a number → `accurateCastOrNull(__raw_data.p, 'Float64')`:
+ *     sum/avg/min/max, comparisons and GROUP BY work; values that are not numbers are
+ *     NULL there (skipped), and still readable in `__raw_data.p`;
+ *   - several types, none a number → the values as text (`Nullable(String)`).
+ * - `SELECT *` lists ALIAS columns only with `asterisk_include_alias_columns=1`: the
+ *   query path sends `QUERY_SETTINGS`.
+ * - Engine database names come from `src/databases/EngineDatabase.ts` (the one mapping).
+ * - Tables whose name starts with `__` are the service's own (staging tables of inserts
+ *   in flight, the insert-token table); table names never start with `_`.
+ */
+export const RAW_INPUT = "__raw"
+export const RAW_COLUMN = "__raw_data"
+export const INSERT_FORMAT = "JSONAsObject"
+export const TOKENS_TABLE = "__sluice_insert_tokens"
+export const STAGING_PREFIX = "__staging_"
+
+/** Settings every query over schemaless tables needs (send them with each query). */
+export const QUERY_SETTINGS = {
+  asterisk_include_alias_columns: 1,
+  allow_suspicious_types_in_group_by: 1,
+  allow_suspicious_types_in_order_by: 1
+} as const
+
+/** Tables the service keeps for itself; never listed. */
+export const isInternalTable = (name: string) => name.startsWith("__")
+
+export const quoteIdentifier = (name: string): string =>
+  "`" + name.replace(/\\/g, "\\\\").replace(/`/g, "\\`") + "`"
+
+export const quoteString = (value: string): string =>
+  "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"
+
+export const qualified = (database: string, table: string) =>
+  `${quoteIdentifier(database)}.${quoteIdentifier(table)}`
+
+export const createTableSql = (database: string, table: string, createdAt: string) =>
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, table)} ` +
+  `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}) ` +
+  `ENGINE = MergeTree ORDER BY tuple() COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
+
+/** Reads `created_at` back from a table comment written by `createTableSql`. */
+export const createdAtOf = (comment: string): string => {
+  try {
+    const parsed: unknown = JSON.parse(comment)
+    if (typeof parsed === "object" && parsed !== null && "created_at" in parsed) {
+      return String(parsed.created_at)
+    }
+  } catch {
+    // Tables made outside the service carry other comments.
+  }
+  return ""
+}
+
+const NUMERIC = /^(U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal.*)$/
+
+/** `__raw_data.a.b` with each segment quoted, for a path as the engine lists it. */
+const pathExpression = (path: string) =>
+  [RAW_COLUMN, ...path.split(".")].map(quoteIdentifier).join(".")
+
+/** The alias expression for a path that has held `types` (see the header). */
+export const aliasExpression = (path: string, types: ReadonlyArray<string>): string => {
+  const value = pathExpression(path)
+  if (types.length === 1) return `${value}.:${quoteIdentifier(types[0]!)}`
+  if (types.some((type) => NUMERIC.test(type))) {
+    return `accurateCastOrNull(${value}, 'Float64')`
+  }
+  return `if(isNull(${value}), NULL, toString(${value}))`
+}
+
+/** The type list kept in an alias column's comment. */
+export const typesComment = (types: ReadonlyArray<string>) => JSON.stringify([...types].sort())
+
+export const typesOfComment = (comment: string): ReadonlyArray<string> => {
+  try {
+    const parsed: unknown = JSON.parse(comment)
+    return Array.isArray(parsed) ? parsed.map(String) : []
+  } catch {
+    return []
+  }
+}
+
+/** Paths users cannot have as columns (they name the raw storage). */
+export const isReservedPath = (path: string) => path === RAW_INPUT || path === RAW_COLUMN

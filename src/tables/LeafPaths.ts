@@ -1,0 +1,73 @@
+/**
+ * Keeps a table's ALIAS columns in step with the leaf paths its records hold: the paths
+ * of a staging table (an insert not yet visible) are merged into the target's columns
+ * before its rows are moved in, so they are queryable the moment they appear.
+ */
+import { Effect, Schema } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import * as EngineSql from "./EngineSql.js"
+import * as Layout from "./Layout.js"
+import { aliasColumns } from "./SchemalessTables.js"
+
+const PathsRow = Schema.Struct({
+  paths: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+})
+
+const DescribeRow = Schema.Struct({ name: Schema.String, type: Schema.String })
+
+interface Change {
+  readonly path: string
+  readonly types: ReadonlyArray<string>
+  readonly exists: boolean
+}
+
+const changesOf = (
+  found: Readonly<Record<string, ReadonlyArray<string>>>,
+  existing: ReadonlyMap<string, ReadonlyArray<string>>
+): Array<Change> =>
+  Object.entries(found).flatMap(([path, types]): Array<Change> => {
+    if (Layout.isReservedPath(path)) return []
+    const before = existing.get(path)
+    const merged = [...new Set([...(before ?? []), ...types])].sort()
+    if (before !== undefined && merged.length === before.length) return []
+    return [{ path, types: merged, exists: before !== undefined }]
+  })
+
+/** Adds or widens the ALIAS columns of `table` for the paths found in `staging`. */
+export const mergePaths = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  staging: string
+) =>
+  Effect.gen(function* () {
+    const found = yield* EngineSql.rows(
+      engine,
+      PathsRow,
+      `SELECT distinctJSONPathsAndTypes(${Layout.quoteIdentifier(Layout.RAW_COLUMN)}) AS paths ` +
+        `FROM ${Layout.qualified(database, staging)}`
+    )
+    const columns = yield* aliasColumns(engine, database, table)
+    const existing = new Map(columns.map((c) => [c.name, Layout.typesOfComment(c.comment)]))
+    const changes = changesOf(found[0]?.paths ?? {}, existing)
+    if (changes.length === 0) return
+    const expressions = changes.map((c) => Layout.aliasExpression(c.path, c.types))
+    const described = yield* EngineSql.rows(
+      engine,
+      DescribeRow,
+      `DESCRIBE (SELECT ${expressions.map((e, i) => `${e} AS c${i}`).join(", ")} ` +
+        `FROM ${Layout.qualified(database, staging)})`
+    )
+    const clauses = changes.map((change, i) => {
+      const type = described[i]?.type ?? "Dynamic"
+      const verb = change.exists ? "MODIFY COLUMN" : "ADD COLUMN IF NOT EXISTS"
+      return (
+        `${verb} ${Layout.quoteIdentifier(change.path)} ${type} ALIAS ${expressions[i]} ` +
+        `COMMENT ${Layout.quoteString(Layout.typesComment(change.types))}`
+      )
+    })
+    yield* EngineSql.command(
+      engine,
+      `ALTER TABLE ${Layout.qualified(database, table)} ${clauses.join(", ")}`
+    )
+  })
