@@ -4,7 +4,8 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Option, Stream } from "effect"
+import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
+import { Effect, identity, Option, Stream } from "effect"
 import type { InsertParams } from "../../domain/api/TablesApi.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import {
@@ -48,6 +49,25 @@ export interface InsertTarget {
   readonly maxInsertBytes: number
 }
 
+/**
+ * The body without `request.stream`'s habit of destroying the socket when reading stops
+ * early: an insert refused mid-body still answers, and the rest of the body is drained.
+ */
+const requestBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Stream.unwrapScoped(
+    Effect.gen(function* () {
+      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          if (!incoming.readableEnded) incoming.resume()
+        })
+      )
+      return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, identity, {
+        closeOnDone: false
+      })
+    })
+  )
+
 export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: InsertTarget) {
   const { request, params, maxInsertBytes } = target
   if (params.transform !== undefined) {
@@ -66,7 +86,7 @@ export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: 
   const lines = yield* bodyKind(request.headers["content-type"])
   const hash = newBodyHash()
   const bytes = yield* decodeBody(
-    request.stream.pipe(
+    requestBody(request).pipe(
       Stream.mapError(
         () =>
           new BadRequest({
