@@ -1,0 +1,107 @@
+/**
+ * Loads a fetched file into a table. JSON and NDJSON go through the body-insert path
+ * as they stream. CSV, TSV and Parquet are written to a private temporary file that the
+ * embedded engine reads with `file()`, turning each row into a JSON object, which then
+ * takes the same insert path (so the table layout is the same whatever the format).
+ */
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect, Option, Stream } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { QueryRequest } from "../../domain/Engine.js"
+import { BadRequest } from "../../domain/Errors.js"
+import { quoteString } from "../tables/Layout.js"
+import { insertBody } from "./BodyInsert.js"
+import { decodeBody, newBodyHash } from "./BodyDecoding.js"
+import { CHUNK_BYTES } from "./InsertHandler.js"
+import type { FetchedUrl } from "./UrlFetch.js"
+import type { UrlFileKind } from "./UrlFetchFormat.js"
+
+/** What a running load has done so far, for progress events. */
+export interface LoadCounters {
+  readBytes: number
+  /** Records read so far where the format shows them (one per line), else 0. */
+  rows: number
+}
+
+const engineFormat = { csv: "CSVWithNames", tsv: "TSVWithNames", parquet: "Parquet" } as const
+
+const countLines =
+  (counters: LoadCounters) =>
+  <E>(stream: Stream.Stream<Uint8Array, E>) =>
+    Stream.tap(stream, (bytes) =>
+      Effect.sync(() => {
+        for (const byte of bytes) if (byte === 10) counters.rows++
+      })
+    )
+
+const unreadable = (format: string, message: string) =>
+  new BadRequest({
+    message: `The file could not be read as ${format}: ${message}`,
+    hint: "Check the file's format; CSV and TSV files need a header line."
+  })
+
+export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
+  readonly engine: AnalyticalEngine
+  readonly database: string
+  readonly table: string
+  readonly fetched: FetchedUrl
+  readonly kind: UrlFileKind
+  readonly maxBytes: number
+  /** Whether the engine runs in this process and can read a local file. */
+  readonly localFiles: boolean
+  readonly counters: LoadCounters
+}) {
+  const { engine, database, table, kind, counters } = options
+  const received = options.fetched.body.pipe(
+    Stream.tap((bytes) => Effect.sync(() => (counters.readBytes += bytes.length)))
+  )
+  const decoded = yield* decodeBody(received, kind.compression, options.maxBytes, newBodyHash())
+  const insert = <E>(body: Stream.Stream<Uint8Array, E>, lines: boolean) =>
+    insertBody({
+      engine,
+      database,
+      table,
+      body,
+      lines,
+      chunkBytes: CHUNK_BYTES,
+      token: Option.none()
+    })
+
+  if (kind.format === "json") return yield* insert(decoded, false)
+  if (kind.format === "ndjson") return yield* insert(countLines(counters)(decoded), true)
+
+  const format = engineFormat[kind.format]
+  if (!options.localFiles) {
+    return yield* new BadRequest({
+      message: `URL ingest of ${kind.format} files needs the embedded engine in this version.`,
+      hint: "Convert the file to NDJSON or a JSON array, or run with the embedded engine."
+    })
+  }
+  const dir = yield* Effect.acquireRelease(
+    Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "sluice-url-"))),
+    (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+  )
+  const file = path.join(dir, `data.${kind.format}`)
+  const handle = yield* Effect.acquireRelease(
+    Effect.promise(() => fs.open(file, "wx", 0o600)),
+    (handle) => Effect.promise(() => handle.close())
+  )
+  yield* Stream.runForEach(decoded, (bytes) => Effect.promise(() => handle.write(bytes)))
+  const rows = engine
+    .query(
+      new QueryRequest({
+        sql: `SELECT * FROM file(${quoteString(file)}, ${format})`,
+        format: "JSONEachRow",
+        queryId: crypto.randomUUID(),
+        settings: {
+          // Big integers bare (exact in the JSON column), date-times as ISO strings.
+          output_format_json_quote_64bit_integers: 0,
+          date_time_output_format: "iso"
+        }
+      })
+    )
+    .pipe(Stream.mapError((error) => unreadable(kind.format, error.message)))
+  return yield* insert(countLines(counters)(rows), true)
+}, Effect.scoped)

@@ -1,0 +1,222 @@
+/**
+ * URL ingest end to end against the real engine: each accepted format and compression
+ * lands as schemaless rows, the NDJSON progress stream, and the refusals. Called on
+ * `UrlIngest` directly with a request like the one the tables endpoint receives.
+ */
+import { HttpServerRequest } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Chunk, ConfigProvider, Context, Effect, Either, Layer, Stream } from "effect"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { gzipSync } from "node:zlib"
+import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { SluiceConfig } from "../../src/config/SluiceConfig.js"
+import { TableLocks } from "../../src/ingest/TableLocks.js"
+import { UrlIngest } from "../../src/ingest/UrlIngest.js"
+import { SchemalessTables } from "../../src/tables/SchemalessTables.js"
+import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
+import { sql } from "../tables/helpers.js"
+
+const RECORDS = [
+  { id: 1, name: "alpha", at: "2024-05-01T10:00:00Z", big: "18446744073709551615" },
+  { id: 2, name: "beta, gamma", at: "2024-05-02T11:30:00Z", big: "7" }
+]
+const NDJSON = RECORDS.map((r) => JSON.stringify(r)).join("\n") + "\n"
+const CSV = 'id,name,at\n1,alpha,2024-05-01T10:00:00Z\n2,"beta, gamma",2024-05-02T11:30:00Z\n'
+const TSV = "id\tname\tat\n1\talpha\t2024-05-01T10:00:00Z\n2\tbeta, gamma\t2024-05-02T11:30:00Z\n"
+
+const files = new Map<string, { body: Uint8Array | string; headers?: Record<string, string> }>()
+const fileServer = Layer.scoped(
+  Context.GenericTag<{ url: string }>("FileServer"),
+  Effect.acquireRelease(
+    Effect.promise(
+      () =>
+        new Promise<http.Server>((resolve) => {
+          const server = http.createServer((req, res) => {
+            const file = files.get(new URL(req.url ?? "/", "http://x").pathname)
+            if (file === undefined) return void res.writeHead(404).end()
+            res.writeHead(200, file.headers ?? {}).end(file.body)
+          })
+          server.listen(0, "127.0.0.1", () => resolve(server))
+        })
+    ),
+    (server) => Effect.promise(() => new Promise((r) => server.close(r)))
+  ).pipe(Effect.map((s) => ({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}` })))
+)
+const FileServer = Context.GenericTag<{ url: string }>("FileServer")
+
+const env = { SLUICE_URL_INGEST_ALLOW: "127.0.0.1", SLUICE_URL_INGEST_MAX_BYTES: "100000" }
+
+// The service as the server builds it, from the same settings.
+const UrlIngestLive = UrlIngest.Default.pipe(
+  Layer.provide(SluiceConfig.layer),
+  Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+)
+
+const engineOf = Effect.gen(function* () {
+  const server = yield* TestServer
+  const list = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
+  const id = (list.json as { cluster: { id: string } }).cluster.id
+  return yield* Context.get(server.context, Engines).forCluster(ClusterId.make(id))
+}).pipe(Effect.orDie)
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.gen(function* () {
+    const body = response.body
+    if (body._tag === "Uint8Array") return new TextDecoder().decode(body.body)
+    if (body._tag !== "Stream") return ""
+    const chunks = yield* Stream.runCollect(body.stream).pipe(Effect.orDie)
+    return Buffer.concat(Chunk.toArray(chunks)).toString()
+  })
+
+/** Runs a URL insert into `default.<table>` the way the tables endpoint would. */
+const ingest = (
+  table: string,
+  path: string,
+  headers: Record<string, string> = {},
+  transform?: string
+) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const base = yield* FileServer
+    const engine = yield* engineOf
+    const service = yield* UrlIngest.pipe(Effect.provide(UrlIngestLive))
+    const request = HttpServerRequest.fromWeb(
+      new Request(`${server.url}/v1/tables/${table}`, { method: "POST", headers })
+    )
+    const url = path.startsWith("http") ? path : base.url + path
+    return yield* service
+      .insert({ engine, database: "default", table, url, transform, request })
+      .pipe(
+        Effect.flatMap(bodyText),
+        Effect.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default)),
+        Effect.either
+      )
+  })
+
+const inserted = (table: string, path: string, headers: Record<string, string> = {}) =>
+  Effect.map(ingest(table, path, headers), (result) => {
+    expect(Either.isRight(result), JSON.stringify(result)).toBe(true)
+    return Either.getOrThrow(result)
+  })
+
+const parquetOf = Effect.gen(function* () {
+  const engine = yield* engineOf
+  const bytes = yield* Stream.runCollect(
+    engine.query(
+      new QueryRequest({
+        sql: "SELECT number + 1 AS id, concat('row', toString(number)) AS name FROM numbers(3)",
+        format: "Parquet",
+        queryId: crypto.randomUUID()
+      })
+    )
+  ).pipe(Effect.orDie)
+  return Buffer.concat(Chunk.toArray(bytes))
+})
+
+const server = Layer.merge(TestServer.layer(freshDataDir(), env), fileServer)
+
+layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it) => {
+  it.effect("JSON array, NDJSON, gzip by extension and by content-encoding", () =>
+    Effect.gen(function* () {
+      const s = yield* TestServer
+      files.set("/data.json", { body: JSON.stringify(RECORDS) })
+      files.set("/data.ndjson", { body: NDJSON })
+      files.set("/data.ndjson.gz", { body: gzipSync(NDJSON) })
+      files.set("/feed", {
+        body: gzipSync(NDJSON),
+        headers: { "content-type": "application/x-ndjson", "content-encoding": "gzip" }
+      })
+      for (const path of ["/data.json", "/data.ndjson", "/data.ndjson.gz", "/feed"]) {
+        expect(JSON.parse(yield* inserted("fromjson", path))).toEqual({ inserted: 2 })
+      }
+      const rows = yield* sql(
+        s,
+        "SELECT name, toString(big) AS big FROM fromjson ORDER BY id, name"
+      )
+      expect(rows).toHaveLength(8)
+      expect(rows[0]).toMatchObject({ name: "alpha" })
+    })
+  )
+
+  it.effect("CSV and TSV with header, and Parquet, become schemaless rows", () =>
+    Effect.gen(function* () {
+      const s = yield* TestServer
+      files.set("/data.csv", { body: CSV })
+      files.set("/data.tsv.gz", { body: gzipSync(TSV) })
+      files.set("/export", {
+        body: yield* parquetOf,
+        headers: { "content-type": "application/vnd.apache.parquet" }
+      })
+      expect(JSON.parse(yield* inserted("fromcsv", "/data.csv"))).toEqual({ inserted: 2 })
+      expect(JSON.parse(yield* inserted("fromcsv", "/data.tsv.gz"))).toEqual({ inserted: 2 })
+      expect(JSON.parse(yield* inserted("fromparquet", "/export"))).toEqual({ inserted: 3 })
+      const csv = yield* sql(s, "SELECT id, name FROM fromcsv ORDER BY id, name")
+      expect(csv.map((r) => r.name)).toEqual(["alpha", "alpha", "beta, gamma", "beta, gamma"])
+      const sum = yield* sql(s, "SELECT sum(id) AS total FROM fromparquet")
+      expect(Number(sum[0]?.total)).toBe(6)
+    })
+  )
+
+  it.effect("with accept: application/x-ndjson, streams started and done", () =>
+    Effect.gen(function* () {
+      files.set("/progress.ndjson", { body: NDJSON })
+      const text = yield* inserted("progress", "/progress.ndjson", {
+        accept: "application/x-ndjson"
+      })
+      const events = text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(events[0]).toMatchObject({ type: "started", query_id: expect.any(String) })
+      expect(events.at(-1)).toEqual(expect.objectContaining({ type: "done", written_rows: 2 }))
+      files.set("/broken.ndjson", { body: '{"a":1}\n{"a":\n' })
+      const broken = yield* inserted("progress", "/broken.ndjson", {
+        accept: "application/x-ndjson"
+      })
+      const last = JSON.parse(broken.trim().split("\n").at(-1)!) as Record<string, unknown>
+      expect(last).toMatchObject({
+        type: "error",
+        error: "bad_request",
+        message: expect.any(String)
+      })
+    })
+  )
+
+  it.effect("refusals: transform, unknown format, missing file, too large, private address", () =>
+    Effect.gen(function* () {
+      const failure = (
+        result: Either.Either<string, { readonly _tag: string; readonly message: string }>
+      ) =>
+        Either.isLeft(result) ? { tag: result.left._tag, message: result.left.message } : undefined
+      files.set("/notes.txt", { body: "hello", headers: { "content-type": "text/plain" } })
+      files.set("/huge.ndjson", { body: "x".repeat(200_000) })
+      expect(failure(yield* ingest("t", "/data.ndjson", {}, "otlp-logs"))).toMatchObject({
+        tag: "BadRequest",
+        message: expect.stringContaining("transform")
+      })
+      expect(failure(yield* ingest("t", "/notes.txt"))).toMatchObject({
+        tag: "BadRequest",
+        message: expect.stringContaining("format")
+      })
+      expect(failure(yield* ingest("t", "/missing.json"))).toMatchObject({
+        message: expect.stringContaining("404")
+      })
+      expect(failure(yield* ingest("t", "/huge.ndjson"))).toMatchObject({ tag: "PayloadTooLarge" })
+      expect(failure(yield* ingest("t", "http://[::1]:9/x.json"))).toMatchObject({
+        tag: "Forbidden"
+      })
+      expect(failure(yield* ingest("t", "http://169.254.169.254/latest/x.json"))).toMatchObject({
+        tag: "Forbidden"
+      })
+      const s = yield* TestServer
+      const tables = yield* sql(
+        s,
+        "SELECT name FROM system.tables WHERE database = 'default' AND name = 't'"
+      )
+      expect(tables).toEqual([])
+    })
+  )
+})
