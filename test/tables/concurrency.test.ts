@@ -1,0 +1,69 @@
+/**
+ * Many inserters into one table at once, and retries: concurrent inserts lose and
+ * duplicate nothing; an insert token with the same body inserts once.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestServer } from "../support/server.js"
+import { insert, sql } from "./helpers.js"
+
+const batch = (client: number, n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({ client, seq: i, payload: { v: client * 1000 + i } }))
+  )
+
+const total = (table: string) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const rows = yield* sql(
+      server,
+      `SELECT count() AS c, uniqExact(client, seq) AS u FROM ${table}`
+    )
+    return rows[0]
+  })
+
+layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
+  "concurrent and repeated inserts",
+  (it) => {
+    it.effect("8 concurrent inserts into a new table keep every row exactly once", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const replies = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, client) => client),
+          (client) => insert(server, "busy", batch(client, 2_000)),
+          { concurrency: "unbounded" }
+        )
+        expect(replies.map((r) => r.json)).toEqual(Array(8).fill({ inserted: 2_000 }))
+        expect(yield* total("busy")).toEqual({ c: "16000", u: "16000" })
+      })
+    )
+
+    it.effect("the same token and body insert once, by parameter or idempotency-key", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const body = batch(1, 10)
+        const json = { "content-type": "application/json" }
+        const first = yield* insert(server, "retried", body, json, "?insert_deduplication_token=t1")
+        const again = yield* insert(server, "retried", body, json, "?insert_deduplication_token=t1")
+        expect([first.json, again.json]).toEqual([{ inserted: 10 }, { inserted: 10 }])
+        expect(yield* total("retried")).toEqual({ c: "10", u: "10" })
+        const keyed = { ...json, "idempotency-key": "k1" }
+        const parallel = yield* Effect.forEach(
+          [1, 2, 3],
+          () => insert(server, "retried", batch(2, 5), keyed),
+          {
+            concurrency: "unbounded"
+          }
+        )
+        expect(parallel.map((r) => r.json)).toEqual(Array(3).fill({ inserted: 5 }))
+        expect(yield* total("retried")).toEqual({ c: "15", u: "15" })
+        const reused = yield* insert(server, "retried", batch(3, 5), keyed)
+        expect(reused.status).toBe(409)
+        expect(reused.json).toMatchObject({ error: "insert_token_reused" })
+        const fresh = yield* insert(server, "retried", body, json, "?insert_deduplication_token=t2")
+        expect(fresh.json).toEqual({ inserted: 10 })
+        expect((yield* total("retried"))?.c).toBe("25")
+      })
+    )
+  }
+)
