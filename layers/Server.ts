@@ -34,6 +34,7 @@ import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
 import { TableLocks } from "../src/ingest/TableLocks.js"
+import { UrlIngest } from "../src/ingest/UrlIngest.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
@@ -70,7 +71,9 @@ const GroupsLive = Layer.mergeAll(
   KeysHttpLive,
   LogsHttpLive,
   DatabasesHttpLive.pipe(Layer.provide(EngineDatabases.Default)),
-  TablesHttpLive.pipe(Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default))),
+  TablesHttpLive.pipe(
+    Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default, UrlIngest.Default))
+  ),
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 
