@@ -13,6 +13,7 @@ import type { DataAction } from "../identity/Scopes.js"
 import { insertFromBody } from "../ingest/InsertHandler.js"
 import * as InsertTokens from "../ingest/InsertTokens.js"
 import { TableLocks } from "../ingest/TableLocks.js"
+import { UrlIngest } from "../ingest/UrlIngest.js"
 import { SchemalessTables } from "./SchemalessTables.js"
 
 const unknownTable = (table: string, database: string, existing: ReadonlyArray<string>) =>
@@ -30,6 +31,7 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
     const engines = yield* Engines
     const tables = yield* SchemalessTables
     const locks = yield* TableLocks
+    const urlIngest = yield* UrlIngest
     const { maxInsertBytes } = yield* SluiceConfig
 
     /** The caller's scope, database and engine for `action`. */
@@ -103,6 +105,16 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
       .handleRaw("insert", ({ path, urlParams, request }) =>
         Effect.gen(function* () {
           const t = yield* target("insert", urlParams)
+          if (urlParams.url !== undefined) {
+            return yield* urlIngest.insert({
+              engine: t.engine,
+              database: t.engineName,
+              table: path.table,
+              url: urlParams.url,
+              transform: urlParams.transform,
+              request
+            })
+          }
           return yield* insertFromBody({
             engine: t.engine,
             database: t.engineName,
