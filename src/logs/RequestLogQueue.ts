@@ -17,6 +17,7 @@ export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/R
     const store = yield* RequestLogStore
     const queue = yield* Queue.dropping<LogRecord>(CAPACITY)
     let dropped = 0
+    let droppedTotal = 0
 
     // A failed batch is lost, not retried: the log must not back up behind a sick store.
     const write = (batch: Iterable<LogRecord>) =>
@@ -43,23 +44,30 @@ export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/R
       Effect.zipRight(reportDrops),
       Effect.forever
     )
+    // Batches stay under PostgreSQL's 65,535 bind parameters (26 columns a row).
+    const flush: Effect.Effect<void> = Queue.takeUpTo(queue, BATCH).pipe(
+      Effect.flatMap((batch) =>
+        batch.length === 0 ? Effect.void : Effect.zipRight(write(batch), flush)
+      )
+    )
     const fiber = yield* Effect.forkDaemon(drain)
     yield* Effect.addFinalizer(() =>
-      Fiber.interrupt(fiber).pipe(
-        Effect.zipRight(Queue.takeAll(queue)),
-        Effect.flatMap(write),
-        Effect.zipRight(reportDrops)
-      )
+      Fiber.interrupt(fiber).pipe(Effect.zipRight(flush), Effect.zipRight(reportDrops))
     )
 
     return {
       /** Never blocks: a full queue drops the record (counted). */
       record: (record: LogRecord) =>
         Effect.map(Queue.offer(queue, record), (accepted) => {
-          if (!accepted) dropped++
+          if (!accepted) {
+            dropped++
+            droppedTotal++
+          }
         }),
       /** Records waiting to be written. */
-      pending: Queue.size(queue)
+      pending: Queue.size(queue),
+      /** Records dropped because the queue was full, since start. */
+      dropped: Effect.sync(() => droppedTotal)
     }
   })
 }) {}
