@@ -35,6 +35,19 @@ const fileServer = Layer.scoped(
       () =>
         new Promise<http.Server>((resolve) => {
           const server = http.createServer((req, res) => {
+            if (req.url === "/slow.ndjson") {
+              // Ten records over ~2.5 s, so the progress stream has something to say.
+              res.writeHead(200, { "content-type": "application/x-ndjson" })
+              let sent = 0
+              const drip = setInterval(() => {
+                res.write(JSON.stringify({ n: ++sent }) + "\n")
+                if (sent === 10) {
+                  clearInterval(drip)
+                  res.end()
+                }
+              }, 250)
+              return
+            }
             const file = files.get(new URL(req.url ?? "/", "http://x").pathname)
             if (file === undefined) return void res.writeHead(404).end()
             res.writeHead(200, file.headers ?? {}).end(file.body)
@@ -155,6 +168,14 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
       expect(JSON.parse(yield* inserted("fromparquet", "/export"))).toEqual({ inserted: 3 })
       const csv = yield* sql(s, "SELECT id, name FROM fromcsv ORDER BY id, name")
       expect(csv.map((r) => r.name)).toEqual(["alpha", "alpha", "beta, gamma", "beta, gamma"])
+      const types = yield* sql(
+        s,
+        "SELECT toTypeName(at) AS at, toTypeName(id) AS id FROM fromcsv LIMIT 1"
+      )
+      expect(types[0]).toEqual({
+        at: expect.stringMatching(/DateTime/),
+        id: expect.stringMatching(/Int64/)
+      })
       const sum = yield* sql(s, "SELECT sum(id) AS total FROM fromparquet")
       expect(Number(sum[0]?.total)).toBe(6)
     })
@@ -172,6 +193,19 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
         .map((l) => JSON.parse(l) as Record<string, unknown>)
       expect(events[0]).toMatchObject({ type: "started", query_id: expect.any(String) })
       expect(events.at(-1)).toEqual(expect.objectContaining({ type: "done", written_rows: 2 }))
+      const slow = yield* inserted("progress", "/slow.ndjson", { accept: "application/x-ndjson" })
+      const slowEvents = slow
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      const progress = slowEvents.filter((e) => e.type === "progress")
+      expect(progress.length).toBeGreaterThan(0)
+      expect(progress.at(-1)).toMatchObject({
+        written_rows: expect.any(Number),
+        read_bytes: expect.any(Number)
+      })
+      expect(Number(progress.at(-1)?.written_rows)).toBeGreaterThan(0)
+      expect(slowEvents.at(-1)).toMatchObject({ type: "done", written_rows: 10 })
       files.set("/broken.ndjson", { body: '{"a":1}\n{"a":\n' })
       const broken = yield* inserted("progress", "/broken.ndjson", {
         accept: "application/x-ndjson"
