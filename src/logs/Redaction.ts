@@ -2,7 +2,8 @@
  * Removes secrets from what the request log keeps: values of secret-looking fields in
  * JSON, NDJSON, form and query strings, and anything shaped like an API key (`rt_…`).
  */
-const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|authorization|credential/i
+const SECRET_NAME =
+  /pass(word|wd|phrase)?|secret|token|api[-_]?key|authorization|credential|signature|^sig$/i
 const API_KEY = /rt_[A-Za-z0-9_-]{8,}/g
 export const REDACTED = "[REDACTED]"
 
@@ -56,12 +57,26 @@ export const redactBody = (text: string): string => {
   return redactLoose(text)
 }
 
+// A URL inside a value (e.g. `?url=` of URL ingest) may carry a password or a signed query.
+const redactUrl = (value: string): string => {
+  if (!/^https?:\/\//i.test(value)) return redactString(value)
+  try {
+    const url = new URL(value)
+    if (url.password !== "") url.password = REDACTED
+    const query = redactQuery(url.search.slice(1))
+    url.search = query ?? ""
+    return redactString(url.toString())
+  } catch {
+    return redactString(value)
+  }
+}
+
 /** A query string (without `?`) as the log keeps it; null when empty. */
 export const redactQuery = (query: string): string | null => {
   if (query === "") return null
   const params = new URLSearchParams(query)
   const kept = [...params].map(([name, value]): [string, string] =>
-    SECRET_NAME.test(name) ? [name, REDACTED] : [name, redactString(value)]
+    SECRET_NAME.test(name) ? [name, REDACTED] : [name, redactUrl(value)]
   )
   return new URLSearchParams(kept).toString()
 }

@@ -11,6 +11,9 @@ import { RequestLogStore } from "./RequestLogStore.js"
 
 const CAPACITY = 10_000
 const BATCH = 500
+// A pause after each write lets records gather into batches under load, so the log
+// costs the (possibly single-connection) control plane a few inserts a second at most.
+const LINGER = "50 millis"
 
 export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/RequestLogQueue", {
   scoped: Effect.gen(function* () {
@@ -42,6 +45,7 @@ export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/R
     const drain = Queue.takeBetween(queue, 1, BATCH).pipe(
       Effect.flatMap(write),
       Effect.zipRight(reportDrops),
+      Effect.zipRight(Effect.sleep(LINGER)),
       Effect.forever
     )
     // Batches stay under PostgreSQL's 65,535 bind parameters (26 columns a row).
