@@ -52,12 +52,21 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
   /** Whether the engine runs in this process and can read a local file. */
   readonly localFiles: boolean
   readonly counters: LoadCounters
+  /** An insert token: the same token and file bytes insert once. */
+  readonly token: string | undefined
 }) {
   const { engine, database, table, kind, counters } = options
   const received = options.fetched.body.pipe(
     Stream.tap((bytes) => Effect.sync(() => (counters.readBytes += bytes.length)))
   )
-  const decoded = yield* decodeBody(received, kind.compression, options.maxBytes, newBodyHash())
+  const hash = newBodyHash()
+  const decoded = yield* decodeBody(received, kind.compression, options.maxBytes, hash)
+  let digest: string | undefined
+  // The hash covers the file as fetched; the token is checked once it has been read whole.
+  const token = Option.map(Option.fromNullable(options.token), (value) => ({
+    token: value,
+    bodyHash: () => (digest ??= hash.digest("hex"))
+  }))
   const insert = <E>(body: Stream.Stream<Uint8Array, E>, lines: boolean) =>
     insertBody({
       engine,
@@ -66,7 +75,7 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
       body,
       lines,
       chunkBytes: CHUNK_BYTES,
-      token: Option.none()
+      token
     })
 
   if (kind.format === "json") return yield* insert(decoded, false)

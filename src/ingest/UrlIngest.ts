@@ -28,6 +28,8 @@ export interface UrlInsertTarget {
   readonly table: string
   readonly url: string
   readonly transform: string | undefined
+  /** `insert_deduplication_token` or the `idempotency-key` header. */
+  readonly token?: string | undefined
   readonly request: HttpServerRequest.HttpServerRequest
 }
 
@@ -91,7 +93,8 @@ export class UrlIngest extends Effect.Service<UrlIngest>()("sluice/UrlIngest", {
           kind: opened.kind,
           maxBytes: limits.maxBytes,
           localFiles,
-          counters
+          counters,
+          token: target.token
         })
         const accept = target.request.headers["accept"] ?? ""
         if (!accept.includes("application/x-ndjson")) {

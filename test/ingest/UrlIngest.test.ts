@@ -89,7 +89,8 @@ const ingest = (
   table: string,
   path: string,
   headers: Record<string, string> = {},
-  transform?: string
+  transform?: string,
+  token?: string
 ) =>
   Effect.gen(function* () {
     const server = yield* TestServer
@@ -101,7 +102,7 @@ const ingest = (
     )
     const url = path.startsWith("http") ? path : base.url + path
     return yield* service
-      .insert({ engine, database: "default", table, url, transform, request })
+      .insert({ engine, database: "default", table, url, transform, request, token })
       .pipe(
         Effect.flatMap(bodyText),
         Effect.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default)),
@@ -178,6 +179,19 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
       })
       const sum = yield* sql(s, "SELECT sum(id) AS total FROM fromparquet")
       expect(Number(sum[0]?.total)).toBe(6)
+    })
+  )
+
+  it.effect("the same insert token and file insert once", () =>
+    Effect.gen(function* () {
+      const s = yield* TestServer
+      files.set("/once.ndjson", { body: NDJSON })
+      for (let i = 0; i < 2; i++) {
+        const result = yield* ingest("once", "/once.ndjson", {}, undefined, "batch-1")
+        expect(Either.getOrThrow(result)).toBe(JSON.stringify({ inserted: 2 }))
+      }
+      const rows = yield* sql(s, "SELECT count() AS c FROM once")
+      expect(Number(rows[0]?.c)).toBe(2)
     })
   )
 
