@@ -1,7 +1,8 @@
 /**
  * A body insert: the records stream into a private staging table chunk by chunk; only
  * when the whole body went in are the new paths made columns and the staging parts
- * attached to the table in one step. A rejected body leaves the table untouched.
+ * moved into the table in one step (`MOVE PARTITION`). A rejected body leaves the
+ * table untouched.
  */
 import { Effect, Option, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -9,7 +10,7 @@ import { EngineError, InsertRequest } from "../../domain/Engine.js"
 import { BadRequest, Conflict } from "../../domain/Errors.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import * as Layout from "../tables/Layout.js"
-import { mergePaths } from "../tables/LeafPaths.js"
+import { knownPaths, mergePaths, stagingPaths } from "../tables/LeafPaths.js"
 import { SchemalessTables } from "../tables/SchemalessTables.js"
 import * as InsertTokens from "./InsertTokens.js"
 import type { Chunk } from "./RecordSplitter.js"
@@ -60,12 +61,25 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   const { engine, database, table } = request
   const tables = yield* SchemalessTables
   const locks = yield* TableLocks
-  const staging = stagingTable()
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
+  let emptied = false
 
-  yield* Effect.acquireRelease(
-    orDie(EngineSql.command(engine, Layout.createTableSql(database, staging, ""))),
-    () => Effect.ignore(tables.drop(engine, database, staging))
+  // A pooled staging table may belong to a database dropped since: IF NOT EXISTS is cheap.
+  const staging = yield* Effect.acquireRelease(
+    Effect.suspend(() => {
+      const name = locks.takeStaging(database) ?? stagingTable()
+      return orDie(
+        EngineSql.command(engine, Layout.createTableSql(database, name, "")).pipe(Effect.as(name))
+      )
+    }),
+    (name) =>
+      emptied && locks.returnStaging(database, name)
+        ? Effect.void
+        : Effect.forkDaemon(
+            Effect.ignore(
+              EngineSql.command(engine, `DROP TABLE IF EXISTS ${Layout.qualified(database, name)}`)
+            )
+          )
   )
 
   const splitter = new RecordSplitter(request.chunkBytes, request.lines)
@@ -102,36 +116,47 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   )
   const inserted = splitter.totalRecords
 
-  return yield* locks.withTable(
-    database,
-    table
-  )(
-    Effect.gen(function* () {
-      if (Option.isSome(request.token)) {
-        const { token, bodyHash } = request.token.value
-        const seen = yield* orDie(InsertTokens.find(engine, database, table, token))
-        if (Option.isSome(seen)) {
-          if (seen.value.body_hash === bodyHash()) return seen.value.inserted
-          return yield* new Conflict({
-            message: "This insert token was already used with a different body.",
-            hint: "Use a new token for new data; reuse a token only to retry the same body.",
-            code: "insert_token_reused"
-          })
-        }
+  const found = yield* orDie(stagingPaths(engine, database, staging))
+  const state = locks.stateOf(database, table)
+  const token = Option.map(request.token, ({ token, bodyHash }) => ({ token, hash: bodyHash() }))
+
+  const publish: Effect.Effect<number, EngineError | Conflict> = Effect.gen(function* () {
+    if (Option.isSome(token)) {
+      const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
+      if (Option.isSome(seen)) {
+        if (seen.value.body_hash === token.value.hash) return seen.value.inserted
+        return yield* new Conflict({
+          message: "This insert token was already used with a different body.",
+          hint: "Use a new token for new data; reuse a token only to retry the same body.",
+          code: "insert_token_reused"
+        })
       }
-      yield* orDie(tables.create(engine, database, table))
-      yield* orDie(mergePaths(engine, database, table, staging))
-      yield* orDie(
-        EngineSql.command(
-          engine,
-          `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`
-        )
-      )
-      if (Option.isSome(request.token)) {
-        const { token, bodyHash } = request.token.value
-        yield* orDie(InsertTokens.record(engine, database, table, token, bodyHash(), inserted))
-      }
-      return inserted
-    })
+    }
+    if (state.columns === undefined) {
+      yield* tables.create(engine, database, table)
+      state.columns = yield* knownPaths(engine, database, table)
+    }
+    yield* mergePaths(engine, database, table, staging, found, state.columns)
+    yield* EngineSql.command(
+      engine,
+      `ALTER TABLE ${Layout.qualified(database, staging)} MOVE PARTITION tuple() TO TABLE ${Layout.qualified(database, table)}`
+    )
+    emptied = true
+    if (Option.isSome(token)) {
+      const { token: value, hash } = token.value
+      yield* InsertTokens.record(engine, database, table, value, hash, inserted)
+    }
+    return inserted
+  })
+
+  // A failure may come from a stale cache (the table or database was dropped): retry once.
+  const forget = Effect.sync(() => {
+    state.columns = undefined
+  })
+  return yield* state.lock.withPermits(1)(
+    publish.pipe(
+      Effect.catchTag("EngineError", () => Effect.zipRight(forget, publish)),
+      Effect.catchTag("EngineError", (error) => Effect.zipRight(forget, Effect.die(error)))
+    )
   )
 }, Effect.scoped)

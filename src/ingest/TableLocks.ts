@@ -1,26 +1,60 @@
 /**
- * One lock per table for the moment an insert becomes visible (new columns, moving its
- * rows in, recording its token), so concurrent inserts and retries with one token
- * cannot interleave there. The engine lives in this process, so a process lock holds.
+ * Per-table state of this process: a lock for the moment an insert becomes visible
+ * (new columns, moving its rows in, recording its token), so concurrent inserts and
+ * retries with one token cannot interleave there, and the table's known ALIAS columns,
+ * so that moment usually needs a single statement. The engine lives in this process
+ * and only this code changes a table's columns, so a process cache holds; it is
+ * dropped with the table and whenever a statement on it fails. Also a pool of empty
+ * staging tables per database, so most inserts create none.
  */
 import { Effect } from "effect"
 
+const STAGING_POOL = 8
+
+export interface TableState {
+  readonly lock: Effect.Semaphore
+  /** Path → types held, or `undefined` until read from the engine. */
+  columns: Map<string, ReadonlyArray<string>> | undefined
+}
+
 export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks", {
   sync: () => {
-    const locks = new Map<string, Effect.Semaphore>()
-    const lockOf = (key: string) => {
-      let lock = locks.get(key)
-      if (lock === undefined) {
-        lock = Effect.unsafeMakeSemaphore(1)
-        locks.set(key, lock)
+    const states = new Map<string, TableState>()
+    const stateOf = (database: string, table: string): TableState => {
+      const key = `${database}\u0000${table}`
+      let state = states.get(key)
+      if (state === undefined) {
+        state = { lock: Effect.unsafeMakeSemaphore(1), columns: undefined }
+        states.set(key, state)
       }
-      return lock
+      return state
     }
+    // Emptied staging tables (their parts moved out), reused by the next insert.
+    const idleStaging = new Map<string, Array<string>>()
     return {
+      stateOf,
+      takeStaging: (database: string): string | undefined => idleStaging.get(database)?.pop(),
+      /** `false` when the pool is full and the caller should drop the table. */
+      returnStaging: (database: string, staging: string): boolean => {
+        const idle = idleStaging.get(database) ?? []
+        idleStaging.set(database, idle)
+        if (idle.length >= STAGING_POOL) return false
+        idle.push(staging)
+        return true
+      },
       withTable:
         (database: string, table: string) =>
-        <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-          lockOf(`${database}\u0000${table}`).withPermits(1)(effect)
+        <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+          const state = stateOf(database, table)
+          return state.lock.withPermits(1)(
+            Effect.ensuring(
+              effect,
+              Effect.sync(() => {
+                state.columns = undefined
+              })
+            )
+          )
+        }
     }
   }
 }) {}

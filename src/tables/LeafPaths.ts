@@ -33,23 +33,39 @@ const changesOf = (
     return [{ path, types: merged, exists: before !== undefined }]
   })
 
-/** Adds or widens the ALIAS columns of `table` for the paths found in `staging`. */
-export const mergePaths = (
-  engine: AnalyticalEngine,
-  database: string,
-  table: string,
-  staging: string
-) =>
-  Effect.gen(function* () {
-    const found = yield* EngineSql.rows(
+/** The leaf paths and types of the records in `staging`. */
+export const stagingPaths = (engine: AnalyticalEngine, database: string, staging: string) =>
+  Effect.map(
+    EngineSql.rows(
       engine,
       PathsRow,
       `SELECT distinctJSONPathsAndTypes(${Layout.quoteIdentifier(Layout.RAW_COLUMN)}) AS paths ` +
         `FROM ${Layout.qualified(database, staging)}`
-    )
-    const columns = yield* aliasColumns(engine, database, table)
-    const existing = new Map(columns.map((c) => [c.name, Layout.typesOfComment(c.comment)]))
-    const changes = changesOf(found[0]?.paths ?? {}, existing)
+    ),
+    (found) => found[0]?.paths ?? {}
+  )
+
+/** The ALIAS columns of `table` as path → types. */
+export const knownPaths = (engine: AnalyticalEngine, database: string, table: string) =>
+  Effect.map(
+    aliasColumns(engine, database, table),
+    (columns) => new Map(columns.map((c) => [c.name, Layout.typesOfComment(c.comment)]))
+  )
+
+/**
+ * Adds or widens the ALIAS columns of `table` for `found` (paths of `staging`), and
+ * records them in `known`.
+ */
+export const mergePaths = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  staging: string,
+  found: Readonly<Record<string, ReadonlyArray<string>>>,
+  known: Map<string, ReadonlyArray<string>>
+) =>
+  Effect.gen(function* () {
+    const changes = changesOf(found, known)
     if (changes.length === 0) return
     const expressions = changes.map((c) => Layout.aliasExpression(c.path, c.types))
     const described = yield* EngineSql.rows(
@@ -70,4 +86,5 @@ export const mergePaths = (
       engine,
       `ALTER TABLE ${Layout.qualified(database, table)} ${clauses.join(", ")}`
     )
+    for (const change of changes) known.set(change.path, change.types)
   })

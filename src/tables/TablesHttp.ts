@@ -46,17 +46,15 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
       Effect.gen(function* () {
         const scope = yield* policy.clusterScope(action, params)
         const database = yield* selectDatabase(scope, params.database)
-        const engine: AnalyticalEngine = yield* engines
-          .forCluster(scope.clusterId)
-          .pipe(
-            Effect.mapError(
-              (error) =>
-                new Unavailable({
-                  message: error.message,
-                  hint: "Retry when the cluster is running."
-                })
-            )
+        const engine: AnalyticalEngine = yield* engines.forCluster(scope.clusterId).pipe(
+          Effect.mapError(
+            (error) =>
+              new Unavailable({
+                message: error.message,
+                hint: "Retry when the cluster is running."
+              })
           )
+        )
         return {
           engine,
           database,
@@ -112,6 +110,7 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
               table: path.table,
               url: urlParams.url,
               transform: urlParams.transform,
+              token: urlParams.insert_deduplication_token ?? request.headers["idempotency-key"],
               request
             })
           }

@@ -2,7 +2,9 @@
  * `npm run bench [name …]`: runs the named benchmark scripts (all when none is named).
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
-const benchmarks: Record<string, () => Promise<void>> = {}
+import { ingest } from "./ingest.js"
+
+const benchmarks: Record<string, () => Promise<void>> = { ingest }
 
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)

@@ -1,0 +1,111 @@
+/**
+ * Ingest throughput: JSON arrays of 5,000 records (~250 bytes each) posted by 4
+ * concurrent HTTP clients, against the same bytes inserted straight into the same
+ * engine (chDB, `INSERT … FORMAT JSONAsObject`) with the same concurrency, in one run.
+ */
+import { Context, Effect, Stream } from "effect"
+import { Engines, InsertRequest } from "../../domain/Engine.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { command } from "../../src/tables/EngineSql.js"
+import * as Layout from "../../src/tables/Layout.js"
+import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+
+const RECORDS_PER_BATCH = 5_000
+const BATCHES = 60
+const CLIENTS = 4
+
+const record = (i: number) => ({
+  timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+  level: ["info", "warn", "error"][i % 3],
+  service: `service-${i % 17}`,
+  request: { method: "GET", path: `/api/items/${i}`, status: 200 + (i % 5), duration_ms: i % 997 },
+  client: { ip: `10.0.${i % 255}.${(i * 7) % 255}`, geo: { country: ["DE", "FR", "US"][i % 3] } },
+  message: "handled request for an item in the catalogue"
+})
+
+const batches = Array.from({ length: BATCHES }, (_, b) =>
+  new TextEncoder().encode(
+    JSON.stringify(
+      Array.from({ length: RECORDS_PER_BATCH }, (_, i) => record(b * RECORDS_PER_BATCH + i))
+    )
+  )
+)
+
+const timed = async (run: () => Promise<void>) => {
+  const start = performance.now()
+  await run()
+  return (performance.now() - start) / 1000
+}
+
+/** Runs `each` over every batch with `CLIENTS` workers. */
+const pool = async (each: (batch: Uint8Array) => Promise<void>) => {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < batches.length) await each(batches[next++]!)
+    })
+  )
+}
+
+export const ingest = () =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* startServer(freshDataDir("bench-ingest"))
+        const token = adminKeyOf(server)
+        const engines = Context.get(server.context, Engines)
+        const keys = yield* Effect.promise(() =>
+          fetch(`${server.url}/v1/keys`, { headers: { authorization: `Bearer ${token}` } }).then(
+            (r) => r.json() as Promise<{ cluster: { id: string } }>
+          )
+        )
+        const engine = yield* engines.forCluster(ClusterId.make(keys.cluster.id))
+        yield* command(engine, Layout.createTableSql("default", "direct", "bench"))
+        const rows = BATCHES * RECORDS_PER_BATCH
+        const bytes = batches.reduce((n, b) => n + b.length, 0)
+        console.log(
+          `${BATCHES} arrays × ${RECORDS_PER_BATCH} records, ${Math.round(bytes / rows)} bytes/record, ${CLIENTS} clients`
+        )
+
+        const direct = yield* Effect.promise(() =>
+          timed(() =>
+            pool((batch) =>
+              Effect.runPromise(
+                engine.insert(
+                  new InsertRequest({
+                    database: "default",
+                    table: "direct",
+                    format: Layout.INSERT_FORMAT,
+                    columns: [Layout.RAW_INPUT],
+                    queryId: crypto.randomUUID()
+                  }),
+                  Stream.make(batch)
+                )
+              ).then(() => undefined)
+            )
+          )
+        )
+        const http = yield* Effect.promise(() =>
+          timed(() =>
+            pool(async (batch) => {
+              const reply = await fetch(`${server.url}/v1/tables/bench`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+                body: batch
+              })
+              const text = await reply.text()
+              if (reply.status !== 200) throw new Error(`insert failed: ${reply.status} ${text}`)
+            })
+          )
+        )
+        const rate = (seconds: number) => Math.round(rows / seconds)
+        console.log(
+          `engine direct (chDB): ${rate(direct).toLocaleString("en")} rows/s (${direct.toFixed(2)} s)`
+        )
+        console.log(
+          `sluice over HTTP:     ${rate(http).toLocaleString("en")} rows/s (${http.toFixed(2)} s)`
+        )
+        console.log(`ratio http/direct:    ${(direct / http).toFixed(2)} (target ≥ 0.70)`)
+      })
+    )
+  )
