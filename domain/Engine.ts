@@ -26,7 +26,9 @@ export class QueryRequest extends Schema.Class<QueryRequest>("QueryRequest")({
   format: Schema.String,
   /** Used to cancel the query from elsewhere; unique while it runs. */
   queryId: Schema.String,
-  settings: Schema.optionalWith(EngineSettings, { default: () => ({}) })
+  settings: Schema.optionalWith(EngineSettings, { default: () => ({}) }),
+  /** The engine database that unqualified table names resolve in. */
+  database: Schema.optional(Schema.String)
 }) {}
 
 /** Raw bytes in an input `format` appended to `database.table`. */

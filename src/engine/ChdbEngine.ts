@@ -15,12 +15,22 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import * as ClickHouseEngine from "./ClickHouseEngine.js"
 import { cleanEngineMessage } from "./EngineMessage.js"
+import { nativeSession } from "./NativeSession.js"
+import type { StatementClient } from "./Statements.js"
 
-const client = (dir: string): ClickHouseClient =>
-  // Seam cast: chDB types its connection against the separate @clickhouse/client-common
-  // package, whose `SettingsMap` class (a private field) never matches the client's own
-  // bundled copy, so the two `Connection` types do not overlap for TypeScript.
-  createClient({ connection: createChdbConnection({ path: dir }) as never })
+const client = (dir: string): ClickHouseClient => session(dir).client
+
+/** A fresh session over `dir`: the client, and chDB's own calls on the same session. */
+const session = (dir: string): StatementClient => {
+  const connection = createChdbConnection({ path: dir })
+  return {
+    // Seam cast: chDB types its connection against the separate @clickhouse/client-common
+    // package, whose `SettingsMap` class (a private field) never matches the client's own
+    // bundled copy, so the two `Connection` types do not overlap for TypeScript.
+    client: createClient({ connection: connection as never }),
+    native: nativeSession(connection.chdb)
+  }
+}
 
 /**
  * Opens the engine over `dir` (created, mode 0700). Closing the scope waits for its
@@ -42,7 +52,7 @@ export const open = (
         })
     })
     return yield* ClickHouseEngine.make(home, {
-      clientPerStatement: () => client(dir),
+      clientPerStatement: () => session(dir),
       drain: drainPending,
       // chDB prints 64-bit integers bare by default, which JSON.parse rounds; a
       // ClickHouse server quotes them by default.

@@ -12,6 +12,7 @@ import type {
   QueryRequest
 } from "../../domain/Engine.js"
 import * as Insert from "./Insert.js"
+import * as Query from "./Query.js"
 import * as Sql from "./Sql.js"
 import * as Statements from "./Statements.js"
 
@@ -31,28 +32,7 @@ export const make = (
         Effect.gen(function* () {
           const format = yield* Sql.formatName(request.format)
           const statement = yield* statements.begin(request.queryId, request.settings)
-          const result = yield* Effect.tryPromise({
-            try: () =>
-              statement.client.exec({
-                query: Sql.withFormat(request.sql, format),
-                query_id: request.queryId,
-                clickhouse_settings: statement.settings,
-                abort_signal: statement.signal
-              }),
-            catch: (error) => {
-              statement.settle()
-              return statement.failure(error)
-            }
-          })
-          // On chDB the result is already complete here (its connection materialises
-          // it); over HTTP the server is still producing it.
-          return Stream.fromAsyncIterable<Uint8Array, unknown>(result.stream, (e) => e).pipe(
-            Stream.mapError((error) => {
-              statement.settle()
-              return statement.failure(error)
-            }),
-            Stream.onEnd(Effect.sync(statement.settle))
-          )
+          return yield* Query.run(statement, request, format)
         })
       ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))
 

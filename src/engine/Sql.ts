@@ -80,3 +80,27 @@ export const statementSettings = (
     ...(readonly === undefined ? {} : { readonly })
   }
 }
+
+const settingValue = (value: string | number | boolean): string =>
+  typeof value === "number"
+    ? String(value)
+    : typeof value === "boolean"
+      ? value
+        ? "1"
+        : "0"
+      : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`
+
+/**
+ * Session statements for chDB's native calls: the current database, then the settings
+ * in the order given (`statementSettings` puts `readonly` last).
+ */
+export const sessionStatements = (
+  database: string | undefined,
+  settings: Record<string, string | number | boolean>
+): string =>
+  [
+    ...(database === undefined ? [] : [`USE ${quoteIdentifier(database)}`]),
+    ...Object.entries(settings)
+      .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      .map(([key, value]) => `SET ${key} = ${settingValue(value)}`)
+  ].join("; ") || "SELECT 1"

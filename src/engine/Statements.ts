@@ -10,6 +10,24 @@ import { cancelledError, toEngineError } from "./EngineMessage.js"
 import * as InFlight from "./InFlight.js"
 import * as Sql from "./Sql.js"
 
+/**
+ * chDB's own calls on a statement's session. Its `@clickhouse/client` adapter
+ * materialises every result, so queries go through these to stream for real.
+ */
+export interface NativeSession {
+  /** Runs session statements (`USE`, `SET`) that the following statement sees. */
+  readonly run: (sql: string) => Promise<void>
+  readonly stream: (sql: string, format: string, signal: AbortSignal) => AsyncIterable<Uint8Array>
+  /** Single-shot, for statements chDB cannot stream (`SHOW`, `EXISTS`, `DESCRIBE` …). */
+  readonly once: (sql: string, format: string, signal: AbortSignal) => Promise<Uint8Array>
+}
+
+/** A statement's own connection. */
+export interface StatementClient {
+  readonly client: ClickHouseClient
+  readonly native?: NativeSession
+}
+
 export interface StatementOptions {
   /** Settings every statement starts from; a request's own settings win. */
   readonly defaultSettings?: EngineSettings
@@ -19,7 +37,7 @@ export interface StatementOptions {
    * leave the connection read-only for good) and runs a connection's statements one at
    * a time, so a kill sent on it would wait behind the query it is meant to stop.
    */
-  readonly clientPerStatement?: () => ClickHouseClient
+  readonly clientPerStatement?: () => StatementClient
   /** Waits for engine work that outlived its request (chDB keeps computing after an abort). */
   readonly drain?: () => Promise<void>
 }
@@ -27,6 +45,8 @@ export interface StatementOptions {
 /** One statement's place in the engine, for the enclosing scope. */
 export interface Statement {
   readonly client: ClickHouseClient
+  /** Present on chDB: the statement's session, for real streaming. */
+  readonly native: NativeSession | undefined
   readonly signal: AbortSignal
   readonly settings: Record<string, string | number | boolean>
   /** The engine has finished the statement: leaving the scope needs no kill. */
@@ -43,9 +63,9 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
   const perStatement = options.clientPerStatement
   const clientFor =
     perStatement === undefined
-      ? Effect.succeed(client)
+      ? Effect.succeed<StatementClient>({ client })
       : Effect.acquireRelease(Effect.try({ try: perStatement, catch: toEngineError }), (c) =>
-          Effect.promise(() => c.close())
+          Effect.promise(() => c.client.close())
         )
 
   // `client` runs nothing else on chDB, so a kill never queues behind a query.
@@ -79,7 +99,8 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
         return kill(queryId).pipe(Effect.timeout(KILL_TIMEOUT), Effect.ignore)
       })
       return {
-        client: statementClient,
+        client: statementClient.client,
+        native: statementClient.native,
         signal: controller.signal,
         settings: Sql.statementSettings(defaults, settings, queryId),
         settle: () => {

@@ -1,0 +1,116 @@
+/**
+ * A query's result bytes as the engine produces them. Over HTTP the client streams the
+ * server's response; on chDB the statement's own session streams natively, after the
+ * settings and the current database are applied to that session.
+ */
+import { Effect, Option, Stream } from "effect"
+import type { EngineError, QueryRequest } from "../../domain/Engine.js"
+import * as Sql from "./Sql.js"
+import type { NativeSession, Statement } from "./Statements.js"
+
+type Chunks = Effect.Effect<AsyncIterable<Uint8Array>, EngineError>
+
+const overHttp = (statement: Statement, request: QueryRequest, format: string): Chunks =>
+  Effect.tryPromise({
+    try: async () => {
+      const result = await statement.client.exec({
+        query: Sql.withFormat(request.sql, format),
+        query_id: request.queryId,
+        clickhouse_settings: statement.settings,
+        abort_signal: statement.signal,
+        ...(request.database === undefined
+          ? {}
+          : { http_headers: { "X-ClickHouse-Database": request.database } })
+      })
+      return result.stream
+    },
+    catch: statement.failure
+  })
+
+// chDB streams SELECTs only; other read statements (SHOW, EXISTS …) answer in one piece.
+const UNSTREAMABLE = /Streaming query is not supported/
+
+async function* streamOrOnce(
+  native: NativeSession,
+  sql: string,
+  format: string,
+  signal: AbortSignal
+) {
+  const iterator = native.stream(sql, format, signal)[Symbol.asyncIterator]()
+  try {
+    let next: IteratorResult<Uint8Array>
+    try {
+      next = await iterator.next()
+    } catch (error) {
+      if (error instanceof Error && UNSTREAMABLE.test(error.message)) {
+        yield await native.once(sql, format, signal)
+        return
+      }
+      throw error
+    }
+    while (next.done !== true) {
+      yield next.value
+      next = await iterator.next()
+    }
+  } finally {
+    await iterator.return?.()
+  }
+}
+
+const natively = (
+  native: NativeSession,
+  statement: Statement,
+  request: QueryRequest,
+  format: string
+): Chunks =>
+  Effect.tryPromise({
+    try: async () => {
+      await native.run(Sql.sessionStatements(request.database, statement.settings))
+      // The query id travels in `log_comment` (set above): chDB has none of its own.
+      return streamOrOnce(
+        native,
+        Sql.stripTrailingSemicolons(request.sql),
+        format,
+        statement.signal
+      )
+    },
+    catch: statement.failure
+  })
+
+/**
+ * Pulls the chunks by hand rather than with `Stream.fromAsyncIterable`: that one awaits
+ * the iterator's `return()` when interrupted, which for a generator waits behind the
+ * pending `next()`, i.e. until the engine ends the query, and the kill that would end it
+ * runs only after that finalizer.
+ */
+const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
+  Effect.gen(function* () {
+    const iterator = chunks[Symbol.asyncIterator]()
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        void iterator.return?.().catch(() => undefined)
+      })
+    )
+    const fail = (error: unknown) => {
+      statement.settle()
+      return Option.some(statement.failure(error))
+    }
+    return Stream.repeatEffectOption(
+      Effect.tryPromise({ try: () => iterator.next(), catch: fail }).pipe(
+        Effect.flatMap((next) => {
+          if (next.done !== true) return Effect.succeed(next.value)
+          statement.settle()
+          return Effect.fail(Option.none())
+        })
+      )
+    )
+  })
+
+/** The result stream; the statement settles when it ends. */
+export const run = (statement: Statement, request: QueryRequest, format: string) =>
+  Effect.flatMap(
+    statement.native === undefined
+      ? overHttp(statement, request, format)
+      : natively(statement.native, statement, request, format),
+    (chunks) => pull(statement, chunks)
+  )
