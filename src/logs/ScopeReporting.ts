@@ -23,7 +23,7 @@ export const reportingPolicy = <E, R>(live: Layer.Layer<Policy, E, R>) =>
     Policy,
     Effect.map(Policy, (inner) =>
       Policy.make({
-        user: inner.user,
+        ...inner,
         organizationScope: (...args: Parameters<typeof inner.organizationScope>) =>
           Effect.tap(inner.organizationScope(...args), reportScope),
         clusterScope: (...args: Parameters<typeof inner.clusterScope>) =>
