@@ -98,7 +98,11 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       .pipe(
         Effect.catchIf(
           (error): error is EngineError => error instanceof EngineError,
-          (error) => Effect.fail(malformed(chunk, error))
+          // Only the body's fault is a 400; an engine in trouble is ours (a 500).
+          (error) =>
+            ROW.test(error.message) || /JSON|parse/i.test(error.message)
+              ? Effect.fail(malformed(chunk, error))
+              : Effect.die(error)
         )
       )
 

@@ -9,6 +9,7 @@ import { ClusterId } from "../../domain/Ids.js"
 import { command } from "../../src/tables/EngineSql.js"
 import * as Layout from "../../src/tables/Layout.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { measureMemory } from "./ingestMemory.js"
 
 const RECORDS_PER_BATCH = 5_000
 const BATCHES = 60
@@ -106,6 +107,7 @@ export const ingest = () =>
           `sluice over HTTP:     ${rate(http).toLocaleString("en")} rows/s (${http.toFixed(2)} s)`
         )
         console.log(`ratio http/direct:    ${(direct / http).toFixed(2)} (target ≥ 0.70)`)
+        yield* Effect.promise(() => measureMemory(server.url, token))
       })
     )
   )
