@@ -118,28 +118,32 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
       HttpApp.withPreResponseHandler(countStreamedBytes(bytes)),
       Effect.provideService(HttpServerRequest.HttpServerRequest, captureBody(request, body)),
       Effect.provideService(RequestAnnotations, annotations),
+      // Runs for every outcome, interruption included; a bug here costs the entry, never
+      // the response (which has been sent by now).
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeNanos, (endNanos) =>
-          log.record(
-            toRecord({
-              request,
-              spanId: Option.match(span, { onNone: () => randomHex(8), onSome: (s) => s.spanId }),
-              traceId: Option.match(span, {
-                onNone: () => randomHex(16),
-                onSome: (s) => s.traceId
-              }),
-              route: Option.match(span, {
-                onNone: () => null,
-                onSome: (s) => routeOf(s.attributes.get("http.route"))
-              }),
-              startedAt,
-              durationMs: Number(endNanos - startedNanos) / 1e6,
-              annotations,
-              body,
-              bytes,
-              response: HttpServerError.exitResponse(exit)
-            })
-          )
+          Effect.suspend(() =>
+            log.record(
+              toRecord({
+                request,
+                spanId: Option.match(span, { onNone: () => randomHex(8), onSome: (s) => s.spanId }),
+                traceId: Option.match(span, {
+                  onNone: () => randomHex(16),
+                  onSome: (s) => s.traceId
+                }),
+                route: Option.match(span, {
+                  onNone: () => null,
+                  onSome: (s) => routeOf(s.attributes.get("http.route"))
+                }),
+                startedAt,
+                durationMs: Number(endNanos - startedNanos) / 1e6,
+                annotations,
+                body,
+                bytes,
+                response: HttpServerError.exitResponse(exit)
+              })
+            )
+          ).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("request not logged", defect)))
         )
       )
     )
