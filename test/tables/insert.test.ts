@@ -172,7 +172,7 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         })
       )
 
-      it.effect("transform and url answer 501 for now", () =>
+      it.effect("a transform not built yet is a 501, an unknown one a 400", () =>
         Effect.gen(function* () {
           const server = yield* TestServer
           const t = yield* insert(server, "bad", "{}", json, "?transform=otlp-logs")

@@ -55,6 +55,26 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
       })
     )
 
+    it.effect("a field of text and date-times, or scalar and array, stays queryable as text", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        yield* insertOk(server, "texty", [
+          { s: "2024-01-01T00:00:00Z", tags: ["a", "b"] },
+          { s: "hello", tags: "c" }
+        ])
+        const rows = yield* sql(server, "SELECT s, tags, toTypeName(s) AS t FROM texty ORDER BY s")
+        expect(rows).toEqual([
+          { s: "2024-01-01 00:00:00", tags: "['a','b']", t: "Nullable(String)" },
+          { s: "hello", tags: "c", t: "Nullable(String)" }
+        ])
+        const grouped = yield* sql(
+          server,
+          "SELECT s, count() AS c FROM texty WHERE s = 'hello' GROUP BY s"
+        )
+        expect(grouped).toEqual([{ s: "hello", c: "1" }])
+      })
+    )
+
     it.effect(
       "null and {} are dropped, ISO date-times are date-times, big integers are exact",
       () =>
