@@ -233,6 +233,41 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
     })
   )
 
+  it.effect("over HTTP: POST /v1/tables/{t}?url= inserts, streams progress, refuses", () =>
+    Effect.gen(function* () {
+      const s = yield* TestServer
+      const base = yield* FileServer
+      const token = adminKeyOf(s)
+      files.set("/http.ndjson", { body: NDJSON })
+      const url = encodeURIComponent(`${base.url}/http.ndjson`)
+      const plain = yield* call(s, "POST", `/v1/tables/viahttp?url=${url}`, { token })
+      expect(plain.status, plain.text).toBe(200)
+      expect(plain.json).toEqual({ inserted: 2 })
+      const streamed = yield* call(s, "POST", `/v1/tables/viahttp?url=${url}`, {
+        token,
+        headers: { accept: "application/x-ndjson" }
+      })
+      expect(streamed.headers.get("content-type")).toContain("application/x-ndjson")
+      expect(streamed.text).toContain('"type":"done"')
+      const loopback = encodeURIComponent("http://[::1]:9/x.json")
+      const refused = yield* call(s, "POST", `/v1/tables/viahttp?url=${loopback}`, { token })
+      expect(refused.status, refused.text).toBe(403)
+      expect(refused.json).toMatchObject({
+        error: "forbidden",
+        hint: expect.stringContaining("SLUICE_URL_INGEST_ALLOW")
+      })
+      const withTransform = yield* call(
+        s,
+        "POST",
+        `/v1/tables/viahttp?url=${url}&transform=otlp-logs`,
+        { token }
+      )
+      expect(withTransform.status).toBe(400)
+      const rows = yield* sql(s, "SELECT count() AS c FROM viahttp")
+      expect(Number(rows[0]?.c)).toBe(4)
+    })
+  )
+
   it.effect("refusals: transform, unknown format, missing file, too large, private address", () =>
     Effect.gen(function* () {
       const failure = (
