@@ -1,7 +1,8 @@
 /**
  * URL ingest end to end against the real engine: each accepted format and compression
- * lands as schemaless rows, the NDJSON progress stream, and the refusals. Called on
- * `UrlIngest` directly with a request like the one the tables endpoint receives.
+ * lands as schemaless rows, the NDJSON progress stream, and the refusals. Most cases
+ * call `UrlIngest` directly with a request like the one the tables endpoint receives;
+ * one goes through `POST /v1/tables/{t}?url=`.
  */
 import { HttpServerRequest } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
