@@ -19,6 +19,8 @@ import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
 import { PendingGroupsLive } from "../src/http/PendingGroups.js"
+import { QueryHttpLive } from "../src/query/QueryHttp.js"
+import { RunningQueries } from "../src/query/RunningQueries.js"
 import { ApiKeysRepo } from "../src/identity/ApiKeysRepo.js"
 import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
 import { AuthenticationLive } from "../src/identity/AuthenticationLive.js"
@@ -74,6 +76,7 @@ const GroupsLive = Layer.mergeAll(
   TablesHttpLive.pipe(
     Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default, UrlIngest.Default))
   ),
+  QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 

@@ -25,10 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const QueryPending = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
-  handlers.handle("query", pending).handle("cancel", pending)
-)
-
 const ClustersPending = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
   handlers
     .handle("list", pending)
@@ -97,7 +93,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
-  QueryPending,
   ClustersPending,
   AppsPending,
   SplCapabilitiesPending,

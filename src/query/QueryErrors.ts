@@ -1,0 +1,88 @@
+/** Engine failures of a user's query as API errors whose hints say what to change. */
+import { Effect, Stream } from "effect"
+import { QueryRequest } from "../../domain/Engine.js"
+import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
+import type { ApiError } from "../../domain/Errors.js"
+import { BadRequest, Unavailable } from "../../domain/Errors.js"
+import { quoteString } from "../tables/Layout.js"
+
+export interface QueryLimits {
+  readonly timeoutSeconds: number
+  readonly maxResultBytes: number
+}
+
+const READ_ONLY_HINT =
+  "Only read-only statements run here: SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS — no writes, DDL, setting changes, or table functions that reach files, URLs or other servers."
+
+// The engine's own suggestion names tables of other databases (`system.one`).
+const cleaned = (message: string) =>
+  message
+    .replace(/\s*Maybe you meant [^?]*\?\.?/g, "")
+    .replace(/^default: /, "")
+    .trim()
+
+/** The user tables of `engineDatabase`, for a hint. */
+const tablesOf = (engine: AnalyticalEngine, engineDatabase: string) =>
+  engine
+    .query(
+      new QueryRequest({
+        sql: `SELECT name FROM system.tables WHERE database = ${quoteString(engineDatabase)} AND NOT startsWith(name, '__') ORDER BY name`,
+        format: "TabSeparated",
+        queryId: crypto.randomUUID(),
+        settings: { readonly: 1 }
+      })
+    )
+    .pipe(
+      Stream.decodeText(),
+      Stream.mkString,
+      Effect.map((text) => text.split("\n").filter((line) => line.length > 0)),
+      Effect.orElseSucceed((): ReadonlyArray<string> => [])
+    )
+
+export const toApiError = (
+  error: EngineError,
+  context: {
+    readonly engine: AnalyticalEngine
+    readonly database: string
+    readonly engineDatabase: string
+    readonly limits: QueryLimits
+  }
+): Effect.Effect<ApiError> =>
+  Effect.gen(function* () {
+    const message = cleaned(error.message)
+    switch (error.type) {
+      case "ENGINE_CLOSED":
+        return new Unavailable({ message, hint: "Retry shortly." })
+      case "UNKNOWN_TABLE": {
+        const tables = yield* tablesOf(context.engine, context.engineDatabase)
+        return new BadRequest({
+          message,
+          hint:
+            tables.length === 0
+              ? `Database '${context.database}' has no tables yet; inserting into one creates it.`
+              : `Tables in database '${context.database}': ${tables.join(", ")}.`
+        })
+      }
+      case "TIMEOUT_EXCEEDED":
+        return new BadRequest({
+          message,
+          hint: `Queries may run for ${context.limits.timeoutSeconds} s (max_execution_time, set by SLUICE_QUERY_TIMEOUT_SECONDS). Narrow the query.`
+        })
+      case "TOO_MANY_ROWS_OR_BYTES":
+        return new BadRequest({
+          message,
+          hint: `Results may hold ${context.limits.maxResultBytes} bytes (max_result_bytes, result_overflow_mode=throw; set by SLUICE_QUERY_MAX_RESULT_BYTES). Add a LIMIT or aggregate.`
+        })
+      case "READONLY":
+        return new BadRequest({ message, hint: READ_ONLY_HINT })
+      case "QUERY_WAS_CANCELLED":
+        return new BadRequest({ message: "The query was cancelled.", hint: "" })
+      default:
+        return new BadRequest({
+          message,
+          hint: /Multi-statements/i.test(message)
+            ? "Send one statement per request."
+            : "Check the SQL. GET /v1/tables lists the tables and their columns."
+        })
+    }
+  })

@@ -1,0 +1,65 @@
+/**
+ * What the engine's read-only mode cannot refuse: reading the `system` tables that show
+ * other callers' statements (processes, query and text logs …) and engine internals
+ * (data paths, every database). Only harmless reference tables of `system` may be read,
+ * and `merge()` (which reads tables by pattern, `system` included) is refused.
+ * Everything else read-only — writes, DDL, setting changes, file/url/remote/s3 table
+ * functions, several statements — is left to the engine.
+ */
+import { Effect } from "effect"
+import { Forbidden } from "../../domain/Errors.js"
+import { tokens } from "./SqlTokens.js"
+
+const HARMLESS_SYSTEM_TABLES = new Set([
+  "one",
+  "numbers",
+  "numbers_mt",
+  "zeros",
+  "zeros_mt",
+  "functions",
+  "table_functions",
+  "formats",
+  "data_type_families",
+  "time_zones",
+  "collations",
+  "keywords",
+  "aggregate_function_combinators",
+  "table_engines",
+  "settings"
+])
+
+const DATABASE_KEYWORDS = new Set(["from", "in", "use", "database"])
+
+const refuse = (what: string) =>
+  new Forbidden({
+    message: `Queries may not read ${what}.`,
+    hint: `Of the system database only these tables may be read: ${[...HARMLESS_SYSTEM_TABLES].join(", ")}. GET /v1/tables lists your tables.`
+  })
+
+/** The first forbidden reference in `sql`, if any. */
+export const forbiddenReference = (sql: string): string | undefined => {
+  const list = tokens(sql)
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i]!
+    if (token.kind === "escapedIdentifier") return "identifiers written with escape sequences"
+    if (token.kind !== "identifier") continue
+    const word = token.text.toLowerCase()
+    const next = list[i + 1]
+    if (word === "processlist") return "the process list"
+    if (word === "merge" && next?.text === "(") return "tables through merge()"
+    if (token.text !== "system") continue
+    if (next?.text === ".") {
+      const table = list[i + 2]
+      if (table === undefined || !HARMLESS_SYSTEM_TABLES.has(table.text.toLowerCase()))
+        return `system.${table?.text ?? ""}`
+    } else if (DATABASE_KEYWORDS.has(list[i - 1]?.text.toLowerCase() ?? "")) {
+      return "the system database"
+    }
+  }
+  return undefined
+}
+
+export const guard = (sql: string): Effect.Effect<void, Forbidden> => {
+  const what = forbiddenReference(sql)
+  return what === undefined ? Effect.void : Effect.fail(refuse(what))
+}

@@ -1,0 +1,123 @@
+/**
+ * Runs one user query: limits and the guard first, then the engine under `readonly=1`
+ * (applied last, so nothing in the query can lift it). The first chunk is awaited before
+ * answering, so a query the engine refuses is a clean 4xx; the rest streams as the
+ * engine produces it, and the query stays registered for cancel until it ends.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { Effect, Exit, Option, Scope, Stream } from "effect"
+import type { Chunk } from "effect"
+import { EngineError, QueryRequest as EngineQuery } from "../../domain/Engine.js"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import type { QueryFormat } from "../../domain/api/QueryApi.js"
+import { BadRequest } from "../../domain/Errors.js"
+import type { ApiError } from "../../domain/Errors.js"
+import { QUERY_SETTINGS } from "../tables/Layout.js"
+import { contentType } from "./QueryFormats.js"
+import { toApiError } from "./QueryErrors.js"
+import type { QueryLimits } from "./QueryErrors.js"
+import { guard } from "./QueryGuard.js"
+import { reshapeJson } from "./JsonResult.js"
+import type { QueryScope, RunningQueries } from "./RunningQueries.js"
+
+export const QUERY_ID_HEADER = "x-service-query-id"
+
+export interface QueryRun {
+  readonly engine: AnalyticalEngine
+  readonly running: RunningQueries
+  readonly scope: QueryScope
+  readonly engineDatabase: string
+  readonly limits: QueryLimits & { readonly maxSqlBytes: number }
+  readonly sql: string
+  readonly format: QueryFormat
+  readonly queryId: string
+}
+
+const checkSize = (sql: string, max: number) =>
+  Buffer.byteLength(sql) > max
+    ? Effect.fail(
+        new BadRequest({
+          message: `The SQL is ${Buffer.byteLength(sql)} bytes; at most ${max} are accepted.`,
+          hint: "Shorten the statement (the limit is SLUICE_QUERY_MAX_SQL_BYTES)."
+        })
+      )
+    : Effect.void
+
+/**
+ * The result limit counts the bytes we send: chDB's streaming path does not apply
+ * `max_result_bytes`. Past the first chunk a streamed response can only end early.
+ */
+const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number) => {
+  let sent = 0
+  return Stream.mapChunksEffect(result, (chunk) => {
+    for (const bytes of chunk) sent += bytes.length
+    return sent <= max
+      ? Effect.succeed(chunk)
+      : Effect.fail(
+          new EngineError({
+            message: `The result is larger than ${max} bytes.`,
+            type: "TOO_MANY_ROWS_OR_BYTES"
+          })
+        )
+  })
+}
+
+export const runQuery = (run: QueryRun) =>
+  Effect.gen(function* () {
+    yield* checkSize(run.sql, run.limits.maxSqlBytes)
+    yield* guard(run.sql)
+    const engineQueryId = crypto.randomUUID()
+    const request = new EngineQuery({
+      sql: run.sql,
+      format: run.format,
+      queryId: engineQueryId,
+      database: run.engineDatabase,
+      settings: {
+        ...QUERY_SETTINGS,
+        max_execution_time: run.limits.timeoutSeconds,
+        readonly: 1
+      }
+    })
+    const failed = (error: EngineError): Effect.Effect<never, ApiError> =>
+      Effect.flatMap(
+        toApiError(error, {
+          engine: run.engine,
+          database: run.scope.database,
+          engineDatabase: run.engineDatabase,
+          limits: run.limits
+        }),
+        Effect.fail
+      )
+    const headers = { [QUERY_ID_HEADER]: run.queryId }
+    const scope = yield* Scope.make()
+    const opened = yield* Effect.gen(function* () {
+      yield* run.running.register(run.scope, run.queryId, { engine: run.engine, engineQueryId })
+      const pull = yield* Stream.toPull(
+        limitBytes(run.engine.query(request), run.limits.maxResultBytes)
+      )
+      const first = yield* pull.pipe(
+        Effect.map(Option.some),
+        Effect.catchAll(
+          (end): Effect.Effect<Option.Option<Chunk.Chunk<Uint8Array>>, EngineError> =>
+            Option.isNone(end) ? Effect.succeed(Option.none()) : Effect.fail(end.value)
+        )
+      )
+      return { pull, first }
+    }).pipe(
+      Scope.extend(scope),
+      Effect.catchTag("EngineError", failed),
+      Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit)))
+    )
+    const rest = Option.isNone(opened.first)
+      ? Stream.empty
+      : Stream.concat(
+          Stream.fromChunk(opened.first.value),
+          Stream.repeatEffectChunkOption(opened.pull)
+        )
+    const body = rest.pipe(Stream.ensuring(Scope.close(scope, Exit.void)))
+    if (run.format === "JSON") {
+      const json = yield* reshapeJson(body).pipe(Effect.catchTag("EngineError", failed))
+      return HttpServerResponse.text(json, { contentType: contentType("JSON"), headers })
+    }
+    return HttpServerResponse.stream(body, { contentType: contentType(run.format), headers })
+  })

@@ -1,0 +1,77 @@
+/**
+ * The queries running in this process, by the scope that started them. A client's
+ * `query_id` is only a name within its organization, cluster and database: the engine
+ * runs each query under an id of our own, so equal client ids never meet there.
+ */
+import { Effect } from "effect"
+import type { Scope } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { Conflict, NotFound, Unavailable } from "../../domain/Errors.js"
+import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
+
+export interface QueryScope {
+  readonly organizationId: OrganizationId
+  readonly clusterId: ClusterId
+  readonly database: DatabaseName
+}
+
+interface Running {
+  readonly engine: AnalyticalEngine
+  readonly engineQueryId: string
+}
+
+const keyOf = (scope: QueryScope, queryId: string) =>
+  JSON.stringify([scope.organizationId, scope.clusterId, scope.database, queryId])
+
+export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/RunningQueries", {
+  sync: () => {
+    const running = new Map<string, Running>()
+
+    /** Registers a query for the enclosing scope; 409 while one with its id runs. */
+    const register = (
+      scope: QueryScope,
+      queryId: string,
+      entry: Running
+    ): Effect.Effect<void, Conflict, Scope.Scope> => {
+      const key = keyOf(scope, queryId)
+      return Effect.acquireRelease(
+        Effect.suspend(() => {
+          if (running.has(key))
+            return Effect.fail(
+              new Conflict({
+                message: `A query with id '${queryId}' is already running.`,
+                hint: "Choose another query_id, or leave it out to have one generated."
+              })
+            )
+          running.set(key, entry)
+          return Effect.void
+        }),
+        () => Effect.sync(() => running.delete(key))
+      )
+    }
+
+    const cancel = Effect.fn("RunningQueries.cancel")(function* (
+      scope: QueryScope,
+      queryId: string
+    ) {
+      const entry = running.get(keyOf(scope, queryId))
+      if (entry === undefined) {
+        return yield* new NotFound({
+          message: `No query with id '${queryId}' is running in database '${scope.database}'.`,
+          hint: "Only the organization, cluster and database that started a query may cancel it, while it runs."
+        })
+      }
+      yield* entry.engine.cancel(entry.engineQueryId).pipe(
+        Effect.mapError(
+          (error) =>
+            new Unavailable({
+              message: `The query could not be cancelled: ${error.message}`,
+              hint: "Retry the cancel."
+            })
+        )
+      )
+    })
+
+    return { register, cancel }
+  }
+}) {}

@@ -1,0 +1,209 @@
+/**
+ * SQL over HTTP: every format and content type, the JSON shape, the query id header,
+ * read-only refusals, limits, the missing-table hint, and cancel with its scope.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import { TestServer, adminKeyOf, call } from "../support/server.js"
+
+const env = {
+  SLUICE_QUERY_MAX_SQL_BYTES: "4096",
+  SLUICE_QUERY_TIMEOUT_SECONDS: "3",
+  SLUICE_QUERY_MAX_RESULT_BYTES: "1000000"
+}
+
+const LONG = "SELECT count() FROM numbers(1e11) WHERE sipHash64(number) = 0"
+
+const query = (body: Record<string, unknown>, path = "/v1/query") =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "POST", path, { token: adminKeyOf(server), body })
+  )
+
+const refused = (sql: string, status = 400) =>
+  Effect.gen(function* () {
+    const reply = yield* query({ sql })
+    expect(reply.status, sql).toBe(status)
+    expect(reply.json, sql).toMatchObject({ message: expect.any(String), hint: expect.any(String) })
+    return reply.json as { readonly message: string; readonly hint: string }
+  })
+
+layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 120_000 })(
+  "POST /v1/query",
+  (it) => {
+    it.effect("answers JSON with exactly meta, data, rows, statistics and hints", () =>
+      Effect.gen(function* () {
+        const reply = yield* query({
+          sql: "SELECT number AS n, toString(number) AS s FROM numbers(3)"
+        })
+        expect(reply.status).toBe(200)
+        expect(reply.headers.get("content-type")).toBe("application/json; charset=utf-8")
+        expect(reply.headers.get("x-service-query-id")).toMatch(/^[0-9a-f-]{36}$/)
+        const body = reply.json as Record<string, unknown>
+        expect(Object.keys(body).sort()).toEqual(["data", "hints", "meta", "rows", "statistics"])
+        expect(body.meta).toEqual([
+          { name: "n", type: "UInt64" },
+          { name: "s", type: "String" }
+        ])
+        expect(body.data).toEqual([
+          { n: "0", s: "0" },
+          { n: "1", s: "1" },
+          { n: "2", s: "2" }
+        ])
+        expect(body.rows).toBe(3)
+        expect(Object.keys(body.statistics as object).sort()).toEqual([
+          "bytes_read",
+          "elapsed",
+          "rows_read"
+        ])
+        expect(body.hints).toEqual([])
+      })
+    )
+
+    it.effect("serves every format with its content type", () =>
+      Effect.gen(function* () {
+        const sql = "SELECT number AS n FROM numbers(2)"
+        const cases: ReadonlyArray<readonly [string, string, (text: string) => boolean]> = [
+          ["JSONCompact", "application/json", (t) => JSON.parse(t).data.length === 2],
+          ["JSONEachRow", "application/x-ndjson", (t) => t === '{"n":"0"}\n{"n":"1"}\n'],
+          ["JSONEachRowWithProgress", "application/x-ndjson", (t) => t.includes('"row"')],
+          ["CSV", "text/csv", (t) => t === "0\n1\n"],
+          ["CSVWithNames", "text/csv", (t) => t === '"n"\n0\n1\n'],
+          ["TSV", "text/tab-separated-values", (t) => t === "0\n1\n"],
+          ["TSVWithNames", "text/tab-separated-values", (t) => t === "n\n0\n1\n"],
+          ["TabSeparated", "text/tab-separated-values", (t) => t === "0\n1\n"]
+        ]
+        for (const [format, type, check] of cases) {
+          const reply = yield* query({ sql, format })
+          expect(reply.status, format).toBe(200)
+          expect(reply.headers.get("content-type"), format).toBe(`${type}; charset=utf-8`)
+          expect(check(reply.text), `${format}: ${reply.text}`).toBe(true)
+        }
+      })
+    )
+
+    it.effect("returns the caller's query id, and refuses an unsupported format", () =>
+      Effect.gen(function* () {
+        const reply = yield* query({ sql: "SELECT 1", query_id: "my-query-1" })
+        expect(reply.headers.get("x-service-query-id")).toBe("my-query-1")
+        const bad = yield* query({ sql: "SELECT 1", format: "Parquet" })
+        expect(bad.status).toBe(400)
+        expect(bad.json).toMatchObject({ error: "bad_request" })
+      })
+    )
+
+    it.effect(
+      "resolves unqualified names in the selected database; a missing table names the others",
+      () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const token = adminKeyOf(server)
+          const insert = yield* call(server, "POST", "/v1/tables/events", {
+            token,
+            body: [{ service: "api" }, { service: "web" }]
+          })
+          expect(insert.status).toBe(200)
+          const count = yield* query({ sql: "SELECT count() AS c FROM events", format: "CSV" })
+          expect(count.text).toBe("2\n")
+          const missing = yield* refused("SELECT * FROM nope")
+          expect(missing.hint).toContain("events")
+          expect(missing.message).not.toContain("system.")
+          const allowed = [
+            "WITH 1 AS x SELECT x",
+            "EXPLAIN SELECT 1",
+            "DESCRIBE TABLE events",
+            "SHOW TABLES",
+            "EXISTS TABLE events",
+            "SELECT count() FROM system.one"
+          ]
+          for (const sql of allowed) {
+            const reply = yield* query({ sql, format: "TSV" })
+            expect(reply.status, `${sql}: ${reply.text}`).toBe(200)
+          }
+        })
+    )
+
+    it.effect(
+      "refuses writes, DDL, setting changes, outside table functions and several statements",
+      () =>
+        Effect.gen(function* () {
+          for (const sql of [
+            "INSERT INTO events (service) VALUES ('x')",
+            "CREATE TABLE t2 (a Int8) ENGINE = Memory",
+            "DROP TABLE events",
+            "SELECT 1 SETTINGS readonly = 0",
+            "SELECT * FROM file('/etc/passwd', 'LineAsString')",
+            "SELECT * FROM url('http://127.0.0.1:1/x.csv', 'CSV', 'a Int8')",
+            "SELECT * FROM remote('127.0.0.1', system.one)",
+            "SELECT * FROM s3('http://127.0.0.1:1/bucket/key.csv', 'CSV', 'a Int8')"
+          ]) {
+            const body = yield* refused(sql)
+            expect(body.message, sql).not.toMatch(/\/etc\/|\/tmp\//)
+          }
+          const multi = yield* refused("SELECT 1; DROP TABLE events")
+          expect(multi.hint).toContain("one statement")
+          const still = yield* query({ sql: "SELECT count() FROM events", format: "CSV" })
+          expect(still.text).toBe("2\n")
+        })
+    )
+
+    it.effect("refuses system tables that show other callers' statements", () =>
+      Effect.gen(function* () {
+        for (const sql of [
+          "SELECT * FROM system.processes",
+          "SELECT query FROM `system`.query_log",
+          "SHOW PROCESSLIST",
+          "SELECT * FROM merge('system', '^proc')",
+          "SELECT * FROM `sy\\x73tem`.processes",
+          "SELECT name FROM system.tables"
+        ]) {
+          yield* refused(sql, 403)
+        }
+      })
+    )
+
+    it.effect("enforces the SQL size, time and result limits with hints", () =>
+      Effect.gen(function* () {
+        const long = yield* refused(`SELECT 1 -- ${"x".repeat(5000)}`)
+        expect(long.hint).toContain("SLUICE_QUERY_MAX_SQL_BYTES")
+        const slow = yield* refused(LONG)
+        expect(slow.hint).toContain("max_execution_time")
+        const big = yield* refused("SELECT repeat('x', 100) FROM numbers(100000)")
+        expect(big.hint, big.message).toContain("max_result_bytes")
+      })
+    )
+
+    it.effect("cancel stops a running query; only its own scope may cancel it", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        const created = yield* call(server, "POST", "/v1/databases", {
+          token,
+          body: { name: "other" }
+        })
+        expect(created.status).toBe(201)
+        const running = yield* Effect.fork(query({ sql: LONG, query_id: "long-1" }))
+        const cancel = (database: string) =>
+          call(server, "POST", `/v1/query/cancel?database=${database}`, {
+            token,
+            body: { query_id: "long-1" }
+          })
+        let own = yield* cancel("default")
+        while (own.status === 404) {
+          const elsewhere = yield* cancel("other")
+          expect(elsewhere.status).toBe(404)
+          yield* Effect.sleep("20 millis")
+          own = yield* cancel("default")
+        }
+        const started = Date.now()
+        expect(own.status).toBe(200)
+        expect(own.json).toEqual({ cancelled: true })
+        const reply = yield* Fiber.join(running)
+        expect(Date.now() - started).toBeLessThan(2_500)
+        expect(reply.status).toBe(400)
+        expect(reply.json).toMatchObject({ message: "The query was cancelled." })
+        const unknown = yield* cancel("default")
+        expect(unknown.status).toBe(404)
+      })
+    )
+  }
+)
