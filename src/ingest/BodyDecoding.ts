@@ -86,9 +86,13 @@ export const decodeBody = <E>(
   body: Stream.Stream<Uint8Array, E>,
   encoding: string | undefined,
   limit: number,
-  hash: ReturnType<typeof createHash>
+  /** Sees the raw bytes; leave it out when no one needs the body's hash. */
+  hash?: ReturnType<typeof createHash>
 ): Effect.Effect<Stream.Stream<Uint8Array, E | BodyError>, UnsupportedMediaType> => {
-  const raw = capped(limit)(body).pipe(Stream.tap((bytes) => Effect.sync(() => hash.update(bytes))))
+  const raw =
+    hash === undefined
+      ? capped(limit)(body)
+      : capped(limit)(body).pipe(Stream.tap((bytes) => Effect.sync(() => hash.update(bytes))))
   const name = (encoding ?? "identity").trim().toLowerCase()
   if (name === "identity" || name === "") return Effect.succeed(raw)
   if (name === "gzip" || name === "x-gzip") return Effect.succeed(capped(limit)(gunzip(raw)))

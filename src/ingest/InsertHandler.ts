@@ -84,7 +84,8 @@ export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: 
     })
   }
   const lines = yield* bodyKind(request.headers["content-type"])
-  const hash = newBodyHash()
+  const token = params.insert_deduplication_token ?? request.headers["idempotency-key"]
+  const hash = token === undefined ? undefined : newBodyHash()
   const bytes = yield* decodeBody(
     requestBody(request).pipe(
       Stream.mapError(
@@ -99,7 +100,6 @@ export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: 
     maxInsertBytes,
     hash
   )
-  const token = params.insert_deduplication_token ?? request.headers["idempotency-key"]
   let digest: string | undefined
   const inserted = yield* insertBody({
     engine: target.engine,
@@ -110,7 +110,7 @@ export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: 
     chunkBytes: CHUNK_BYTES,
     token: Option.map(Option.fromNullable(token), (value) => ({
       token: value,
-      bodyHash: () => (digest ??= hash.digest("hex"))
+      bodyHash: () => (digest ??= hash?.digest("hex") ?? "")
     }))
   })
   return HttpServerResponse.unsafeJson({ inserted })

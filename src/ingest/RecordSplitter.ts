@@ -28,7 +28,8 @@ export class RecordSplitter {
   private inString = false
   private escaped = false
   private line = 1
-  private offset = 0
+  /** Byte offset of the current input's first byte in the whole body. */
+  private base = 0
   private record = 0
   private chunkFirst = 0
   private chunkLines: Array<number> = []
@@ -42,8 +43,37 @@ export class RecordSplitter {
     private readonly lines = false
   ) {}
 
-  private fail(message: string): never {
-    throw new SplitError(`${message} (line ${this.line}, byte offset ${this.offset})`)
+  private fail(message: string, at = 0): never {
+    throw new SplitError(`${message} (line ${this.line}, byte offset ${this.base + at})`)
+  }
+
+  /**
+   * The index of the quote that closes the string being read, or -1 when `input` ends
+   * inside it (whether its last byte escapes the next one is kept). Escaped newlines
+   * are two bytes, and raw ones are invalid inside strings, so no lines are skipped.
+   */
+  private closeString(input: Uint8Array, from: number): number {
+    if (from >= input.length) return -1
+    let pos = from
+    if (this.escaped) {
+      this.escaped = false
+      pos++
+    }
+    for (;;) {
+      const quote = input.indexOf(0x22, pos)
+      let k = (quote === -1 ? input.length : quote) - 1
+      let backslashes = 0
+      while (k >= pos && input[k] === 0x5c) {
+        backslashes++
+        k--
+      }
+      if (quote === -1) {
+        this.escaped = backslashes % 2 === 1
+        return -1
+      }
+      if (backslashes % 2 === 0) return quote
+      pos = quote + 1
+    }
   }
 
   private take(chunks: Array<Chunk>) {
@@ -60,8 +90,8 @@ export class RecordSplitter {
     this.chunkLines = []
   }
 
-  private startRecord(c: number) {
-    if (c !== 0x7b) this.fail(`Record ${this.record} is not a JSON object`)
+  private startRecord(c: number, at: number) {
+    if (c !== 0x7b) this.fail(`Record ${this.record} is not a JSON object`, at)
     this.chunkLines.push(this.line)
   }
 
@@ -69,18 +99,19 @@ export class RecordSplitter {
   push(input: Uint8Array): Array<Chunk> {
     const chunks: Array<Chunk> = []
     let spanStart = 0
-    for (let i = 0; i < input.length; i++, this.offset++) {
-      const c = input[i]!
-      if (c === 0x0a) this.line++
+    for (let i = 0; i < input.length; i++) {
       if (this.inString) {
-        if (this.escaped) this.escaped = false
-        else if (c === 0x5c) this.escaped = true
-        else if (c === 0x22) this.inString = false
+        const end = this.closeString(input, i)
+        if (end === -1) break
+        this.inString = false
+        i = end
         continue
       }
+      const c = input[i]!
+      if (c === 0x0a) this.line++
       if (isSpace(c)) continue
       const topLevel = this.mode === "array" ? this.depth === 1 : this.depth === 0
-      if (this.mode === "done") this.fail("Unexpected data after the closing ]")
+      if (this.mode === "done") this.fail("Unexpected data after the closing ]", i)
       if (this.mode === "start") {
         if (c === 0x5b && !this.lines) {
           this.mode = "array"
@@ -93,7 +124,7 @@ export class RecordSplitter {
       }
       if (topLevel && this.mode === "array" && (c === 0x2c || c === 0x5d)) {
         if (c === 0x2c && this.record === 0 && this.chunkLines.length === 0) {
-          this.fail("Expected a JSON object before ','")
+          this.fail("Expected a JSON object before ','", i)
         }
         if (c === 0x5d) {
           this.parts.push(input.subarray(spanStart, i))
@@ -109,13 +140,13 @@ export class RecordSplitter {
         }
         continue
       }
-      if (topLevel) this.startRecord(c)
+      if (topLevel) this.startRecord(c, i)
       if (c === 0x22) this.inString = true
       else if (c === 0x7b || c === 0x5b) {
         this.depth++
         this.closers.push(c === 0x7b ? 0x7d : 0x5d)
       } else if (c === 0x7d || c === 0x5d) {
-        if (this.closers.pop() !== c) this.fail(`Unexpected '${String.fromCharCode(c)}'`)
+        if (this.closers.pop() !== c) this.fail(`Unexpected '${String.fromCharCode(c)}'`, i)
         this.depth--
         const closedRecord = this.mode === "array" ? this.depth === 1 : this.depth === 0
         if (closedRecord) this.record++
@@ -128,6 +159,7 @@ export class RecordSplitter {
         }
       }
     }
+    this.base += input.length
     if (spanStart < input.length) {
       this.parts.push(input.subarray(spanStart))
       this.bytes += input.length - spanStart
