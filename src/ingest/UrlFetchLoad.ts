@@ -1,15 +1,17 @@
 /**
  * Loads a fetched file into a table. JSON and NDJSON go through the body-insert path
  * as they stream. CSV, TSV and Parquet are written to a private temporary file that the
- * embedded engine reads with `file()`, turning each row into a JSON object, which then
- * takes the same insert path (so the table layout is the same whatever the format).
+ * embedded engine reads with `file()` and writes back as NDJSON, one JSON object per
+ * row, which then streams through the same insert path: the table layout is the same
+ * whatever the format, and no result is held in memory.
  */
+import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Effect, Option, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { QueryRequest } from "../../domain/Engine.js"
+import { CommandRequest } from "../../domain/Engine.js"
 import { BadRequest } from "../../domain/Errors.js"
 import { quoteString } from "../tables/Layout.js"
 import { insertBody } from "./BodyInsert.js"
@@ -98,11 +100,15 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
     (handle) => Effect.promise(() => handle.close())
   )
   yield* Stream.runForEach(decoded, (bytes) => Effect.promise(() => handle.write(bytes)))
-  const rows = engine
-    .query(
-      new QueryRequest({
-        sql: `SELECT * FROM file(${quoteString(file)}, ${format})`,
-        format: "JSONEachRow",
+  // The engine writes the rows as NDJSON to disk (a result read back through the client
+  // would be held whole in memory on chDB); the file then streams into the insert.
+  const converted = path.join(dir, "rows.ndjson")
+  yield* engine
+    .command(
+      new CommandRequest({
+        sql:
+          `INSERT INTO FUNCTION file(${quoteString(converted)}, JSONEachRow) ` +
+          `SELECT * FROM file(${quoteString(file)}, ${format})`,
         queryId: crypto.randomUUID(),
         settings: {
           // Big integers bare (exact in the JSON column), date-times as ISO strings.
@@ -111,6 +117,12 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
         }
       })
     )
-    .pipe(Stream.mapError((error) => unreadable(kind.format, error.message)))
+    .pipe(Effect.mapError((error) => unreadable(kind.format, error.message)))
+  const rows = Stream.fromAsyncIterable(
+    createReadStream(converted, { highWaterMark: 1024 * 1024 }),
+    () => unreadable(kind.format, "the converted rows could not be read back")
+  ).pipe(
+    Stream.map((chunk: Buffer) => new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
+  )
   return yield* insert(countLines(counters)(rows), true)
 }, Effect.scoped)

@@ -295,6 +295,13 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
       expect(failure(yield* ingest("t", "http://169.254.169.254/latest/x.json"))).toMatchObject({
         tag: "Forbidden"
       })
+      files.set("/bad.parquet", { body: "this is not parquet" })
+      expect(failure(yield* ingest("t", "/bad.parquet"))).toMatchObject({
+        tag: "BadRequest",
+        message: expect.stringMatching(/could not be read as parquet/)
+      })
+      const bad = failure(yield* ingest("t", "/bad.parquet"))
+      expect(bad?.message).not.toMatch(/\/tmp|sluice-url-/)
       const s = yield* TestServer
       const tables = yield* sql(
         s,
