@@ -40,6 +40,7 @@ export class Column extends Schema.Class<Column>("Column")({
 
 export class TableDescription extends Schema.Class<TableDescription>("TableDescription")({
   ...TableSummary.fields,
+  /** Every queryable leaf path, by its dotted name (`request.client.geo.country`). */
   columns: Schema.Array(Column)
 }) {}
 
@@ -69,7 +70,12 @@ const insertDescription = [
   "with header, Parquet); `accept: application/x-ndjson` then streams",
   "`started`/`progress`/`done`/`error` lines.",
   "`transform=delivery-stream` authenticates with `X-Amz-Firehose-Access-Key` and answers",
-  "`{requestId, timestamp}` (errors add `errorMessage`)."
+  "`{requestId, timestamp}` (errors add `errorMessage`).",
+  "A rejected body inserts nothing: 400 for malformed JSON (with line and byte offset), a",
+  "non-object record (with its index) or an empty body; 413 over SLUICE_MAX_INSERT_BYTES",
+  "(before or after decompression); 415 for another content type or encoding.",
+  "An insert token (`insert_deduplication_token` or `idempotency-key`) reused with the same",
+  "body answers the first insert's count and inserts nothing; with another body, 409."
 ].join(" ")
 
 const table = HttpApiSchema.param("table", TableName)
