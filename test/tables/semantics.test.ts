@@ -29,6 +29,23 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
         ])
         const star = yield* sql(server, "SELECT * FROM events ORDER BY n")
         expect(star[0]).toEqual({ n: "1", "request.client.geo.country": "DE" })
+        const overHttp = yield* call(server, "POST", "/v1/query", {
+          token: adminKeyOf(server),
+          body: {
+            sql: "SELECT request.client.geo.country, count() FROM events GROUP BY 1 ORDER BY 1",
+            format: "JSONEachRow"
+          }
+        })
+        expect(overHttp.status, overHttp.text).toBe(200)
+        expect(
+          overHttp.text
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as unknown)
+        ).toEqual([
+          { "request.client.geo.country": "DE", "count()": "2" },
+          { "request.client.geo.country": "FR", "count()": "1" }
+        ])
       })
     )
 
