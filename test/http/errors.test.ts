@@ -119,7 +119,9 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
         401,
         "unauthorized"
       )
-      const pending = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
+      const pending = yield* call(server, "GET", "/v1/apps?organization=default&cluster=default", {
+        token: adminKeyOf(server)
+      })
       expectShape(pending, 501, "not_implemented")
     })
   )
