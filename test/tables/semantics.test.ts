@@ -186,6 +186,21 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
           expect(refused.status).toBe(403)
           const readable = yield* call(server, "GET", "/v1/tables/doomed", { token: rw })
           expect(readable.status).toBe(200)
+          for (const permission of ["read_only", "write_only"] as const) {
+            const made = yield* call(server, "POST", "/v1/keys", {
+              token: admin,
+              body: { name: permission, permission }
+            })
+            const key = (made.json as { key: { token: string } }).key.token
+            const put = yield* call(server, "POST", "/v1/tables/doomed", {
+              token: key,
+              body: { a: 2 }
+            })
+            const read = yield* call(server, "GET", "/v1/tables", { token: key })
+            expect([put.status, read.status]).toEqual(
+              permission === "read_only" ? [403, 200] : [200, 403]
+            )
+          }
           const deleted = yield* call(server, "DELETE", "/v1/tables/doomed", { token: admin })
           expect(deleted.json).toEqual({ deleted: true })
           const gone = yield* call(server, "GET", "/v1/tables/doomed", { token: admin })
