@@ -65,7 +65,9 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
     perStatement === undefined
       ? Effect.succeed<StatementClient>({ client })
       : Effect.acquireRelease(Effect.try({ try: perStatement, catch: toEngineError }), (c) =>
-          Effect.promise(() => c.client.close())
+          // chDB closes the session synchronously (deferred behind native work, which
+          // `drain` awaits); the promise only settles milliseconds later.
+          Effect.sync(() => void c.client.close().catch(() => undefined))
         )
 
   // `client` runs nothing else on chDB, so a kill never queues behind a query.

@@ -3,8 +3,9 @@
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
 import { ingest } from "./ingest.js"
+import { query } from "./query.js"
 
-const benchmarks: Record<string, () => Promise<void>> = { ingest }
+const benchmarks: Record<string, () => Promise<void>> = { ingest, query }
 
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)

@@ -1,0 +1,118 @@
+/**
+ * Query overhead and memory, in one run against one in-process server:
+ * (a) 1,000 small queries over HTTP vs the same queries straight to the engine
+ *     (interleaved), median added latency;
+ * (b) RSS growth while a 10-million-row `JSONEachRow` result streams over HTTP.
+ */
+import { Context, Effect, Stream } from "effect"
+import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+
+const SMALL = "SELECT number, toString(number) AS s FROM numbers(10)"
+const RUNS = 1_000
+const BIG_ROWS = 10_000_000
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+
+export const query = () =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* startServer(freshDataDir("bench-query"), {
+          SLUICE_QUERY_MAX_RESULT_BYTES: String(10 * 1024 * 1024 * 1024)
+        })
+        const token = adminKeyOf(server)
+        const keys = yield* Effect.promise(() =>
+          fetch(`${server.url}/v1/keys`, { headers: { authorization: `Bearer ${token}` } }).then(
+            (r) => r.json() as Promise<{ cluster: { id: string } }>
+          )
+        )
+        const engine = yield* Context.get(server.context, Engines).forCluster(
+          ClusterId.make(keys.cluster.id)
+        )
+        const overHttp = async (sql: string, format: string) => {
+          const reply = await fetch(`${server.url}/v1/query`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({ sql, format })
+          })
+          const text = await reply.text()
+          if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${text}`)
+        }
+        const direct = (sql: string, format: string) =>
+          Effect.runPromise(
+            Stream.runDrain(
+              engine.query(
+                new QueryRequest({
+                  sql,
+                  format,
+                  queryId: crypto.randomUUID(),
+                  settings: { readonly: 1 }
+                })
+              )
+            )
+          )
+        const timed = async (run: () => Promise<void>) => {
+          const start = performance.now()
+          await run()
+          return performance.now() - start
+        }
+
+        yield* Effect.promise(async () => {
+          for (let i = 0; i < 50; i++) {
+            await overHttp(SMALL, "JSON")
+            await direct(SMALL, "JSON")
+          }
+          const http: Array<number> = []
+          const engineOnly: Array<number> = []
+          for (let i = 0; i < RUNS; i++) {
+            http.push(await timed(() => overHttp(SMALL, "JSON")))
+            engineOnly.push(await timed(() => direct(SMALL, "JSON")))
+          }
+          const added = median(http) - median(engineOnly)
+          console.log(`${RUNS} small queries (JSON, 10 rows), interleaved`)
+          console.log(`engine direct median: ${median(engineOnly).toFixed(2)} ms`)
+          console.log(`sluice HTTP median:   ${median(http).toFixed(2)} ms`)
+          console.log(`added latency:        ${added.toFixed(2)} ms (target ≤ 2 ms)`)
+        })
+
+        yield* Effect.promise(async () => {
+          globalThis.gc?.()
+          const before = process.memoryUsage().rss
+          let peak = before
+          const sampler = setInterval(() => {
+            peak = Math.max(peak, process.memoryUsage().rss)
+          }, 20)
+          const start = performance.now()
+          const reply = await fetch(`${server.url}/v1/query`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              sql: `SELECT number, toString(number) AS s, number % 7 AS k FROM numbers(${BIG_ROWS})`,
+              format: "JSONEachRow"
+            })
+          })
+          let bytes = 0
+          let lines = 0
+          for await (const chunk of reply.body!) {
+            bytes += chunk.length
+            for (const b of chunk) if (b === 10) lines++
+          }
+          clearInterval(sampler)
+          const seconds = (performance.now() - start) / 1000
+          console.log(
+            `${lines.toLocaleString("en")} rows JSONEachRow over HTTP: ${mb(bytes)} in ${seconds.toFixed(1)} s`
+          )
+          console.log(
+            `RSS before ${mb(before)}, peak ${mb(peak)}, growth ${mb(peak - before)} (target < 200 MB)`
+          )
+        })
+      })
+    )
+  )
