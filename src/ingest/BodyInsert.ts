@@ -15,6 +15,7 @@ import { SchemalessTables } from "../tables/SchemalessTables.js"
 import * as InsertTokens from "./InsertTokens.js"
 import type { Chunk } from "./RecordSplitter.js"
 import { RecordSplitter, SplitError, locate } from "./RecordSplitter.js"
+import { acquireStaging } from "./Staging.js"
 import { TableLocks } from "./TableLocks.js"
 
 export interface BodyInsertRequest<E> {
@@ -53,8 +54,6 @@ const splitFailure = (error: unknown) =>
       })
     : new BadRequest({ message: String(error) })
 
-const stagingTable = () => `${Layout.STAGING_PREFIX}${crypto.randomUUID().replaceAll("-", "")}`
-
 export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   request: BodyInsertRequest<E>
 ) {
@@ -64,23 +63,7 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
   let emptied = false
 
-  // A pooled staging table may belong to a database dropped since: IF NOT EXISTS is cheap.
-  const staging = yield* Effect.acquireRelease(
-    Effect.suspend(() => {
-      const name = locks.takeStaging(database) ?? stagingTable()
-      return orDie(
-        EngineSql.command(engine, Layout.createTableSql(database, name, "")).pipe(Effect.as(name))
-      )
-    }),
-    (name) =>
-      emptied && locks.returnStaging(database, name)
-        ? Effect.void
-        : Effect.forkDaemon(
-            Effect.ignore(
-              EngineSql.command(engine, `DROP TABLE IF EXISTS ${Layout.qualified(database, name)}`)
-            )
-          )
-  )
+  const staging = yield* acquireStaging(engine, database, locks, () => emptied)
 
   const splitter = new RecordSplitter(request.chunkBytes, request.lines)
   const insertChunk = (chunk: Chunk) =>

@@ -5,9 +5,11 @@
  * so that moment usually needs a single statement. The engine lives in this process
  * and only this code changes a table's columns, so a process cache holds; it is
  * dropped with the table and whenever a statement on it fails. Also a pool of empty
- * staging tables per database, so most inserts create none.
+ * staging tables per database, so most inserts create none, and the names of all
+ * staging tables this process owns, so leftovers of a crashed process can be dropped.
  */
 import { Effect } from "effect"
+import { STAGING_PREFIX } from "../tables/Layout.js"
 
 const STAGING_POOL = 8
 
@@ -31,9 +33,23 @@ export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks"
     }
     // Emptied staging tables (their parts moved out), reused by the next insert.
     const idleStaging = new Map<string, Array<string>>()
+    // Every staging table this process made and has not dropped, in flight or idle.
+    const ours = new Set<string>()
+    const swept = new Set<string>()
     return {
       stateOf,
       takeStaging: (database: string): string | undefined => idleStaging.get(database)?.pop(),
+      newStaging: (database: string): string => {
+        const name = `${STAGING_PREFIX}${crypto.randomUUID().replaceAll("-", "")}`
+        ours.add(`${database}\u0000${name}`)
+        return name
+      },
+      droppedStaging: (database: string, name: string) => {
+        ours.delete(`${database}\u0000${name}`)
+      },
+      isOurStaging: (database: string, name: string) => ours.has(`${database}\u0000${name}`),
+      /** `true` once per database: time to drop staging tables a previous process left. */
+      firstSweep: (database: string): boolean => !swept.has(database) && !!swept.add(database),
       /** `false` when the pool is full and the caller should drop the table. */
       returnStaging: (database: string, staging: string): boolean => {
         const idle = idleStaging.get(database) ?? []

@@ -4,7 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServer } from "../support/server.js"
+import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { insert, sql } from "./helpers.js"
 
 const batch = (client: number, n: number) =>
@@ -35,6 +35,35 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
         )
         expect(replies.map((r) => r.json)).toEqual(Array(8).fill({ inserted: 2_000 }))
         expect(yield* total("busy")).toEqual({ c: "16000", u: "16000" })
+      })
+    )
+
+    it.effect("staging tables a previous process left behind are dropped, ours are reused", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const made = yield* call(server, "POST", "/v1/databases", {
+          token: adminKeyOf(server),
+          body: { name: "sweep" }
+        })
+        expect(made.status).toBe(201)
+        yield* sql(server, "CREATE TABLE sweep.__staging_leftover (x UInt8) ENGINE = Memory")
+        const reply = yield* insert(server, "t", batch(1, 3), {
+          "content-type": "application/json",
+          "x-service-database": "sweep"
+        })
+        expect(reply.json).toEqual({ inserted: 3 })
+        const staging = () =>
+          sql(
+            server,
+            "SELECT name FROM system.tables WHERE database = 'sweep' AND startsWith(name, '__staging_')"
+          )
+        let left = yield* staging()
+        for (let i = 0; i < 50 && left.some((r) => r.name === "__staging_leftover"); i++) {
+          yield* Effect.sleep("100 millis")
+          left = yield* staging()
+        }
+        expect(left.map((r) => r.name)).not.toContain("__staging_leftover")
+        expect(left.length).toBe(1)
       })
     )
 

@@ -1,0 +1,61 @@
+/**
+ * The staging table of one insert: taken from the idle pool or created, and afterwards
+ * returned to the pool when its rows were moved out, else dropped in the background.
+ * The first insert into a database in this process also drops staging tables that a
+ * previous process left behind (only this process writes to its engine).
+ */
+import { Effect, Schema } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import * as EngineSql from "../tables/EngineSql.js"
+import * as Layout from "../tables/Layout.js"
+import type { TableLocks } from "./TableLocks.js"
+
+const StagingRow = Schema.Struct({ name: Schema.String })
+
+export const acquireStaging = (
+  engine: AnalyticalEngine,
+  database: string,
+  locks: TableLocks,
+  emptied: () => boolean
+) =>
+  Effect.gen(function* () {
+    const drop = (name: string) =>
+      EngineSql.command(engine, `DROP TABLE IF EXISTS ${Layout.qualified(database, name)}`).pipe(
+        Effect.zipRight(Effect.sync(() => locks.droppedStaging(database, name))),
+        Effect.ignore
+      )
+    // A pooled staging table may belong to a database dropped since: IF NOT EXISTS is cheap.
+    const staging = yield* Effect.acquireRelease(
+      Effect.suspend(() => {
+        const name = locks.takeStaging(database) ?? locks.newStaging(database)
+        return Effect.orDie(
+          EngineSql.command(engine, Layout.createTableSql(database, name, "")).pipe(Effect.as(name))
+        )
+      }),
+      (name) =>
+        emptied() && locks.returnStaging(database, name)
+          ? Effect.void
+          : Effect.asVoid(Effect.forkDaemon(drop(name)))
+    )
+    if (locks.firstSweep(database)) {
+      const leftovers = EngineSql.rows(
+        engine,
+        StagingRow,
+        `SELECT name FROM system.tables WHERE database = ${Layout.quoteString(database)} ` +
+          `AND startsWith(name, ${Layout.quoteString(Layout.STAGING_PREFIX)})`
+      )
+      yield* Effect.forkDaemon(
+        leftovers.pipe(
+          Effect.flatMap((rows) =>
+            Effect.forEach(
+              rows.filter((row) => !locks.isOurStaging(database, row.name)),
+              (row) => drop(row.name),
+              { discard: true }
+            )
+          ),
+          Effect.ignore
+        )
+      )
+    }
+    return staging
+  })
