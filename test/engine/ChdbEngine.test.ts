@@ -109,6 +109,33 @@ layer(ChdbEngine.layer({ dataDir }), { excludeTestServices: true })("ChdbEngine"
     })
   )
 
+  it.effect("queries run in the requested database, one statement each, SHOW included", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const inDatabase = (sql: string, format = "TabSeparated") =>
+        text(
+          e.query(
+            new QueryRequest({
+              sql,
+              format,
+              queryId: randomUUID(),
+              database: "logs",
+              settings: { readonly: 1 }
+            })
+          )
+        )
+      expect(yield* inDatabase("SELECT currentDatabase()")).toBe("logs\n")
+      expect(yield* inDatabase("SHOW TABLES")).toContain("events")
+      expect(yield* inDatabase("EXISTS TABLE events")).toBe("1\n")
+      const several = yield* Effect.flip(inDatabase("SELECT 1; DROP TABLE events"))
+      expect(several).toMatchObject({ type: "SYNTAX_ERROR" })
+      expect(several.message).toContain("Multi-statements")
+      expect(yield* inDatabase("SELECT count() FROM events")).toMatch(/^\d+\n$/)
+      const many = yield* inDatabase("SELECT number FROM numbers(1000000)", "CSV")
+      expect(many.length).toBeGreaterThan(6_000_000)
+    })
+  )
+
   it.effect("reports syntax errors and bad formats as EngineErrors", () =>
     Effect.gen(function* () {
       const e = yield* engine
