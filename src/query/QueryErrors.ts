@@ -11,7 +11,7 @@ export interface QueryLimits {
   readonly maxResultBytes: number
 }
 
-const READ_ONLY_HINT =
+export const READ_ONLY_HINT =
   "Only read-only statements run here: SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS — no writes, DDL, setting changes, or table functions that reach files, URLs or other servers."
 
 // The engine's own suggestion names tables of other databases (`system.one`).

@@ -3,11 +3,15 @@
  * other callers' statements (processes, query and text logs …) and engine internals
  * (data paths, every database). Only harmless reference tables of `system` may be read,
  * and `merge()` (which reads tables by pattern, `system` included) is refused.
- * Everything else read-only — writes, DDL, setting changes, file/url/remote/s3 table
- * functions, several statements — is left to the engine.
+ * Statements must start with SELECT, WITH, EXPLAIN, DESCRIBE, SHOW or EXISTS: chDB answers
+ * other kinds (SYSTEM, KILL …) on a path where only read-only mode stands in their way.
+ * `INTO OUTFILE` is refused: read-only mode lets it write a file on the server.
+ * Everything else — writes, DDL, setting changes, file/url/remote/s3 table functions,
+ * several statements — is left to the engine.
  */
 import { Effect } from "effect"
-import { Forbidden } from "../../domain/Errors.js"
+import { BadRequest, Forbidden } from "../../domain/Errors.js"
+import { READ_ONLY_HINT } from "./QueryErrors.js"
 import { tokens } from "./SqlTokens.js"
 
 const HARMLESS_SYSTEM_TABLES = new Set([
@@ -32,11 +36,21 @@ const DATABASE_KEYWORDS = new Set(["from", "in", "use", "database"])
 
 const refuse = (what: string) =>
   new Forbidden({
-    message: `Queries may not read ${what}.`,
+    message: `Queries may not use ${what}.`,
     hint: `Of the system database only these tables may be read: ${[...HARMLESS_SYSTEM_TABLES].join(", ")}. GET /v1/tables lists your tables.`
   })
 
-/** The first forbidden reference in `sql`, if any. */
+const STATEMENTS = new Set(["select", "with", "explain", "describe", "desc", "show", "exists"])
+
+/** The statement's kind when it is not one that reads. */
+export const refusedStatement = (sql: string): string | undefined => {
+  const first = tokens(sql).find((token) => token.text !== "(")
+  return first === undefined || STATEMENTS.has(first.text.toLowerCase())
+    ? undefined
+    : first.text.toUpperCase()
+}
+
+/** What `sql` may not do, if anything. */
 export const forbiddenReference = (sql: string): string | undefined => {
   const list = tokens(sql)
   for (let i = 0; i < list.length; i++) {
@@ -45,6 +59,8 @@ export const forbiddenReference = (sql: string): string | undefined => {
     if (token.kind !== "identifier") continue
     const word = token.text.toLowerCase()
     const next = list[i + 1]
+    // The engine's read-only mode lets `INTO OUTFILE` write a file on the server.
+    if (word === "into" && list[i + 1]?.text.toLowerCase() === "outfile") return "into files"
     if (word === "processlist") return "the process list"
     if (word === "merge" && next?.text === "(") return "tables through merge()"
     if (token.text !== "system") continue
@@ -59,7 +75,15 @@ export const forbiddenReference = (sql: string): string | undefined => {
   return undefined
 }
 
-export const guard = (sql: string): Effect.Effect<void, Forbidden> => {
+export const guard = (sql: string): Effect.Effect<void, BadRequest | Forbidden> => {
+  const kind = refusedStatement(sql)
+  if (kind !== undefined)
+    return Effect.fail(
+      new BadRequest({
+        message: `${kind} statements cannot run here: queries are read-only.`,
+        hint: READ_ONLY_HINT
+      })
+    )
   const what = forbiddenReference(sql)
   return what === undefined ? Effect.void : Effect.fail(refuse(what))
 }

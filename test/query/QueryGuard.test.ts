@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { forbiddenReference } from "../../src/query/QueryGuard.js"
+import { forbiddenReference, refusedStatement } from "../../src/query/QueryGuard.js"
 
 describe("QueryGuard", () => {
   it("refuses system tables that show statements, however they are written", () => {
@@ -15,7 +15,9 @@ describe("QueryGuard", () => {
       "SHOW PROCESSLIST",
       "SHOW TABLES FROM system",
       "SELECT * FROM clusterAllReplicas('default', system.processes)",
-      "SELECT $$x$$, * FROM system.processes"
+      "SELECT $$x$$, * FROM system.processes",
+      "SELECT 1 INTO OUTFILE 'x.csv'",
+      "SELECT 1 into /* c */ outfile 'x.csv'"
     ]) {
       expect(forbiddenReference(sql), sql).toBeDefined()
     }
@@ -33,6 +35,30 @@ describe("QueryGuard", () => {
       "SELECT merge FROM events"
     ]) {
       expect(forbiddenReference(sql), sql).toBeUndefined()
+    }
+  })
+
+  it("lets only reading statements through", () => {
+    for (const sql of [
+      "SELECT 1",
+      " (SELECT 1)",
+      "-- c\nWITH 1 AS x SELECT x",
+      "explain select 1",
+      "DESC t",
+      "SHOW TABLES",
+      "EXISTS t"
+    ]) {
+      expect(refusedStatement(sql), sql).toBeUndefined()
+    }
+    for (const sql of [
+      "KILL QUERY WHERE 1",
+      "SYSTEM SHUTDOWN",
+      "/* c */ INSERT INTO t VALUES (1)",
+      "SET readonly = 0",
+      "USE system",
+      "OPTIMIZE TABLE t"
+    ]) {
+      expect(refusedStatement(sql), sql).toBeDefined()
     }
   })
 })

@@ -139,6 +139,9 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
             const body = yield* refused(sql)
             expect(body.message, sql).not.toMatch(/\/etc\/|\/tmp\//)
           }
+          for (const sql of ["KILL QUERY WHERE 1", "SYSTEM SHUTDOWN", "OPTIMIZE TABLE events"]) {
+            expect((yield* refused(sql)).hint, sql).toContain("read-only")
+          }
           const multi = yield* refused("SELECT 1; DROP TABLE events")
           expect(multi.hint).toContain("one statement")
           const still = yield* query({ sql: "SELECT count() FROM events", format: "CSV" })
@@ -149,6 +152,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
     it.effect("refuses system tables that show other callers' statements", () =>
       Effect.gen(function* () {
         for (const sql of [
+          "SELECT 1 INTO OUTFILE 'written-by-a-query.csv'",
           "SELECT * FROM system.processes",
           "SELECT query FROM `system`.query_log",
           "SHOW PROCESSLIST",
