@@ -17,11 +17,18 @@ export const QueryFormat = Schema.Literal(
 )
 export type QueryFormat = typeof QueryFormat.Type
 
+/** A query's id: returned in a header, so visible ASCII only. */
+export const QueryId = Schema.String.pipe(
+  Schema.pattern(/^[\x21-\x7e]{1,128}$/, {
+    message: () => "a query id is 1 to 128 visible ASCII characters"
+  })
+)
+
 export class QueryRequest extends Schema.Class<QueryRequest>("QueryRequest")({
   sql: Schema.String,
   format: Schema.optionalWith(QueryFormat, { default: () => "JSON" }),
   /** Chosen by the client so that it can cancel the query. */
-  query_id: Schema.optional(Schema.String)
+  query_id: Schema.optional(QueryId)
 }) {}
 
 export class ColumnMeta extends Schema.Class<ColumnMeta>("ColumnMeta")({
@@ -51,7 +58,7 @@ export class QueryResult extends Schema.Class<QueryResult>("QueryResult")({
 }) {}
 
 export class CancelQueryRequest extends Schema.Class<CancelQueryRequest>("CancelQueryRequest")({
-  query_id: Schema.String
+  query_id: QueryId
 }) {}
 
 const queryDescription = [

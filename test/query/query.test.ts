@@ -85,6 +85,9 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       Effect.gen(function* () {
         const reply = yield* query({ sql: "SELECT 1", query_id: "my-query-1" })
         expect(reply.headers.get("x-service-query-id")).toBe("my-query-1")
+        const badId = yield* query({ sql: "SELECT 1", query_id: "two\nlines" })
+        expect(badId.status).toBe(400)
+        expect(badId.text).toContain("query id")
         const bad = yield* query({ sql: "SELECT 1", format: "Parquet" })
         expect(bad.status).toBe(400)
         expect(bad.json).toMatchObject({ error: "bad_request" })
