@@ -1,0 +1,46 @@
+/** An admin key of a second organization and cluster, arranged behind the API. */
+import { Context, Effect, Redacted } from "effect"
+import { ClustersRepo, NewCluster } from "../../src/clusters/ClustersRepo.js"
+import { DatabasesRepo } from "../../src/databases/DatabasesRepo.js"
+import { ApiKeysRepo, NewApiKey } from "../../src/identity/ApiKeysRepo.js"
+import { ApiKeyTokens, tokenHint } from "../../src/identity/ApiKeyTokens.js"
+import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
+import type { RunningServer } from "../support/server.js"
+
+export const otherClusterKey = (server: RunningServer) =>
+  Effect.gen(function* () {
+    const ctx = server.context
+    const tokens = Context.get(ctx, ApiKeyTokens)
+    const org = yield* Context.get(ctx, OrganizationsRepo).create("elsewhere")
+    const cluster = yield* Context.get(ctx, ClustersRepo).create(
+      new NewCluster({
+        organization_id: org.id,
+        name: "elsewhere",
+        phase: "ready",
+        replicas: 1,
+        cpu_cores: 1,
+        memory_gib: 4,
+        min_cpu_cores: 1,
+        min_memory_gib: 4,
+        max_cpu_cores: 16,
+        max_memory_gib: 64,
+        idle_timeout_minutes: 0
+      })
+    )
+    yield* Context.get(ctx, DatabasesRepo).create(cluster.id, "default")
+    const token = tokens.generate()
+    yield* Context.get(ctx, ApiKeysRepo).create(
+      new NewApiKey({
+        organization_id: org.id,
+        cluster_id: cluster.id,
+        name: "elsewhere admin",
+        permission: "admin",
+        default_database: "default",
+        token_hash: tokens.digest(Redacted.value(token)),
+        token_hint: tokenHint(Redacted.value(token)),
+        created_by_user_id: null,
+        created_by_key_id: null
+      })
+    )
+    return Redacted.value(token)
+  })
