@@ -180,6 +180,36 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("a client that goes away mid-stream ends the query's run", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        const controller = new AbortController()
+        yield* Effect.promise(async () => {
+          const reply = await fetch(`${server.url}/v1/query`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              sql: "SELECT number FROM numbers(1e12)",
+              format: "TSV",
+              query_id: "gone-1"
+            }),
+            signal: controller.signal
+          })
+          await reply.body!.getReader().read()
+        })
+        controller.abort()
+        // Released from the registry only when its engine statement has been closed; a
+        // cancel that still found it would answer 200.
+        yield* Effect.sleep("500 millis")
+        const last = yield* call(server, "POST", "/v1/query/cancel", {
+          token,
+          body: { query_id: "gone-1" }
+        })
+        expect(last.status).toBe(404)
+      })
+    )
+
     it.effect("cancel stops a running query; only its own cluster and database may cancel it", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
