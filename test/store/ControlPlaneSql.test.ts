@@ -41,7 +41,9 @@ describe("ControlPlaneSql.embedded", () => {
       const rows = yield* sql<{ table_name: string }>`
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
       expect(rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(tables))
-      expect((yield* migrationRows).map((row) => row.name)).toEqual(["control_plane"])
+      // Every registered migration ran once, in order.
+      const registered = Object.keys(Migrations.migrations).map((key) => key.replace(/^\d+_/, ""))
+      expect((yield* migrationRows).map((row) => row.name)).toEqual(registered)
     }).pipe(Effect.provide(controlPlane))
   )
 
