@@ -4,11 +4,12 @@
  * then fully verified there. Every failure is the same 401, so a caller learns nothing
  * about which part was wrong.
  */
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { decodeJwt } from "jose"
 import { Unauthorized } from "../../domain/Errors.js"
 import { ApiKeyCaller, Authenticator, UserCaller } from "../../domain/Identity.js"
 import { DatabaseName } from "../../domain/Ids.js"
+import type { ApiKeyId } from "../../domain/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
 import { OidcVerifier } from "./OidcVerifier.js"
@@ -37,11 +38,21 @@ export const AuthenticatorLive = Layer.effect(
     const sessions = yield* SessionTokens
     const oidc = yield* OidcVerifier
 
+    // `last_used_at` is minute-grained: skip the write (a round trip on the control
+    // plane's one connection) when this process recorded the key's use recently.
+    const lastRecorded = new Map<ApiKeyId, number>()
+    const recordUse = (id: ApiKeyId) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        if (now - (lastRecorded.get(id) ?? 0) < 60_000) return Effect.void
+        lastRecorded.set(id, now)
+        return Effect.asVoid(Effect.forkDaemon(keys.touch(id)))
+      })
+
     const byApiKey = Effect.fn("Authenticator.apiKey")(function* (token: string) {
       const key = yield* keys.findActiveByHash(tokens.digest(token))
       if (Option.isNone(key) || !tokens.matches(token, key.value.token_hash)) return yield* rejected
       const k = key.value
-      yield* Effect.forkDaemon(keys.touch(k.id))
+      yield* recordUse(k.id)
       return new ApiKeyCaller({
         keyId: k.id,
         keyName: k.name,
