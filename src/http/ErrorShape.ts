@@ -1,8 +1,9 @@
 /**
  * The API-wide middleware that gives every failure the `{error, message, hint}` shape:
  * schema violations, malformed or oversized bodies, unknown routes and defects alike.
- * It also caps request bodies before they are buffered (`SLUICE_MAX_REQUEST_BYTES`);
- * endpoints that stream large bodies read the raw stream under their own limits.
+ * It also caps the bodies HttpApi buffers (`SLUICE_MAX_REQUEST_BYTES`): reading stops
+ * at the limit, whatever length was declared. Endpoints that stream their body read
+ * the raw stream under their own limits, so no route needs an exception here.
  */
 import {
   HttpApiBuilder,
@@ -87,12 +88,6 @@ export const ErrorShapeLive = HttpApiBuilder.middleware(
       (app) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const declared = Number(request.headers["content-length"] ?? "0")
-          // Table inserts stream their bodies under SLUICE_MAX_INSERT_BYTES instead.
-          const streamsBody = request.method === "POST" && /^\/v1\/tables\/[^/?]+/.test(request.url)
-          if (declared > maxRequestBytes && !streamsBody) {
-            return errorResponse(tooLarge(maxRequestBytes))
-          }
           return yield* app.pipe(
             HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBytes)),
             Effect.catchAllCause((original) => {
