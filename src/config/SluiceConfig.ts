@@ -11,6 +11,18 @@ const check =
   (config: Config.Config<A>) =>
     Config.validate(config, { message: `${name}: ${message}`, validation })
 
+/** An optional secret of at least `minLength` characters; its value never appears in errors. */
+const optionalSecret = (name: string, minLength: number) =>
+  Config.option(
+    Config.redacted(name).pipe(
+      check(
+        name,
+        `expected at least ${minLength} characters`,
+        (r) => Redacted.value(r).length >= minLength
+      )
+    )
+  )
+
 const port = (name: string, fallback: number) =>
   Config.integer(name).pipe(
     check(name, "expected a port number between 0 and 65535", (n) => n >= 0 && n <= 65_535),
@@ -54,40 +66,16 @@ export const sluiceConfig = Config.all({
       )
     })
   ),
-  jwtSecret: Config.option(
-    Config.redacted("SLUICE_JWT_SECRET").pipe(
-      check(
-        "SLUICE_JWT_SECRET",
-        "expected at least 32 characters",
-        (r) => Redacted.value(r).length >= 32
-      )
-    )
-  ),
+  jwtSecret: optionalSecret("SLUICE_JWT_SECRET", 32),
   oidc: Config.option(
     Config.all({
       issuer: httpUrl("SLUICE_OIDC_ISSUER"),
       audience: Config.string("SLUICE_OIDC_AUDIENCE")
     })
   ),
-  keyPepper: Config.option(
-    Config.redacted("SLUICE_KEY_PEPPER").pipe(
-      check(
-        "SLUICE_KEY_PEPPER",
-        "expected at least 32 characters",
-        (r) => Redacted.value(r).length >= 32
-      )
-    )
-  ),
+  keyPepper: optionalSecret("SLUICE_KEY_PEPPER", 32),
   adminEmail: email("SLUICE_ADMIN_EMAIL").pipe(Config.withDefault("admin@localhost")),
-  adminPassword: Config.option(
-    Config.redacted("SLUICE_ADMIN_PASSWORD").pipe(
-      check(
-        "SLUICE_ADMIN_PASSWORD",
-        "expected at least 12 characters",
-        (r) => Redacted.value(r).length >= 12
-      )
-    )
-  ),
+  adminPassword: optionalSecret("SLUICE_ADMIN_PASSWORD", 12),
   urlIngest: Config.all({
     allow: Config.string("SLUICE_URL_INGEST_ALLOW").pipe(
       check(
