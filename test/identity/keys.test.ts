@@ -3,14 +3,10 @@
  * display, immediate revocation, and cluster isolation.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Redacted, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import type { Permission } from "../../domain/Identity.js"
-import { ClustersRepo, NewCluster } from "../../src/clusters/ClustersRepo.js"
-import { DatabasesRepo } from "../../src/databases/DatabasesRepo.js"
-import { ApiKeysRepo, NewApiKey } from "../../src/identity/ApiKeysRepo.js"
-import { ApiKeyTokens, tokenHint } from "../../src/identity/ApiKeyTokens.js"
-import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
+import { otherCluster } from "../support/otherCluster.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 
 const Created = Schema.Struct({ key: CreatedApiKey })
@@ -156,45 +152,9 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("API 
     Effect.gen(function* () {
       const server = yield* TestServer
       const admin = adminKeyOf(server)
-      const ctx = server.context
-      const clusters = Context.get(ctx, ClustersRepo)
-      const organizations = Context.get(ctx, OrganizationsRepo)
-      const keys = Context.get(ctx, ApiKeysRepo)
-      const tokens = Context.get(ctx, ApiKeyTokens)
       // A second organization and cluster, arranged behind the API (cluster creation is
       // its own endpoint group).
-      const org = yield* organizations.create("other")
-      const cluster = yield* clusters.create(
-        new NewCluster({
-          organization_id: org.id,
-          name: "other",
-          phase: "ready",
-          replicas: 1,
-          cpu_cores: 1,
-          memory_gib: 4,
-          min_cpu_cores: 1,
-          min_memory_gib: 4,
-          max_cpu_cores: 16,
-          max_memory_gib: 64,
-          idle_timeout_minutes: 0
-        })
-      )
-      yield* Context.get(ctx, DatabasesRepo).create(cluster.id, "default")
-      const token = tokens.generate()
-      yield* keys.create(
-        new NewApiKey({
-          organization_id: org.id,
-          cluster_id: cluster.id,
-          name: "other admin",
-          permission: "admin",
-          default_database: "default",
-          token_hash: tokens.digest(Redacted.value(token)),
-          token_hint: tokenHint(Redacted.value(token)),
-          created_by_user_id: null,
-          created_by_key_id: null
-        })
-      )
-      const other = Redacted.value(token)
+      const other = (yield* otherCluster(server, "other")).token
       const listed = yield* call(server, "GET", "/v1/keys", { token: other })
       expect(listed.status).toBe(200)
       expect(listed.json).toMatchObject({

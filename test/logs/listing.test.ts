@@ -9,7 +9,7 @@ import { levelOf, LogRecord } from "../../src/logs/LogRecord.js"
 import { RequestLogStore } from "../../src/logs/RequestLogStore.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { listLogs } from "./helpers.js"
-import { otherCluster } from "./otherCluster.js"
+import { otherCluster } from "../support/otherCluster.js"
 
 const base = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 86_400_000
 const at = (i: number) => new Date(base + i * 60_000)

@@ -5,7 +5,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
-import { otherClusterKey } from "./otherCluster.js"
+import { otherCluster } from "../support/otherCluster.js"
 
 const env = {
   SLUICE_QUERY_MAX_SQL_BYTES: "4096",
@@ -219,7 +219,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           body: { name: "other" }
         })
         expect(created.status).toBe(201)
-        const elsewhere = yield* otherClusterKey(server)
+        const elsewhere = (yield* otherCluster(server, "elsewhere")).token
         const running = yield* Effect.fork(query({ sql: LONG, query_id: "long-1" }))
         const cancel = (database: string) =>
           call(server, "POST", `/v1/query/cancel?database=${database}`, {
@@ -229,11 +229,11 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         // Well after it registered (the query runs until the 3 s limit unless cancelled).
         yield* Effect.sleep("500 millis")
         expect((yield* cancel("other")).status).toBe(404)
-        const otherCluster = yield* call(server, "POST", "/v1/query/cancel", {
+        const fromElsewhere = yield* call(server, "POST", "/v1/query/cancel", {
           token: elsewhere,
           body: { query_id: "long-1" }
         })
-        expect(otherCluster.status).toBe(404)
+        expect(fromElsewhere.status).toBe(404)
         let own = yield* cancel("default")
         while (own.status === 404) {
           yield* Effect.sleep("20 millis")

@@ -5,7 +5,7 @@ import { DatabasesRepo } from "../../src/databases/DatabasesRepo.js"
 import { ApiKeysRepo, NewApiKey } from "../../src/identity/ApiKeysRepo.js"
 import { ApiKeyTokens, tokenHint } from "../../src/identity/ApiKeyTokens.js"
 import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
-import type { RunningServer } from "../support/server.js"
+import type { RunningServer } from "./server.js"
 
 export const otherCluster = (server: RunningServer, name: string) =>
   Effect.gen(function* () {
