@@ -29,7 +29,8 @@ const failureIn = (text: string): EngineError => {
 }
 
 export const reshapeJson = (
-  body: Stream.Stream<Uint8Array, EngineError>
+  body: Stream.Stream<Uint8Array, EngineError>,
+  hints: ReadonlyArray<string> = []
 ): Effect.Effect<string, EngineError> =>
   Stream.decodeText(body).pipe(
     Stream.mkString,
@@ -49,7 +50,7 @@ export const reshapeJson = (
             rows_read: statistics.rows_read,
             bytes_read: statistics.bytes_read
           },
-          hints: []
+          hints
         })
       )
     })

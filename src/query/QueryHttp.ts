@@ -8,6 +8,7 @@ import { SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { selectDatabase } from "../databases/DatabaseSelection.js"
 import { Policy } from "../identity/Policy.js"
+import { makeHints } from "./Hints.js"
 import { runQuery } from "./QueryRun.js"
 import { RunningQueries } from "./RunningQueries.js"
 
@@ -17,6 +18,7 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
     const engines = yield* Engines
     const running = yield* RunningQueries
     const config = yield* SluiceConfig
+    const hintsOf = makeHints()
     const limits = {
       maxSqlBytes: config.queryMaxSqlBytes,
       timeoutSeconds: config.queryTimeoutSeconds,
@@ -44,15 +46,23 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
                 (e) => new Unavailable({ message: e.message, hint: "Retry shortly." })
               )
             )
+          const engineDb = engineDatabase(cluster, scope.database)
           return yield* runQuery({
             engine,
             running,
             scope,
-            engineDatabase: engineDatabase(cluster, scope.database),
+            engineDatabase: engineDb,
             limits,
             sql: payload.sql,
             format: payload.format,
-            queryId: payload.query_id ?? crypto.randomUUID()
+            queryId: payload.query_id ?? crypto.randomUUID(),
+            hints: hintsOf({
+              engine,
+              clusterId: cluster.clusterId,
+              database: scope.database,
+              engineDatabase: engineDb,
+              sql: payload.sql
+            })
           })
         }).pipe(Effect.withSpan("Query.run"))
       )

@@ -18,6 +18,7 @@ import { toApiError } from "./QueryErrors.js"
 import type { QueryLimits } from "./QueryErrors.js"
 import { guard } from "./QueryGuard.js"
 import { reshapeJson } from "./JsonResult.js"
+import { HINTS_HEADER, hintsHeader } from "./Hints.js"
 import type { QueryScope, RunningQueries } from "./RunningQueries.js"
 
 export const QUERY_ID_HEADER = "x-service-query-id"
@@ -31,6 +32,8 @@ export interface QueryRun {
   readonly sql: string
   readonly format: QueryFormat
   readonly queryId: string
+  /** The result's hints (decisions.md §5); asked only once the engine has accepted the query. */
+  readonly hints: Effect.Effect<ReadonlyArray<string>>
 }
 
 const checkSize = (sql: string, max: number) =>
@@ -88,7 +91,6 @@ export const runQuery = (run: QueryRun) =>
         }),
         Effect.fail
       )
-    const headers = { [QUERY_ID_HEADER]: run.queryId }
     const scope = yield* Scope.make()
     const opened = yield* Effect.gen(function* () {
       yield* run.running.register(run.scope, run.queryId, { engine: run.engine, engineQueryId })
@@ -115,8 +117,11 @@ export const runQuery = (run: QueryRun) =>
           Stream.repeatEffectChunkOption(opened.pull)
         )
     const body = rest.pipe(Stream.ensuring(Scope.close(scope, Exit.void)))
+    const hints = yield* run.hints
+    const headers: Record<string, string> = { [QUERY_ID_HEADER]: run.queryId }
+    if (hints.length > 0) headers[HINTS_HEADER] = hintsHeader(hints)
     if (run.format === "JSON") {
-      const json = yield* reshapeJson(body).pipe(Effect.catchTag("EngineError", failed))
+      const json = yield* reshapeJson(body, hints).pipe(Effect.catchTag("EngineError", failed))
       return HttpServerResponse.text(json, { contentType: contentType("JSON"), headers })
     }
     return HttpServerResponse.stream(body, { contentType: contentType(run.format), headers })
