@@ -4,15 +4,20 @@ import { Effect, Schema } from "effect"
 import { Permission } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, OrganizationId, UserId } from "../../domain/Ids.js"
 
-export class ApiKeyRow extends Schema.Class<ApiKeyRow>("ApiKeyRow")({
-  id: ApiKeyId,
+/** What a key is, as written at creation. */
+const keyFields = {
   organization_id: OrganizationId,
   cluster_id: ClusterId,
   name: Schema.String,
   permission: Permission,
   default_database: Schema.String,
   token_hash: Schema.Uint8ArrayFromSelf,
-  token_hint: Schema.String,
+  token_hint: Schema.String
+}
+
+export class ApiKeyRow extends Schema.Class<ApiKeyRow>("ApiKeyRow")({
+  id: ApiKeyId,
+  ...keyFields,
   created_at: Schema.DateFromSelf,
   last_used_at: Schema.NullOr(Schema.DateFromSelf)
 }) {}
@@ -24,13 +29,7 @@ export class ActiveApiKey extends ApiKeyRow.extend<ActiveApiKey>("ActiveApiKey")
 }) {}
 
 export class NewApiKey extends Schema.Class<NewApiKey>("NewApiKey")({
-  organization_id: OrganizationId,
-  cluster_id: ClusterId,
-  name: Schema.String,
-  permission: Permission,
-  default_database: Schema.String,
-  token_hash: Schema.Uint8ArrayFromSelf,
-  token_hint: Schema.String,
+  ...keyFields,
   created_by_user_id: Schema.NullOr(UserId),
   created_by_key_id: Schema.NullOr(ApiKeyId)
 }) {}
