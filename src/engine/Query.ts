@@ -30,12 +30,30 @@ const overHttp = (statement: Statement, request: QueryRequest, format: string): 
 // chDB streams SELECTs only; other read statements (SHOW, EXISTS …) answer in one piece.
 const UNSTREAMABLE = /Streaming query is not supported/
 
+// chDB formats every streamed chunk as a whole result: a JSON document, a header line,
+// a `meta` record per chunk. Only formats whose chunks concatenate into one valid result
+// stream; the others are produced in one piece (bounded by the result-size limit).
+const CHUNKS_CONCATENATE = new Set([
+  "JSONEachRow",
+  "JSONCompactEachRow",
+  "JSONStringsEachRow",
+  "CSV",
+  "TSV",
+  "TabSeparated",
+  "TSVRaw",
+  "TabSeparatedRaw"
+])
+
 async function* streamOrOnce(
   native: NativeSession,
   sql: string,
   format: string,
   signal: AbortSignal
 ) {
+  if (!CHUNKS_CONCATENATE.has(format)) {
+    yield await native.once(sql, format, signal)
+    return
+  }
   const iterator = native.stream(sql, format, signal)[Symbol.asyncIterator]()
   try {
     let next: IteratorResult<Uint8Array>

@@ -6,8 +6,9 @@
  * Statements must start with SELECT, WITH, EXPLAIN, DESCRIBE, SHOW or EXISTS: chDB answers
  * other kinds (SYSTEM, KILL …) on a path where only read-only mode stands in their way.
  * `INTO OUTFILE` is refused: read-only mode lets it write a file on the server.
- * Everything else — writes, DDL, setting changes, file/url/remote/s3 table functions,
- * several statements — is left to the engine.
+ * Several statements are refused: chDB runs each of them when it answers in one piece.
+ * Everything else — writes, DDL, setting changes, file/url/remote/s3 table functions —
+ * is left to the engine.
  */
 import { Effect } from "effect"
 import { BadRequest, Forbidden } from "../../domain/Errors.js"
@@ -75,7 +76,21 @@ export const forbiddenReference = (sql: string): string | undefined => {
   return undefined
 }
 
+/** Whether anything but comments follows a `;` (the engine would run each statement). */
+export const severalStatements = (sql: string): boolean => {
+  const list = tokens(sql)
+  const end = list.findIndex((token) => token.kind === "punctuation" && token.text === ";")
+  return end !== -1 && list.slice(end + 1).some((token) => token.text !== ";")
+}
+
 export const guard = (sql: string): Effect.Effect<void, BadRequest | Forbidden> => {
+  if (severalStatements(sql))
+    return Effect.fail(
+      new BadRequest({
+        message: "The SQL holds more than one statement.",
+        hint: "Send one statement per request."
+      })
+    )
   const kind = refusedStatement(sql)
   if (kind !== undefined)
     return Effect.fail(

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { forbiddenReference, refusedStatement } from "../../src/query/QueryGuard.js"
+import {
+  forbiddenReference,
+  refusedStatement,
+  severalStatements
+} from "../../src/query/QueryGuard.js"
 
 describe("QueryGuard", () => {
   it("refuses system tables that show statements, however they are written", () => {
@@ -36,6 +40,15 @@ describe("QueryGuard", () => {
     ]) {
       expect(forbiddenReference(sql), sql).toBeUndefined()
     }
+  })
+
+  it("tells several statements from one with a trailing semicolon or a quoted ';'", () => {
+    expect(severalStatements("SELECT 1; DROP TABLE t")).toBe(true)
+    expect(severalStatements("SELECT 1;SELECT 2")).toBe(true)
+    expect(severalStatements("SELECT 1;")).toBe(false)
+    expect(severalStatements("SELECT 1; -- done")).toBe(false)
+    expect(severalStatements("SELECT 1;;")).toBe(false)
+    expect(severalStatements("SELECT ';' AS s, `a;b` FROM t")).toBe(false)
   })
 
   it("lets only reading statements through", () => {

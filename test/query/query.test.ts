@@ -82,6 +82,44 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("a table written by several inserts reads back as one result in every format", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        // Three inserts make three parts, so the engine answers in several blocks.
+        for (const n of [1, 2, 3]) {
+          const inserted = yield* call(server, "POST", "/v1/tables/blocks", {
+            token: adminKeyOf(server),
+            body: [{ b: n }, { b: n + 10 }]
+          })
+          expect(inserted.status).toBe(200)
+        }
+        const sql = "SELECT b FROM blocks"
+        const json = yield* query({ sql, format: "JSON" })
+        expect(json.status).toBe(200)
+        expect(json.json).toMatchObject({ rows: 6 })
+        const compact = yield* query({ sql, format: "JSONCompact" })
+        expect(compact.json).toMatchObject({ rows: 6 })
+        for (const format of ["CSVWithNames", "TSVWithNames"]) {
+          const lines = (yield* query({ sql, format })).text.trim().split("\n")
+          expect(lines, format).toHaveLength(7)
+          expect(
+            lines.filter((line) => line.replaceAll('"', "") === "b"),
+            format
+          ).toHaveLength(1)
+        }
+        const progress = (yield* query({ sql, format: "JSONEachRowWithProgress" })).text
+        const records = progress
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as object)
+        expect(records.filter((r) => "meta" in r)).toHaveLength(1)
+        expect(records.filter((r) => "row" in r)).toHaveLength(6)
+        for (const format of ["JSONEachRow", "CSV", "TSV", "TabSeparated"]) {
+          expect((yield* query({ sql, format })).text.trim().split("\n"), format).toHaveLength(6)
+        }
+      })
+    )
+
     it.effect("returns the caller's query id, and refuses an unsupported format", () =>
       Effect.gen(function* () {
         const reply = yield* query({ sql: "SELECT 1", query_id: "my-query-1" })
