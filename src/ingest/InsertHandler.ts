@@ -8,14 +8,10 @@ import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
 import { Effect, identity, Option, Stream } from "effect"
 import type { InsertParams } from "../../domain/api/TablesApi.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import {
-  BadRequest,
-  NotImplemented,
-  PayloadTooLarge,
-  UnsupportedMediaType
-} from "../../domain/Errors.js"
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
 import { insertBody } from "./BodyInsert.js"
 import { decodeBody, newBodyHash } from "./BodyDecoding.js"
+import { insertTransformed } from "./TransformedInsert.js"
 
 export const CHUNK_BYTES = 4 * 1024 * 1024
 
@@ -71,10 +67,7 @@ const requestBody = (request: HttpServerRequest.HttpServerRequest) =>
 export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: InsertTarget) {
   const { request, params, maxInsertBytes } = target
   if (params.transform !== undefined) {
-    return yield* new NotImplemented({
-      message: `transform=${params.transform} is not implemented yet.`,
-      hint: "Insert the records without transform; transforms arrive in a later release."
-    })
+    return yield* insertTransformed(target, params.transform)
   }
   const declared = Number(request.headers["content-length"] ?? "0")
   if (declared > maxInsertBytes) {
