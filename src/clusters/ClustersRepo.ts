@@ -51,7 +51,15 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
         sql`insert into clusters ${sql.insert({ ...c, shards: 1 })}
             returning id, organization_id, name, phase`
     })
+    const running = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ id: ClusterId }),
+      execute: () => sql`select id from clusters where deleted_at is null and phase = 'ready'`
+    })
     return {
+      /** Clusters whose engine should be running now. */
+      listRunning: () =>
+        Effect.orDie(Effect.map(running(undefined), (rows) => rows.map((row) => row.id))),
       findByName: (organization: OrganizationId, name: string) =>
         Effect.orDie(byName({ organization, name })),
       findById: (id: ClusterId) => Effect.orDie(byId(id)),
