@@ -7,6 +7,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { SluiceApi } from "../domain/Api.js"
+import { AppGate } from "../src/apps/AppGate.js"
+import { AppsHttpLive } from "../src/apps/AppsHttp.js"
+import { AppsRepo } from "../src/apps/AppsRepo.js"
 import { AnnounceLive } from "../src/bootstrap/Announce.js"
 import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
 import { FirstStart } from "../src/bootstrap/FirstStart.js"
@@ -49,7 +52,10 @@ const RepositoriesLive = Layer.mergeAll(
   OrganizationsRepo.Default,
   ClustersRepo.Default,
   DatabasesRepo.Default,
-  ApiKeysRepo.Default
+  ApiKeysRepo.Default,
+  // The gate rides with the repositories so every group and transport can use it.
+  AppsRepo.Default,
+  AppGate.Default
 )
 
 const IdentityLive = reportingAuthenticator(AuthenticatorLive).pipe(
@@ -77,6 +83,7 @@ const GroupsLive = Layer.mergeAll(
     Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default, UrlIngest.Default))
   ),
   QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
+  AppsHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 

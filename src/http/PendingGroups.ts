@@ -40,10 +40,6 @@ const ClustersPending = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =
     .handle("metrics", pending)
 )
 
-const AppsPending = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
-  handlers.handle("list", pending).handle("install", pending).handle("uninstall", pending)
-)
-
 const SplCapabilitiesPending = HttpApiBuilder.group(SluiceApi, "splCapabilities", (handlers) =>
   handlers.handle("capabilities", pending)
 )
@@ -94,7 +90,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
   ClustersPending,
-  AppsPending,
   SplCapabilitiesPending,
   SplPending,
   SavedSearchesPending,

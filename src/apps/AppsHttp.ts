@@ -1,0 +1,90 @@
+/**
+ * `/v1/apps`: list, install and uninstall a cluster's apps (decisions.md §10). User
+ * credentials only (a cluster API key is 403); members read, admins change. A cluster
+ * the caller's organization does not have is a 404, so no other organization's cluster
+ * is ever confirmed. Only the control plane is touched: the cluster's lifecycle and its
+ * data stay as they are.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { App } from "../../domain/api/AppsApi.js"
+import type { AppId } from "../../domain/api/AppsApi.js"
+import { NotFound } from "../../domain/Errors.js"
+import type { OrganizationRole } from "../../domain/Identity.js"
+import { ClustersRepo } from "../clusters/ClustersRepo.js"
+import { Policy } from "../identity/Policy.js"
+import { appCatalog, appName, catalogEntry } from "./AppCatalog.js"
+import { AppsRepo } from "./AppsRepo.js"
+
+interface AppParams {
+  readonly organization: string
+  readonly cluster: string
+}
+
+const catalogIds = appCatalog.map((entry) => entry.id).join(", ")
+
+const toApp = (id: AppId, installed: boolean) => new App({ id, name: appName(id), installed })
+
+export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
+  Effect.gen(function* () {
+    const policy = yield* Policy
+    const clusters = yield* ClustersRepo
+    const apps = yield* AppsRepo
+
+    /** The named cluster of the named organization, if the caller's role allows `what`. */
+    const clusterOf = (params: AppParams, need: OrganizationRole, what: string) =>
+      Effect.gen(function* () {
+        const scope = yield* policy.organizationScope(params.organization, need, what)
+        const found = yield* clusters.findByName(scope.organizationId, params.cluster)
+        if (Option.isSome(found)) return found.value
+        const names = (yield* clusters.listOfOrganization(scope.organizationId))
+          .map((c) => c.name)
+          .join(", ")
+        return yield* new NotFound({
+          message: `Cluster '${params.cluster}' not found in '${scope.organizationName}'.`,
+          hint: `Clusters of '${scope.organizationName}': ${names || "none"}.`
+        })
+      })
+
+    const appOf = (id: string) => {
+      const entry = catalogEntry(id)
+      return entry
+        ? Effect.succeed(entry.id)
+        : Effect.fail(
+            new NotFound({
+              message: `There is no app '${id}'.`,
+              hint: `Apps: ${catalogIds}. GET /v1/apps lists them with their state.`
+            })
+          )
+    }
+
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const cluster = yield* clusterOf(urlParams, "member", "read apps")
+          const installed = yield* apps.installed(cluster.id)
+          return {
+            cluster: { id: cluster.id, name: cluster.name },
+            apps: appCatalog.map((entry) => toApp(entry.id, installed.includes(entry.id)))
+          }
+        })
+      )
+      .handle("install", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const cluster = yield* clusterOf(urlParams, "admin", "install apps")
+          const id = yield* appOf(path.app_id)
+          yield* apps.install(cluster.id, id)
+          return toApp(id, true)
+        })
+      )
+      .handle("uninstall", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const cluster = yield* clusterOf(urlParams, "admin", "uninstall apps")
+          const id = yield* appOf(path.app_id)
+          yield* apps.uninstall(cluster.id, id)
+          return toApp(id, false)
+        })
+      )
+  })
+)
