@@ -45,6 +45,7 @@ import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
 import { RequestLogsLive } from "../src/logs/RequestLogsLive.js"
+import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { reportingAuthenticator, reportingPolicy } from "../src/logs/ScopeReporting.js"
 
 const RepositoriesLive = Layer.mergeAll(
@@ -84,6 +85,7 @@ const GroupsLive = Layer.mergeAll(
   ),
   QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
   AppsHttpLive,
+  OtlpHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
 

@@ -5,6 +5,7 @@
  */
 import { ConfigProvider, Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
+import { OtlpGrpcServerLive } from "../src/otlp/grpc/OtlpGrpcServer.js"
 import { InfrastructureLive } from "./Infrastructure.js"
 import { ServerLive } from "./Server.js"
 
@@ -12,7 +13,8 @@ export const testServerLive = (options: {
   readonly dataDir: string
   readonly env?: Readonly<Record<string, string>>
 }) =>
-  ServerLive.pipe(
+  OtlpGrpcServerLive.pipe(
+    Layer.provideMerge(ServerLive),
     Layer.provideMerge(InfrastructureLive),
     Layer.provide(SluiceConfig.layer),
     Layer.provide(
@@ -22,6 +24,7 @@ export const testServerLive = (options: {
             Object.entries({
               SLUICE_DATA_DIR: options.dataDir,
               SLUICE_PORT: "0",
+              SLUICE_GRPC_PORT: "0",
               SLUICE_HOST: "127.0.0.1",
               ...options.env
             })

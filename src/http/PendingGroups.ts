@@ -57,10 +57,6 @@ const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (h
     .handle("delete", pending)
 )
 
-const OtlpPending = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
-  handlers.handleRaw("traces", pending).handleRaw("logs", pending).handleRaw("metrics", pending)
-)
-
 const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
   handlers
     .handleRaw("write", pending)
@@ -93,7 +89,6 @@ export const PendingGroupsLive = Layer.mergeAll(
   SplCapabilitiesPending,
   SplPending,
   SavedSearchesPending,
-  OtlpPending,
   MetricsCompatPending,
   HecPending
 )

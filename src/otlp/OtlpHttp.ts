@@ -1,0 +1,77 @@
+/**
+ * `POST /otlp/v1/{traces,logs,metrics}` (otlp-app): OTLP/HTTP in JSON or protobuf,
+ * optionally gzip-compressed, answered in the request's own encoding.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { AppGate } from "../apps/AppGate.js"
+import { DatabasesRepo } from "../databases/DatabasesRepo.js"
+import { Policy } from "../identity/Policy.js"
+import { Engines } from "../../domain/Engine.js"
+import type { OtlpSignal } from "./OtlpIngest.js"
+import { OTLP_BODY_LIMIT, encodingOf, readOtlpBody, tooLarge } from "./native/OtlpBody.js"
+import { responseBinary, responseJson } from "./native/OtlpResponse.js"
+import { ingestSignal, otlpTarget } from "./native/OtlpTarget.js"
+import type { TargetParams } from "./native/OtlpTarget.js"
+
+/** The body, with the rest of a refused body drained so that the error still reaches the client. */
+const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request)),
+    (incoming) => readOtlpBody(incoming, request.headers["content-encoding"]),
+    (incoming) =>
+      Effect.sync(() => {
+        if (!incoming.readableEnded) incoming.resume()
+      })
+  )
+
+export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
+  Effect.gen(function* () {
+    const policy = yield* Policy
+    const gate = yield* AppGate
+    const engines = yield* Engines
+    const databases = yield* DatabasesRepo
+
+    const handle =
+      (signal: OtlpSignal) =>
+      (input: {
+        readonly urlParams: TargetParams
+        readonly tableOverride: string | undefined
+        readonly request: HttpServerRequest.HttpServerRequest
+      }) =>
+        Effect.gen(function* () {
+          const { request } = input
+          const target = yield* otlpTarget(signal, input.urlParams, input.tableOverride)
+          const encoding = yield* encodingOf(request.headers["content-type"])
+          const declared = Number(request.headers["content-length"] ?? "0")
+          const encoded = request.headers["content-encoding"] !== undefined
+          if (!encoded && declared > OTLP_BODY_LIMIT) return yield* tooLarge(OTLP_BODY_LIMIT)
+          const bytes = yield* bodyOf(request)
+          const outcome = yield* ingestSignal(target, signal, encoding, bytes)
+          return encoding === "json"
+            ? HttpServerResponse.unsafeJson(responseJson(signal, outcome))
+            : HttpServerResponse.uint8Array(responseBinary(signal, outcome), {
+                contentType: "application/x-protobuf"
+              })
+        }).pipe(
+          Effect.provideService(Policy, policy),
+          Effect.provideService(AppGate, gate),
+          Effect.provideService(Engines, engines),
+          Effect.provideService(DatabasesRepo, databases)
+        )
+
+    return handlers
+      .handleRaw("traces", ({ urlParams, headers, request }) =>
+        handle("traces")({ urlParams, request, tableOverride: headers["x-service-traces-table"] })
+      )
+      .handleRaw("logs", ({ urlParams, headers, request }) =>
+        handle("logs")({ urlParams, request, tableOverride: headers["x-service-logs-table"] })
+      )
+      .handleRaw("metrics", ({ urlParams, headers, request }) =>
+        handle("metrics")({ urlParams, request, tableOverride: headers["x-service-metrics-table"] })
+      )
+  })
+)

@@ -1,0 +1,106 @@
+/**
+ * The OTLP/gRPC server (`SLUICE_GRPC_PORT`): the collector's three `Export` services,
+ * started with the layer and drained when its scope closes. Requests are decompressed
+ * (gzip, deflate) by grpc-js, which caps the inflated message at the receive limit.
+ */
+import { Server, ServerCredentials } from "@grpc/grpc-js"
+import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from "@grpc/grpc-js"
+import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime } from "effect"
+import type { Engines } from "../../../domain/Engine.js"
+import type { Authenticator } from "../../../domain/Identity.js"
+import type { AppGate } from "../../apps/AppGate.js"
+import { SluiceConfig } from "../../config/SluiceConfig.js"
+import type { DatabasesRepo } from "../../databases/DatabasesRepo.js"
+import type { Policy } from "../../identity/Policy.js"
+import { LogsService } from "../gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
+import { MetricsService } from "../gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
+import { TraceService } from "../gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
+import type { OtlpSignal } from "../OtlpIngest.js"
+import { OTLP_BODY_LIMIT } from "../native/OtlpBody.js"
+import { grpcExport } from "./GrpcExport.js"
+import { grpcError, internalError } from "./GrpcStatus.js"
+
+/** The running server; `port` is the bound one (useful when configured as 0). */
+export class OtlpGrpcServer extends Context.Tag("sluice/OtlpGrpcServer")<
+  OtlpGrpcServer,
+  { readonly port: number }
+>() {}
+
+type Needs = Authenticator | Policy | AppGate | Engines | DatabasesRepo
+
+const services = { traces: TraceService, logs: LogsService, metrics: MetricsService } as const
+
+const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length)
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+
+// Both directions stay raw bytes here: the generated code decodes in `decodeExport` and
+// encodes in `responseBinary`, where a failure can become the right status.
+const definition = (signal: OtlpSignal): ServiceDefinition => {
+  const service = services[signal]
+  return {
+    [service.method.export.name]: {
+      path: `/${service.typeName}/${service.method.export.name}`,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: bufferOf,
+      requestDeserialize: bytesOf,
+      responseSerialize: bufferOf,
+      responseDeserialize: bytesOf
+    }
+  }
+}
+
+const handler =
+  (runtime: Runtime.Runtime<Needs>, signal: OtlpSignal) =>
+  (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
+    const fiber = Runtime.runFork(runtime)(grpcExport(signal, call.metadata, call.request))
+    call.on("cancelled", () => Effect.runFork(Fiber.interrupt(fiber)))
+    fiber.addObserver((exit) => {
+      if (Exit.isSuccess(exit)) return callback(null, exit.value)
+      if (Cause.isInterruptedOnly(exit.cause)) return
+      const failure = Cause.failureOption(exit.cause)
+      if (Option.isSome(failure)) return callback(grpcError(failure.value))
+      const traceId = crypto.randomUUID()
+      Runtime.runFork(runtime)(
+        Effect.logError("OTLP/gRPC export failed", exit.cause).pipe(
+          Effect.annotateLogs({ traceId, signal })
+        )
+      )
+      callback(internalError(traceId))
+    })
+  }
+
+const bind = (server: Server, address: string) =>
+  Effect.async<number, Error>((resume) =>
+    server.bindAsync(address, ServerCredentials.createInsecure(), (error, port) =>
+      resume(error === null ? Effect.succeed(port) : Effect.fail(error))
+    )
+  )
+
+// Lets calls in flight finish, for a while; then closes whatever is left.
+const shutdown = (server: Server) =>
+  Effect.async<void>((resume) => server.tryShutdown(() => resume(Effect.void))).pipe(
+    Effect.timeoutTo({ duration: "5 seconds", onSuccess: () => true, onTimeout: () => false }),
+    Effect.flatMap((drained) => (drained ? Effect.void : Effect.sync(() => server.forceShutdown())))
+  )
+
+export const OtlpGrpcServerLive = Layer.scoped(
+  OtlpGrpcServer,
+  Effect.gen(function* () {
+    const { host, grpcPort } = yield* SluiceConfig
+    const runtime = yield* Effect.runtime<Needs>()
+    const server = new Server({ "grpc.max_receive_message_length": OTLP_BODY_LIMIT })
+    for (const signal of ["traces", "logs", "metrics"] as const) {
+      server.addService(definition(signal), { Export: handler(runtime, signal) })
+    }
+    const address = `${host.includes(":") ? `[${host}]` : host}:${grpcPort}`
+    const port = yield* Effect.acquireRelease(
+      bind(server, address).pipe(
+        Effect.orDieWith((e) => new Error(`OTLP/gRPC cannot listen on ${address}: ${e.message}`))
+      ),
+      () => shutdown(server)
+    )
+    yield* Effect.logInfo(`OTLP/gRPC listening on ${host}:${port}`)
+    return { port }
+  })
+)

@@ -1,0 +1,89 @@
+/**
+ * What the native OTLP transports (HTTP and gRPC) share: where an export lands — the
+ * caller's cluster, with the otlp-app installed, the selected database and the signal's
+ * table — and the decode-then-ingest step. Both run inside a request whose
+ * `CurrentCaller` is known; the database selection reads the request's headers.
+ */
+import { Effect, Schema } from "effect"
+import { Engines } from "../../../domain/Engine.js"
+import type { AnalyticalEngine } from "../../../domain/Engine.js"
+import { BadRequest, Unavailable } from "../../../domain/Errors.js"
+import { TableName } from "../../../domain/Ids.js"
+import { AppGate } from "../../apps/AppGate.js"
+import { selectDatabase } from "../../databases/DatabaseSelection.js"
+import { engineDatabase } from "../../databases/EngineDatabase.js"
+import { Policy } from "../../identity/Policy.js"
+import { decodeExport, ingestExport } from "../OtlpIngest.js"
+import type { OtlpSignal } from "../OtlpIngest.js"
+import type { OtlpEncoding } from "./OtlpBody.js"
+import type { ExportOutcome } from "./OtlpResponse.js"
+
+export const OTLP_APP = "otlp-app" as const
+
+/** The header that names another table than the signal's own. */
+export const tableHeader = (signal: OtlpSignal) => `x-service-${signal}-table` as const
+
+export interface OtlpTarget {
+  readonly engine: AnalyticalEngine
+  /** The engine's name of the selected database. */
+  readonly database: string
+  readonly table: string
+}
+
+export interface TargetParams {
+  readonly organization?: string | undefined
+  readonly cluster?: string | undefined
+  readonly database?: string | undefined
+}
+
+const decodeTable = Schema.decodeUnknown(TableName)
+
+const tableOf = (signal: OtlpSignal, override: string | undefined) =>
+  decodeTable(override ?? signal).pipe(
+    Effect.mapError(
+      () =>
+        new BadRequest({
+          message: `'${override}' (${tableHeader(signal)}) is not a valid table name.`,
+          hint: "Names start with a letter and hold at most 64 letters, digits or underscores."
+        })
+    )
+  )
+
+export const otlpTarget = Effect.fn("Otlp.target")(function* (
+  signal: OtlpSignal,
+  params: TargetParams,
+  tableOverride: string | undefined
+) {
+  const policy = yield* Policy
+  const gate = yield* AppGate
+  const engines = yield* Engines
+  const scope = yield* policy.clusterScope("insert", params)
+  yield* gate.require(scope.clusterId, OTLP_APP)
+  const table = yield* tableOf(signal, tableOverride)
+  const database = yield* selectDatabase(scope, params.database)
+  const engine = yield* engines
+    .forCluster(scope.clusterId)
+    .pipe(
+      Effect.mapError(
+        (error) =>
+          new Unavailable({ message: error.message, hint: "Retry when the cluster is running." })
+      )
+    )
+  return { engine, database: engineDatabase(scope, database), table } satisfies OtlpTarget
+})
+
+/** Decodes the export and stores its rows; a payload that does not decode stores nothing. */
+export const ingestSignal = Effect.fn("Otlp.ingest")(function* (
+  target: OtlpTarget,
+  signal: OtlpSignal,
+  encoding: OtlpEncoding,
+  bytes: Uint8Array
+) {
+  const request = yield* decodeExport(signal, encoding, bytes)
+  const result = yield* ingestExport(target.engine, target.database, target.table, signal, request)
+  return {
+    accepted: result.accepted,
+    rejected: result.rejected,
+    message: result.message
+  } satisfies ExportOutcome
+})
