@@ -90,6 +90,8 @@ export const sluiceConfig = Config.all({
   }),
   maxRequestBytes: positiveInt("SLUICE_MAX_REQUEST_BYTES", 1024 * 1024),
   logRetentionDays: positiveInt("SLUICE_LOG_RETENTION_DAYS", 30),
+  metricsIntervalSeconds: positiveInt("SLUICE_METRICS_INTERVAL_SECONDS", 60),
+  metricsRetentionDays: positiveInt("SLUICE_METRICS_RETENTION_DAYS", 30),
   queryMaxSqlBytes: positiveInt("SLUICE_QUERY_MAX_SQL_BYTES", 128 * 1024),
   queryTimeoutSeconds: positiveInt("SLUICE_QUERY_TIMEOUT_SECONDS", 30),
   queryMaxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024),

@@ -6,6 +6,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import { Effect, Layer } from "effect"
 import controlPlane from "./migrations/0001_control_plane.js"
 import requestLogs from "./migrations/0002_request_logs.js"
+import clusterMetrics from "./migrations/0003_cluster_metrics.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -15,7 +16,8 @@ import requestLogs from "./migrations/0002_request_logs.js"
  */
 export const migrations = {
   "0001_control_plane": controlPlane,
-  "0002_request_logs": requestLogs
+  "0002_request_logs": requestLogs,
+  "0003_cluster_metrics": clusterMetrics
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
