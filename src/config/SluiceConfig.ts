@@ -95,7 +95,14 @@ export const sluiceConfig = Config.all({
   queryMaxSqlBytes: positiveInt("SLUICE_QUERY_MAX_SQL_BYTES", 128 * 1024),
   queryTimeoutSeconds: positiveInt("SLUICE_QUERY_TIMEOUT_SECONDS", 30),
   queryMaxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024),
-  maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024)
+  maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024),
+  /** Where verify-s3-access talks to: AWS by default, or an S3-compatible store. */
+  storage: Config.all({
+    s3Endpoint: Config.option(httpUrl("SLUICE_S3_ENDPOINT")),
+    stsEndpoint: Config.option(httpUrl("SLUICE_STS_ENDPOINT")),
+    region: Config.string("SLUICE_S3_REGION").pipe(Config.withDefault("us-east-1")),
+    forcePathStyle: Config.boolean("SLUICE_S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false))
+  })
 })
 
 export type SluiceConfigShape = Config.Config.Success<typeof sluiceConfig>

@@ -1,0 +1,162 @@
+/**
+ * `StorageVerifier` on the AWS SDK: STS AssumeRole with the customer's external id, then
+ * a probe object written, read back and deleted under the data and the backups location
+ * with the temporary credentials. Endpoints and region come from `SLUICE_S3_*` and
+ * `SLUICE_STS_ENDPOINT`, so S3-compatible stores work too. The service's own credentials
+ * for STS are `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (`AWS_SESSION_TOKEN`) when
+ * set, else the SDK's default chain (profile files, container or instance role).
+ */
+import { S3Client } from "@aws-sdk/client-s3"
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import type { ByoS3 } from "../../domain/api/ClusterModels.js"
+import { StorageVerification, StorageVerifier } from "../../domain/StorageVerifier.js"
+import { SluiceConfig } from "../config/SluiceConfig.js"
+import type { SluiceConfigShape } from "../config/SluiceConfig.js"
+import { probeLocation } from "./StorageCheckProbe.js"
+import { StepFailed, step, withoutSecrets } from "./StorageCheckSteps.js"
+
+export interface ServiceCredentials {
+  readonly accessKeyId: Redacted.Redacted
+  readonly secretAccessKey: Redacted.Redacted
+  readonly sessionToken: Option.Option<Redacted.Redacted>
+}
+
+const serviceCredentials = Config.option(
+  Config.all({
+    accessKeyId: Config.redacted("AWS_ACCESS_KEY_ID"),
+    secretAccessKey: Config.redacted("AWS_SECRET_ACCESS_KEY"),
+    sessionToken: Config.option(Config.redacted("AWS_SESSION_TOKEN"))
+  })
+)
+
+const sdkCredentials = (credentials: ServiceCredentials) => ({
+  accessKeyId: Redacted.value(credentials.accessKeyId),
+  secretAccessKey: Redacted.value(credentials.secretAccessKey),
+  ...Option.match(credentials.sessionToken, {
+    onNone: () => ({}),
+    onSome: (token) => ({ sessionToken: Redacted.value(token) })
+  })
+})
+
+/** The shortest session STS grants; the check needs seconds. */
+const sessionSeconds = 900
+
+export const makeStorageVerifier = (
+  storage: SluiceConfigShape["storage"],
+  credentials: Option.Option<ServiceCredentials>
+) =>
+  Effect.gen(function* () {
+    const sts = yield* Effect.acquireRelease(
+      Effect.sync(
+        () =>
+          new STSClient({
+            region: storage.region,
+            maxAttempts: 2,
+            ...Option.match(storage.stsEndpoint, {
+              onNone: () => ({}),
+              onSome: (endpoint) => ({ endpoint })
+            }),
+            ...Option.match(credentials, {
+              onNone: () => ({}),
+              onSome: (c) => ({ credentials: sdkCredentials(c) })
+            })
+          })
+      ),
+      (client) => Effect.sync(() => client.destroy())
+    )
+    const ownSecrets = Option.match(credentials, {
+      onNone: () => [],
+      onSome: (c) => Object.values(sdkCredentials(c))
+    })
+
+    const assumeRole = (byo: ByoS3) =>
+      step(`Could not assume role ${byo.role_arn}`, (abortSignal) =>
+        sts.send(
+          new AssumeRoleCommand({
+            RoleArn: byo.role_arn,
+            ExternalId: byo.external_id,
+            RoleSessionName: "sluice-storage-check",
+            DurationSeconds: sessionSeconds
+          }),
+          { abortSignal }
+        )
+      ).pipe(
+        Effect.flatMap(({ Credentials: c }) =>
+          c?.AccessKeyId && c.SecretAccessKey
+            ? Effect.succeed({
+                accessKeyId: c.AccessKeyId,
+                secretAccessKey: c.SecretAccessKey,
+                ...(c.SessionToken ? { sessionToken: c.SessionToken } : {})
+              })
+            : Effect.fail(
+                new StepFailed({
+                  message: `Could not assume role ${byo.role_arn}: the answer carried no credentials`
+                })
+              )
+        )
+      )
+
+    const s3Client = (temporary: {
+      readonly accessKeyId: string
+      readonly secretAccessKey: string
+    }) =>
+      Effect.acquireRelease(
+        Effect.sync(
+          () =>
+            new S3Client({
+              region: storage.region,
+              credentials: temporary,
+              forcePathStyle: storage.forcePathStyle,
+              // A bucket in another region answers with a redirect the SDK can follow.
+              followRegionRedirects: true,
+              // Many S3-compatible stores do not know the newer default checksums.
+              requestChecksumCalculation: "WHEN_REQUIRED",
+              responseChecksumValidation: "WHEN_REQUIRED",
+              maxAttempts: 2,
+              ...Option.match(storage.s3Endpoint, {
+                onNone: () => ({}),
+                onSome: (endpoint) => ({ endpoint })
+              })
+            })
+        ),
+        (client) => Effect.sync(() => client.destroy())
+      )
+
+    const verify = Effect.fn("StorageVerifier.verify")(function* (byo: ByoS3) {
+      const secrets: Array<string> = [...ownSecrets]
+      const outcome = yield* Effect.gen(function* () {
+        const temporary = yield* assumeRole(byo)
+        secrets.push(...Object.values(temporary))
+        const s3 = yield* s3Client(temporary)
+        yield* probeLocation(s3, "data", byo.data)
+        yield* probeLocation(s3, "backups", byo.backups)
+      }).pipe(Effect.scoped, Effect.either)
+      if (outcome._tag === "Left") {
+        yield* Effect.logInfo("storage check failed").pipe(
+          Effect.annotateLogs({ role_arn: byo.role_arn })
+        )
+        return new StorageVerification({
+          verified: false,
+          message: withoutSecrets(outcome.left.message, secrets)
+        })
+      }
+      return new StorageVerification({
+        verified: true,
+        message:
+          `Assumed role ${byo.role_arn} and wrote, read back and deleted a probe object under ` +
+          `s3://${byo.data.bucket}/${byo.data.path} and s3://${byo.backups.bucket}/${byo.backups.path}.`
+      })
+    })
+
+    return StorageVerifier.of({ verify })
+  })
+
+/** Reads `SluiceConfig.storage` and the optional `AWS_*` credentials while it is built. */
+export const StorageVerifierLive = Layer.scoped(
+  StorageVerifier,
+  Effect.gen(function* () {
+    const { storage } = yield* SluiceConfig
+    return yield* makeStorageVerifier(storage, yield* serviceCredentials)
+  })
+)

@@ -1,0 +1,207 @@
+/**
+ * verify-s3-access against loopback STS and S3 that speak the real protocols: the role
+ * is assumed with the external id, a probe object goes through both locations, and every
+ * failure names its step without giving away a credential.
+ */
+import * as http from "node:http"
+import { describe, expect, it, layer } from "@effect/vitest"
+import {
+  ConfigProvider,
+  Context,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  Layer,
+  TestClock,
+  TestContext
+} from "effect"
+import { ByoS3, S3Location } from "../../domain/api/ClusterModels.js"
+import { StorageVerifier } from "../../domain/StorageVerifier.js"
+import { StorageVerifierLive } from "../../src/clusters/StorageCheck.js"
+import { SluiceConfig } from "../../src/config/SluiceConfig.js"
+import { startStorageFakes } from "../support/storageFakes.js"
+import type { FakeRole, StorageFakes } from "../support/storageFakes.js"
+
+class Fakes extends Context.Tag("test/StorageFakes")<Fakes, StorageFakes>() {}
+
+const verifierWith = (env: Readonly<Record<string, string>>) =>
+  StorageVerifierLive.pipe(
+    Layer.provide(SluiceConfig.layer),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  )
+
+const Live = Layer.unwrapEffect(Effect.map(Fakes, (fakes) => verifierWith(fakes.env))).pipe(
+  Layer.provideMerge(Layer.scoped(Fakes, startStorageFakes()))
+)
+
+const byo = (
+  role: FakeRole,
+  data: { bucket: string; path: string },
+  backups: { bucket: string; path: string }
+) =>
+  new ByoS3({
+    role_arn: role.roleArn,
+    external_id: role.externalId,
+    data: new S3Location(data),
+    backups: new S3Location(backups)
+  })
+
+const probe = "\\.sluice-storage-check-[0-9a-f-]{36}"
+
+/** Runs the check and asserts that no credential leaked into its message. */
+const check = (request: ByoS3) =>
+  Effect.gen(function* () {
+    const fakes = yield* Fakes
+    const result = yield* (yield* StorageVerifier).verify(request)
+    for (const secret of fakes.secrets()) expect(result.message).not.toContain(secret)
+    return result
+  })
+
+layer(Live, { excludeTestServices: true, timeout: 60_000 })("verify-s3-access", (it) => {
+  it.effect(
+    "a role with read and write access to both buckets is verified and nothing is left behind",
+    () =>
+      Effect.gen(function* () {
+        const fakes = yield* Fakes
+        const result = yield* check(
+          byo(
+            fakes.roles.readWrite,
+            { bucket: fakes.buckets.data, path: "tenants/acme/data/" },
+            { bucket: fakes.buckets.backups, path: "/tenants/acme/backups" }
+          )
+        )
+        expect(result.verified).toBe(true)
+        expect(result.message).toContain(fakes.roles.readWrite.roleArn)
+        expect(result.message).toContain("s3://customer-data/tenants/acme/data/")
+        expect(result.message).toContain("s3://customer-backups//tenants/acme/backups")
+        expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
+        expect(yield* fakes.keys(fakes.buckets.backups)).toEqual([])
+      })
+  )
+
+  it.effect("a wrong external id fails at assuming the role", () =>
+    Effect.gen(function* () {
+      const fakes = yield* Fakes
+      const role = { ...fakes.roles.readWrite, externalId: "not-the-agreed-id" }
+      const result = yield* check(
+        byo(
+          role,
+          { bucket: fakes.buckets.data, path: "d" },
+          { bucket: fakes.buckets.backups, path: "b" }
+        )
+      )
+      expect(result.verified).toBe(false)
+      expect(result.message).toBe(
+        `Could not assume role ${role.roleArn}: AccessDenied: User: arn:aws:iam::123456789012:user/sluice-service ` +
+          `is not authorized to perform: sts:AssumeRole on resource: ${role.roleArn}`
+      )
+    })
+  )
+
+  it.effect("a missing backups bucket fails at writing there, after the data location passed", () =>
+    Effect.gen(function* () {
+      const fakes = yield* Fakes
+      const result = yield* check(
+        byo(
+          fakes.roles.readWrite,
+          { bucket: fakes.buckets.data, path: "data" },
+          { bucket: "no-such-bucket", path: "backups" }
+        )
+      )
+      expect(result.verified).toBe(false)
+      expect(result.message).toMatch(
+        new RegExp(
+          `^Could not write a probe object to the backups location s3://no-such-bucket/backups/${probe}: ` +
+            "NoSuchBucket: The specified bucket does not exist$"
+        )
+      )
+      expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
+    })
+  )
+
+  it.effect("a read-only role fails at writing the first probe with S3's AccessDenied", () =>
+    Effect.gen(function* () {
+      const fakes = yield* Fakes
+      const result = yield* check(
+        byo(
+          fakes.roles.readOnly,
+          { bucket: fakes.buckets.data, path: "data" },
+          { bucket: fakes.buckets.backups, path: "backups" }
+        )
+      )
+      expect(result.verified).toBe(false)
+      expect(result.message).toMatch(
+        new RegExp(
+          `^Could not write a probe object to the data location s3://customer-data/data/${probe}: ` +
+            "AccessDenied: Access Denied$"
+        )
+      )
+    })
+  )
+
+  it.effect("the service's own credentials are what STS checks: a wrong secret is refused", () =>
+    Effect.gen(function* () {
+      const fakes = yield* Fakes
+      const context = yield* Layer.build(
+        verifierWith({ ...fakes.env, AWS_SECRET_ACCESS_KEY: "wrong-secret-of-the-service" })
+      )
+      const request = byo(
+        fakes.roles.readWrite,
+        { bucket: fakes.buckets.data, path: "d" },
+        { bucket: fakes.buckets.backups, path: "b" }
+      )
+      const result = yield* Context.get(context, StorageVerifier).verify(request)
+      expect(result.verified).toBe(false)
+      expect(result.message).toMatch(
+        new RegExp(`^Could not assume role ${request.role_arn}: SignatureDoesNotMatch: `)
+      )
+      expect(result.message).not.toContain("wrong-secret-of-the-service")
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("verify-s3-access time bound", () => {
+  // `layer(...)` above replaces the module's `it.scoped` with one without test services
+  // (@effect/vitest 0.30), so the TestClock is provided here.
+  it.scopedLive(
+    "an STS endpoint that never answers ends the check after 10 s, naming the step",
+    () =>
+      Effect.gen(function* () {
+        const asked = yield* Deferred.make<void>()
+        const silent = http.createServer(() => Deferred.unsafeDone(asked, Exit.void))
+        yield* Effect.acquireRelease(
+          Effect.async<void>((resume) => {
+            silent.listen(0, "127.0.0.1", () => resume(Effect.void))
+          }),
+          () => Effect.sync(() => (silent.closeAllConnections(), silent.close()))
+        )
+        const address = silent.address()
+        if (address === null || typeof address === "string") return yield* Effect.die("no port")
+        const context = yield* Layer.build(
+          verifierWith({
+            SLUICE_STS_ENDPOINT: `http://127.0.0.1:${address.port}`,
+            AWS_ACCESS_KEY_ID: "AKIAEXAMPLEEXAMPLE",
+            AWS_SECRET_ACCESS_KEY: "secret-of-the-service"
+          })
+        )
+        const request = new ByoS3({
+          role_arn: "arn:aws:iam::111122223333:role/r",
+          external_id: "x",
+          data: new S3Location({ bucket: "d", path: "" }),
+          backups: new S3Location({ bucket: "b", path: "" })
+        })
+        const fiber = yield* Effect.fork(Context.get(context, StorageVerifier).verify(request))
+        // The step's deadline is set once the request is on its way.
+        yield* Deferred.await(asked)
+        yield* TestClock.adjust("9 seconds")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 second")
+        const result = yield* Fiber.join(fiber)
+        expect(result).toMatchObject({
+          verified: false,
+          message: `Could not assume role ${request.role_arn}: no answer within 10s`
+        })
+      }).pipe(Effect.provide(TestContext.TestContext))
+  )
+})
