@@ -3,12 +3,16 @@
  * `decodeExport` turns a request body into the decoded model, `ingestExport` flattens it
  * into rows of the collector ClickHouse exporter's tables and inserts them.
  *
- * Requirements: none (`R = never`); the engine and database come from the caller.
+ * Requirements: none (`R = never`). The flattening is `OtlpTransforms`' built-in
+ * implementation; the engine and database come from the caller.
  */
 import { Effect } from "effect"
-import type { AnalyticalEngine } from "../../domain/Engine.js"
+import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { BadRequest } from "../../domain/Errors.js"
 import type { OtlpExport } from "../../domain/OtlpModel.js"
+import * as OtlpTables from "./OtlpTables.js"
+import { rowsJson } from "./RowJson.js"
+import { otlpTransforms } from "./transforms/OtlpTransformsLive.js"
 
 export type { OtlpExport } from "../../domain/OtlpModel.js"
 export { decodeExport } from "./OtlpDecode.js"
@@ -23,19 +27,99 @@ export interface OtlpIngestResult {
   readonly message: string | undefined
 }
 
+/** One table's worth of rows, serialized before anything is inserted. */
+interface Batch {
+  readonly table: string
+  readonly rows: number
+  readonly text: string
+}
+
+/** The engine refused our rows because the table has other columns: the caller's to fix. */
+const SCHEMA_MISMATCH = new Set([
+  "INCORRECT_DATA",
+  "NO_SUCH_COLUMN_IN_TABLE",
+  "THERE_IS_NO_COLUMN",
+  "TYPE_MISMATCH",
+  "CANNOT_PARSE_INPUT_ASSERTION_FAILED",
+  "CANNOT_PARSE_TEXT"
+])
+
+const plan = (table: string, request: OtlpExport) => {
+  const batch = (name: string, rows: ReadonlyArray<object>): Batch => ({
+    table: name,
+    rows: rows.length,
+    text: rowsJson(rows)
+  })
+  switch (request.signal) {
+    case "traces": {
+      const flat = otlpTransforms.traces(request.request)
+      return {
+        flat,
+        tables: [{ table, shape: OtlpTables.TRACES }],
+        batches: [batch(table, flat.rows)]
+      }
+    }
+    case "logs": {
+      const flat = otlpTransforms.logs(request.request)
+      return {
+        flat,
+        tables: [{ table, shape: OtlpTables.LOGS }],
+        batches: [batch(table, flat.rows)]
+      }
+    }
+    case "metrics": {
+      const flat = otlpTransforms.metrics(request.request)
+      const rows = flat.rows
+      const tables = OtlpTables.metricTables(table)
+      return { flat, tables, batches: tables.map((t) => batch(t.table, rows[t.kind])) }
+    }
+  }
+}
+
 /**
  * Flattens `request` and inserts its rows into `table` of `database` (for metrics,
  * the five tables `{table}_gauge`, `_sum`, `_histogram`, `_exponential_histogram`,
  * `_summary`), creating them on first use. Invalid records are dropped and counted in
- * `rejected`; nothing is inserted when the request fails.
+ * `rejected`; nothing is inserted when the request fails. `signal` must match
+ * `request.signal`.
  */
-export const ingestExport = (
-  _engine: AnalyticalEngine,
-  _database: string,
-  _table: string,
-  _signal: OtlpExport["signal"],
-  _request: OtlpExport
-): Effect.Effect<OtlpIngestResult, BadRequest> =>
-  Effect.fail(
-    new BadRequest({ message: "OTLP ingest is not implemented yet.", hint: "Wait for it." })
-  )
+export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  signal: OtlpExport["signal"],
+  request: OtlpExport
+) {
+  if (signal !== request.signal)
+    return yield* new BadRequest({
+      message: `A ${request.signal} export request was sent where ${signal} are expected.`,
+      hint: `Send ${signal} to this endpoint.`
+    })
+  const { flat, tables, batches } = plan(table, request)
+  const insert = (batch: Batch) =>
+    OtlpTables.insertRows(engine, database, batch.table, batch.text).pipe(
+      Effect.catchIf(
+        (error: EngineError) => error.type === "UNKNOWN_TABLE",
+        () =>
+          OtlpTables.create(engine, database, tables).pipe(
+            Effect.zipRight(OtlpTables.insertRows(engine, database, batch.table, batch.text))
+          )
+      )
+    )
+  let accepted = 0
+  for (const batch of batches) {
+    if (batch.rows === 0) continue
+    accepted += yield* insert(batch).pipe(
+      Effect.catchIf(
+        (error) => error.type !== undefined && SCHEMA_MISMATCH.has(error.type),
+        (error) =>
+          new BadRequest({
+            message: `Table '${batch.table}' does not have the OTLP ${signal} columns: ${error.message}`,
+            hint: "Send OTLP data to a new table name, or to a table created by an earlier OTLP insert."
+          })
+      ),
+      Effect.orDieWith((error) => error)
+    )
+  }
+  return { accepted, rejected: flat.rejected, message: flat.message }
+})

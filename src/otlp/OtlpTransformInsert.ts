@@ -1,15 +1,82 @@
-/** `?transform=otlp-*` on a table insert. */
-import { Effect } from "effect"
-import { NotImplemented } from "../../domain/Errors.js"
+/**
+ * `POST /v1/tables/{t}?transform=otlp-traces|otlp-logs|otlp-metrics`: an OTLP export
+ * request (OTLP/JSON, or protobuf with `application/x-protobuf`), gzip or zstd like any
+ * insert, flattened into the exporter's typed tables. Answers `{inserted}`, plus
+ * `rejected` and `message` when invalid records were left out.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
+import { Chunk, Effect, identity, Stream } from "effect"
+import { BadRequest, UnsupportedMediaType } from "../../domain/Errors.js"
+import { decodeBody } from "../ingest/BodyDecoding.js"
 import type { InsertTarget } from "../ingest/InsertHandler.js"
+import type { OtlpEncoding, OtlpSignal } from "./OtlpIngest.js"
+import { decodeExport, ingestExport } from "./OtlpIngest.js"
 
-export const insertOtlpTransform = (
-  _target: InsertTarget,
-  transform: "otlp-traces" | "otlp-logs" | "otlp-metrics"
-) =>
-  Effect.fail(
-    new NotImplemented({
-      message: `transform=${transform} is not implemented yet.`,
-      hint: "Insert the records without transform."
+const SIGNALS = {
+  "otlp-traces": "traces",
+  "otlp-logs": "logs",
+  "otlp-metrics": "metrics"
+} as const satisfies Record<string, OtlpSignal>
+
+const encodingOf = (contentType: string | undefined) => {
+  const type = (contentType ?? "application/json").split(";")[0]!.trim().toLowerCase()
+  if (type === "application/json" || type === "text/json" || type === "")
+    return Effect.succeed<OtlpEncoding>("json")
+  if (type === "application/x-protobuf" || type === "application/protobuf")
+    return Effect.succeed<OtlpEncoding>("protobuf")
+  return Effect.fail(
+    new UnsupportedMediaType({
+      message: `OTLP transforms read application/json (OTLP/JSON) or application/x-protobuf, not ${type}.`,
+      hint: "Send the export request as OTLP/JSON with content-type: application/json."
     })
   )
+}
+
+/** The raw body; the rest of a refused body is drained instead of resetting the socket. */
+const requestBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Stream.unwrapScoped(
+    Effect.gen(function* () {
+      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          if (!incoming.readableEnded) incoming.resume()
+        })
+      )
+      return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, identity, {
+        closeOnDone: false
+      })
+    })
+  ).pipe(
+    Stream.mapError(
+      () => new BadRequest({ message: "The request body could not be read.", hint: "Retry." })
+    )
+  )
+
+const concat = (chunks: Chunk.Chunk<Uint8Array>) => {
+  const whole = Buffer.concat(Chunk.toReadonlyArray(chunks))
+  return new Uint8Array(whole.buffer, whole.byteOffset, whole.length)
+}
+
+export const insertOtlpTransform = Effect.fn("OtlpTransformInsert.insert")(function* (
+  target: InsertTarget,
+  transform: keyof typeof SIGNALS
+) {
+  const signal = SIGNALS[transform]
+  const { request, maxInsertBytes } = target
+  const encoding = yield* encodingOf(request.headers["content-type"])
+  const body = yield* decodeBody(
+    requestBody(request),
+    request.headers["content-encoding"],
+    maxInsertBytes
+  )
+  const bytes = concat(yield* Stream.runCollect(body))
+  const decoded = yield* decodeExport(signal, encoding, bytes)
+  const result = yield* ingestExport(target.engine, target.database, target.table, signal, decoded)
+  return HttpServerResponse.unsafeJson(
+    result.rejected === 0
+      ? { inserted: result.accepted }
+      : { inserted: result.accepted, rejected: result.rejected, message: result.message }
+  )
+})

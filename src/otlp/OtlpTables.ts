@@ -1,0 +1,67 @@
+/**
+ * The typed tables OTLP rows land in, created on first insert: `{t}` for traces or
+ * logs, `{t}_gauge` … `{t}_summary` for metrics (the exporter's prefix naming).
+ */
+import { Effect, Stream } from "effect"
+import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
+import { InsertRequest } from "../../domain/Engine.js"
+import * as EngineSql from "../tables/EngineSql.js"
+import * as Layout from "../tables/Layout.js"
+import {
+  LOGS_COLUMNS,
+  LOGS_ORDER,
+  METRIC_COLUMNS,
+  METRIC_KINDS,
+  METRICS_ORDER,
+  TRACES_COLUMNS,
+  TRACES_ORDER
+} from "./OtlpTableDdl.js"
+
+export interface TableShape {
+  readonly columns: string
+  readonly order: string
+}
+
+export const TRACES: TableShape = { columns: TRACES_COLUMNS, order: TRACES_ORDER }
+export const LOGS: TableShape = { columns: LOGS_COLUMNS, order: LOGS_ORDER }
+export const metricTables = (table: string) =>
+  METRIC_KINDS.map((kind) => ({
+    kind,
+    table: `${table}_${kind}`,
+    shape: { columns: METRIC_COLUMNS[kind], order: METRICS_ORDER }
+  }))
+
+const createSql = (database: string, table: string, shape: TableShape) =>
+  `CREATE TABLE IF NOT EXISTS ${Layout.qualified(database, table)} (${shape.columns}\n) ` +
+  `ENGINE = MergeTree ${shape.order} ` +
+  `COMMENT ${Layout.quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
+
+export const create = (
+  engine: AnalyticalEngine,
+  database: string,
+  tables: ReadonlyArray<{ readonly table: string; readonly shape: TableShape }>
+) =>
+  Effect.forEach(tables, ({ table, shape }) =>
+    EngineSql.command(engine, createSql(database, table, shape))
+  )
+
+/** Appends `JSONEachRow` text to a table that exists. */
+export const insertRows = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  text: string
+): Effect.Effect<number, EngineError> =>
+  engine
+    .insert(
+      new InsertRequest({
+        database,
+        table,
+        format: "JSONEachRow",
+        queryId: crypto.randomUUID(),
+        // Rows always carry every column; a missing one is a bug, not a default.
+        settings: { input_format_skip_unknown_fields: 0 }
+      }),
+      Stream.make(new TextEncoder().encode(text))
+    )
+    .pipe(Effect.map((summary) => summary.writtenRows))

@@ -1,0 +1,14 @@
+/** The built-in OTLP flattenings, one module per signal. */
+import { Layer } from "effect"
+import { OtlpTransforms } from "../../../domain/OtlpTransforms.js"
+import { flattenLogs } from "./LogsTransform.js"
+import { flattenMetrics } from "./MetricsTransform.js"
+import { flattenTraces } from "./TracesTransform.js"
+
+export const otlpTransforms: OtlpTransforms["Type"] = {
+  traces: flattenTraces,
+  logs: flattenLogs,
+  metrics: flattenMetrics
+}
+
+export const OtlpTransformsLive = Layer.succeed(OtlpTransforms, otlpTransforms)
