@@ -42,6 +42,8 @@ import { TableLocks } from "../src/ingest/TableLocks.js"
 import { UrlIngest } from "../src/ingest/UrlIngest.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
+import { DeliveryStreamErrorsLive } from "../src/transforms/DeliveryStreamErrors.js"
+import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
 import { RequestLogsLive } from "../src/logs/RequestLogsLive.js"
@@ -81,7 +83,14 @@ const GroupsLive = Layer.mergeAll(
   LogsHttpLive,
   DatabasesHttpLive.pipe(Layer.provide(EngineDatabases.Default)),
   TablesHttpLive.pipe(
-    Layer.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default, UrlIngest.Default))
+    Layer.provide(
+      Layer.mergeAll(
+        SchemalessTables.Default,
+        TableLocks.Default,
+        UrlIngest.Default,
+        EventTransformsLive
+      )
+    )
   ),
   QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
   AppsHttpLive,
@@ -91,6 +100,8 @@ const GroupsLive = Layer.mergeAll(
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
   Layer.provide(GroupsLive),
+  // Added after ErrorShape, so it wraps it and sees the responses ErrorShape makes too.
+  Layer.provide(DeliveryStreamErrorsLive),
   Layer.provide(ErrorShapeLive)
 )
 
