@@ -6,15 +6,15 @@
  * for STS are `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (`AWS_SESSION_TOKEN`) when
  * set, else the SDK's default chain (profile files, container or instance role).
  */
-import { S3Client } from "@aws-sdk/client-s3"
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
+import { AssumeRoleCommand } from "@aws-sdk/client-sts"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { ByoS3 } from "../../domain/api/ClusterModels.js"
 import { StorageVerification, StorageVerifier } from "../../domain/StorageVerifier.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
-import type { SluiceConfigShape } from "../config/SluiceConfig.js"
+import { s3Client, stsClient } from "./StorageCheckClients.js"
+import type { AwsCredentials, StorageSettings } from "./StorageCheckClients.js"
 import { probeLocation } from "./StorageCheckProbe.js"
-import { StepFailed, step, withoutSecrets } from "./StorageCheckSteps.js"
+import { StepFailed, locationUrl, step, withoutSecrets } from "./StorageCheckSteps.js"
 
 export interface ServiceCredentials {
   readonly accessKeyId: Redacted.Redacted
@@ -30,7 +30,7 @@ const serviceCredentials = Config.option(
   })
 )
 
-const sdkCredentials = (credentials: ServiceCredentials) => ({
+const sdkCredentials = (credentials: ServiceCredentials): AwsCredentials => ({
   accessKeyId: Redacted.value(credentials.accessKeyId),
   secretAccessKey: Redacted.value(credentials.secretAccessKey),
   ...Option.match(credentials.sessionToken, {
@@ -39,36 +39,19 @@ const sdkCredentials = (credentials: ServiceCredentials) => ({
   })
 })
 
+const secretsOf = (c: AwsCredentials) => [c.accessKeyId, c.secretAccessKey, c.sessionToken ?? ""]
+
 /** The shortest session STS grants; the check needs seconds. */
 const sessionSeconds = 900
 
 export const makeStorageVerifier = (
-  storage: SluiceConfigShape["storage"],
+  settings: StorageSettings,
   credentials: Option.Option<ServiceCredentials>
 ) =>
   Effect.gen(function* () {
-    const sts = yield* Effect.acquireRelease(
-      Effect.sync(
-        () =>
-          new STSClient({
-            region: storage.region,
-            maxAttempts: 2,
-            ...Option.match(storage.stsEndpoint, {
-              onNone: () => ({}),
-              onSome: (endpoint) => ({ endpoint })
-            }),
-            ...Option.match(credentials, {
-              onNone: () => ({}),
-              onSome: (c) => ({ credentials: sdkCredentials(c) })
-            })
-          })
-      ),
-      (client) => Effect.sync(() => client.destroy())
-    )
-    const ownSecrets = Option.match(credentials, {
-      onNone: () => [],
-      onSome: (c) => Object.values(sdkCredentials(c))
-    })
+    const own = Option.map(credentials, sdkCredentials)
+    const sts = yield* stsClient(settings, own)
+    const ownSecrets = Option.match(own, { onNone: () => [], onSome: secretsOf })
 
     const assumeRole = (byo: ByoS3) =>
       step(`Could not assume role ${byo.role_arn}`, (abortSignal) =>
@@ -84,7 +67,7 @@ export const makeStorageVerifier = (
       ).pipe(
         Effect.flatMap(({ Credentials: c }) =>
           c?.AccessKeyId && c.SecretAccessKey
-            ? Effect.succeed({
+            ? Effect.succeed<AwsCredentials>({
                 accessKeyId: c.AccessKeyId,
                 secretAccessKey: c.SecretAccessKey,
                 ...(c.SessionToken ? { sessionToken: c.SessionToken } : {})
@@ -97,55 +80,25 @@ export const makeStorageVerifier = (
         )
       )
 
-    const s3Client = (temporary: {
-      readonly accessKeyId: string
-      readonly secretAccessKey: string
-    }) =>
-      Effect.acquireRelease(
-        Effect.sync(
-          () =>
-            new S3Client({
-              region: storage.region,
-              credentials: temporary,
-              forcePathStyle: storage.forcePathStyle,
-              // A bucket in another region answers with a redirect the SDK can follow.
-              followRegionRedirects: true,
-              // Many S3-compatible stores do not know the newer default checksums.
-              requestChecksumCalculation: "WHEN_REQUIRED",
-              responseChecksumValidation: "WHEN_REQUIRED",
-              maxAttempts: 2,
-              ...Option.match(storage.s3Endpoint, {
-                onNone: () => ({}),
-                onSome: (endpoint) => ({ endpoint })
-              })
-            })
-        ),
-        (client) => Effect.sync(() => client.destroy())
-      )
-
     const verify = Effect.fn("StorageVerifier.verify")(function* (byo: ByoS3) {
       const secrets: Array<string> = [...ownSecrets]
       const outcome = yield* Effect.gen(function* () {
         const temporary = yield* assumeRole(byo)
-        secrets.push(...Object.values(temporary))
-        const s3 = yield* s3Client(temporary)
+        secrets.push(...secretsOf(temporary))
+        const s3 = yield* s3Client(settings, temporary)
         yield* probeLocation(s3, "data", byo.data)
         yield* probeLocation(s3, "backups", byo.backups)
       }).pipe(Effect.scoped, Effect.either)
       if (outcome._tag === "Left") {
-        yield* Effect.logInfo("storage check failed").pipe(
-          Effect.annotateLogs({ role_arn: byo.role_arn })
-        )
-        return new StorageVerification({
-          verified: false,
-          message: withoutSecrets(outcome.left.message, secrets)
-        })
+        const message = withoutSecrets(outcome.left.message, secrets)
+        yield* Effect.logInfo("storage check failed").pipe(Effect.annotateLogs({ message }))
+        return new StorageVerification({ verified: false, message })
       }
       return new StorageVerification({
         verified: true,
         message:
           `Assumed role ${byo.role_arn} and wrote, read back and deleted a probe object under ` +
-          `s3://${byo.data.bucket}/${byo.data.path} and s3://${byo.backups.bucket}/${byo.backups.path}.`
+          `${locationUrl(byo.data)} and ${locationUrl(byo.backups)}.`
       })
     })
 

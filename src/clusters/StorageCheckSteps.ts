@@ -47,8 +47,14 @@ export const withoutSecrets = (message: string, secrets: ReadonlyArray<string>) 
     .filter((secret) => secret.length >= 8)
     .reduce((text, secret) => text.split(secret).join("[redacted]"), message)
 
-/** `path` as a key prefix: no leading or trailing slashes, empty for the bucket's root. */
-export const probeKey = (path: string, id: string) => {
-  const prefix = path.replace(/^\/+|\/+$/g, "")
-  return `${prefix === "" ? "" : `${prefix}/`}.sluice-storage-check-${id}`
+/** `path` as a key prefix: no leading slash, one trailing slash, empty for the bucket's root. */
+const keyPrefix = (path: string) => {
+  const trimmed = path.replace(/^\/+|\/+$/g, "")
+  return trimmed === "" ? "" : `${trimmed}/`
 }
+
+export const probeKey = (path: string, id: string) =>
+  `${keyPrefix(path)}.sluice-storage-check-${id}`
+
+export const locationUrl = (location: { readonly bucket: string; readonly path: string }) =>
+  `s3://${location.bucket}/${keyPrefix(location.path)}`

@@ -74,7 +74,7 @@ layer(Live, { excludeTestServices: true, timeout: 60_000 })("verify-s3-access", 
         expect(result.verified).toBe(true)
         expect(result.message).toContain(fakes.roles.readWrite.roleArn)
         expect(result.message).toContain("s3://customer-data/tenants/acme/data/")
-        expect(result.message).toContain("s3://customer-backups//tenants/acme/backups")
+        expect(result.message).toContain("s3://customer-backups/tenants/acme/backups/")
         expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
         expect(yield* fakes.keys(fakes.buckets.backups)).toEqual([])
       })
