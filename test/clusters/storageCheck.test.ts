@@ -20,10 +20,8 @@ import { ByoS3, S3Location } from "../../domain/api/ClusterModels.js"
 import { StorageVerifier } from "../../domain/StorageVerifier.js"
 import { StorageVerifierLive } from "../../src/clusters/StorageCheck.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
-import { startStorageFakes } from "../support/storageFakes.js"
-import type { FakeRole, StorageFakes } from "../support/storageFakes.js"
-
-class Fakes extends Context.Tag("test/StorageFakes")<Fakes, StorageFakes>() {}
+import { StorageFakes as Fakes } from "../support/storageFakes.js"
+import type { FakeRole } from "../support/storageFakes.js"
 
 const verifierWith = (env: Readonly<Record<string, string>>) =>
   StorageVerifierLive.pipe(
@@ -32,7 +30,7 @@ const verifierWith = (env: Readonly<Record<string, string>>) =>
   )
 
 const Live = Layer.unwrapEffect(Effect.map(Fakes, (fakes) => verifierWith(fakes.env))).pipe(
-  Layer.provideMerge(Layer.scoped(Fakes, startStorageFakes()))
+  Layer.provideMerge(Fakes.layer)
 )
 
 const byo = (
@@ -67,13 +65,13 @@ layer(Live, { excludeTestServices: true, timeout: 60_000 })("verify-s3-access", 
         const result = yield* check(
           byo(
             fakes.roles.readWrite,
-            { bucket: fakes.buckets.data, path: "tenants/acme/data/" },
+            { bucket: fakes.buckets.data, path: "tenants/acme corp/données/" },
             { bucket: fakes.buckets.backups, path: "/tenants/acme/backups" }
           )
         )
         expect(result.verified).toBe(true)
         expect(result.message).toContain(fakes.roles.readWrite.roleArn)
-        expect(result.message).toContain("s3://customer-data/tenants/acme/data/")
+        expect(result.message).toContain("s3://customer-data/tenants/acme corp/données/")
         expect(result.message).toContain("s3://customer-backups/tenants/acme/backups/")
         expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
         expect(yield* fakes.keys(fakes.buckets.backups)).toEqual([])

@@ -11,7 +11,7 @@ import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { s3Handler, stsHandler } from "./storageFakesHandlers.js"
 import type { FakeRole, Issued } from "./storageFakesHandlers.js"
@@ -19,7 +19,7 @@ import { keyId, serve, token } from "./storageFakesWire.js"
 
 export type { FakeRole } from "./storageFakesHandlers.js"
 
-export interface StorageFakes {
+export interface RunningStorageFakes {
   /** The S3 endpoint the service is given (path-style addressing). */
   readonly s3Endpoint: string
   readonly stsEndpoint: string
@@ -59,7 +59,7 @@ const S3rver: S3rverModule = require("s3rver")
 const s3rverAccounts: S3rverAccounts = require("s3rver/lib/models/account")
 
 /** Both fakes and s3rver, closed (and s3rver's directory removed) with the scope. */
-export const startStorageFakes = (): Effect.Effect<StorageFakes, never, Scope.Scope> =>
+export const startStorageFakes = (): Effect.Effect<RunningStorageFakes, never, Scope.Scope> =>
   Effect.gen(function* () {
     const region = "eu-central-1"
     const buckets = { data: "customer-data", backups: "customer-backups" }
@@ -151,3 +151,15 @@ export const startStorageFakes = (): Effect.Effect<StorageFakes, never, Scope.Sc
       keys
     }
   })
+
+/**
+ * The fakes as a service, e.g. for an HTTP suite whose server needs `env`:
+ * `Layer.unwrapEffect(Effect.map(StorageFakes, (f) => TestServer.layer(freshDataDir(), f.env)))
+ *   .pipe(Layer.provideMerge(StorageFakes.layer))`.
+ */
+export class StorageFakes extends Context.Tag("test/StorageFakes")<
+  StorageFakes,
+  RunningStorageFakes
+>() {
+  static readonly layer = Layer.scoped(StorageFakes, startStorageFakes())
+}
