@@ -24,7 +24,10 @@ import type { ReadableLogRecord } from "@opentelemetry/sdk-logs"
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics"
 import type { ResourceMetrics } from "@opentelemetry/sdk-metrics"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
+import { OtlpGrpcServer } from "../../src/otlp/grpc/OtlpGrpcServer.js"
+import type { RunningServer } from "./server.js"
+import { adminKeyOf, call } from "./server.js"
 
 export type Transport = "http/json" | "http/protobuf" | "grpc"
 export const transports: ReadonlyArray<Transport> = ["http/json", "http/protobuf", "grpc"]
@@ -201,4 +204,46 @@ export const recordedMetrics = () =>
     const { resourceMetrics } = await reader.collect()
     await provider.shutdown()
     return resourceMetrics
+  })
+
+/** The test server's bound gRPC port. */
+export const grpcPortOf = (server: RunningServer) =>
+  Context.get(server.context, OtlpGrpcServer).port
+
+/** Where the exporters send to, with the bootstrap admin key unless told otherwise. */
+export const destinationOf = (server: RunningServer, options: Partial<Destination> = {}) => ({
+  url: server.url,
+  grpcPort: grpcPortOf(server),
+  token: adminKeyOf(server),
+  ...options
+})
+
+/** Rows of `POST /v1/query` (admin key), for checking what the exporters stored. */
+export const query = (server: RunningServer, sql: string, database?: string) =>
+  Effect.map(
+    call(server, "POST", `/v1/query${database === undefined ? "" : `?database=${database}`}`, {
+      token: adminKeyOf(server),
+      body: { sql }
+    }),
+    (reply) => {
+      if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${reply.text}`)
+      return (reply.json as { data: Array<Record<string, unknown>> }).data
+    }
+  )
+
+/** Installs the otlp-app on the default cluster as the bootstrap admin user. */
+export const installOtlpApp = (server: RunningServer, email: string, password: string) =>
+  Effect.gen(function* () {
+    const login = yield* call(server, "POST", "/v1/auth/login", { body: { email, password } })
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`)
+    const { token } = login.json as { token: string }
+    const reply = yield* call(
+      server,
+      "PUT",
+      "/v1/apps/otlp-app?organization=default&cluster=default",
+      {
+        token
+      }
+    )
+    if (reply.status !== 200) throw new Error(`install failed: ${reply.status} ${reply.text}`)
   })
