@@ -1,13 +1,21 @@
-/** Embedded engines: PGlite control plane and in-process chDB, both under the data dir. */
+/**
+ * Embedded: the PGlite control plane, and each cluster's chDB engine in its own worker
+ * process, all under the data dir.
+ */
 import { Effect, Layer } from "effect"
+import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
-import * as ChdbEngine from "../src/engine/ChdbEngine.js"
+import * as EmbeddedProvisioner from "../src/provisioner/EmbeddedProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 
 export const EmbeddedControlPlaneLive = Layer.unwrapEffect(
   Effect.map(SluiceConfig, ({ dataDir }) => ControlPlaneSql.embedded({ dataDir }))
 )
 
-export const EmbeddedEnginesLive = Layer.unwrapEffect(
-  Effect.map(SluiceConfig, ({ dataDir }) => ChdbEngine.layer({ dataDir }))
+export const EmbeddedProvisionerLive = Layer.unwrapEffect(
+  Effect.map(SluiceConfig, ({ dataDir }) => EmbeddedProvisioner.layer({ dataDir }))
+)
+
+export const EmbeddedEnginesLive = ClusterEngines.layer.pipe(
+  Layer.provideMerge(EmbeddedProvisionerLive)
 )

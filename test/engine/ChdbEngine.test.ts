@@ -5,10 +5,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import { Layer } from "effect"
+import * as ClusterEngines from "../../src/clusters/ClusterEngines.js"
 import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
+import * as EmbeddedProvisioner from "../../src/provisioner/EmbeddedProvisioner.js"
 import { awaitGone, awaitRunning, bytes, newClusterId, queryText, text } from "./helpers.js"
 
-// One chDB data directory per process: every test here shares this one.
+// Each cluster's chDB runs in its own worker process; these tests drive them over RPC.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-engine-"))
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 const cluster = newClusterId()
@@ -35,16 +38,31 @@ const insertRequest = () =>
 const count = (e: Effect.Effect.Success<typeof engine>) =>
   queryText(e, "SELECT count() FROM logs.events", "TabSeparated").pipe(Effect.map(Number))
 
-layer(ChdbEngine.layer({ dataDir }), { excludeTestServices: true })("ChdbEngine", (it) => {
-  it.effect("opens the cluster's directory privately and serves only that cluster", () =>
+const EnginesLive = ClusterEngines.layer.pipe(
+  Layer.provideMerge(EmbeddedProvisioner.layer({ dataDir }))
+)
+
+layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine", (it) => {
+  it.effect("runs each cluster in its own private directory, side by side", () =>
     Effect.gen(function* () {
       const engines = yield* Engines
       const first = yield* engines.forCluster(cluster)
       expect(yield* engines.forCluster(cluster)).toBe(first)
       expect(fs.statSync(clusterDir).mode & 0o777).toBe(0o700)
-      const other = yield* Effect.flip(engines.forCluster(newClusterId()))
-      expect(other._tag).toBe("EngineUnavailable")
-      expect(other.message).toMatch(/one cluster/)
+      const other = yield* engines.forCluster(newClusterId())
+      expect(other).not.toBe(first)
+      yield* other.command(new CommandRequest({ sql: "CREATE DATABASE only_here" }))
+      const here = yield* queryText(
+        other,
+        "SELECT count() FROM system.databases WHERE name = 'only_here'",
+        "TabSeparated"
+      )
+      const there = yield* queryText(
+        first,
+        "SELECT count() FROM system.databases WHERE name = 'only_here'",
+        "TabSeparated"
+      )
+      expect([here.trim(), there.trim()]).toEqual(["1", "0"])
     })
   )
 

@@ -1,0 +1,165 @@
+/**
+ * The embedded provisioner: each cluster's engine is chDB in its own worker process
+ * (chDB binds one data directory per process), under `<dataDir>/clusters/<id>`, served
+ * on `<dataDir>/run/engine-<id>.sock`. A supervisor fiber per cluster restarts a worker
+ * that dies unexpectedly and keeps a message saying so for `status.message`.
+ *
+ * Workers are infrastructure on real time: the provisioner runs on the live clock even
+ * where a test drives the rest of the service with `TestClock`.
+ */
+import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { EngineUnavailable } from "../../domain/Engine.js"
+import type { ClusterId } from "../../domain/Ids.js"
+import { EngineSample, EngineStatus, Provisioner } from "../../domain/Provisioner.js"
+import type { EngineSpec } from "../../domain/Provisioner.js"
+import * as EngineRpcClient from "./EngineRpcClient.js"
+import type { RemoteEngine } from "./EngineRpcClient.js"
+import * as WorkerProcess from "./WorkerProcess.js"
+
+interface Slot {
+  /** The engine of the worker now running, or of the next one being started. */
+  current: Deferred.Deferred<RemoteEngine, EngineUnavailable>
+  message: string | null
+  stopping: boolean
+  supervisor: Fiber.RuntimeFiber<void> | undefined
+}
+
+const WAIT_FOR_ENGINE = "30 seconds"
+const RESTART_DELAY = "1 second"
+
+export const layer = (options: { readonly dataDir: string }) =>
+  Layer.scoped(
+    Provisioner,
+    Effect.gen(function* () {
+      const layerScope = yield* Effect.scope
+      const slots = new Map<ClusterId, Slot>()
+      const clusterDir = (cluster: ClusterId) => path.join(options.dataDir, "clusters", cluster)
+      const runDir = path.join(options.dataDir, "run")
+      yield* Effect.sync(() => fs.mkdirSync(runDir, { recursive: true, mode: 0o700 }))
+
+      /** One worker's life: started, connected, announced, until it exits. */
+      const runWorker = (spec: EngineSpec, slot: Slot) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const worker = yield* WorkerProcess.start({
+              dataDir: clusterDir(spec.clusterId),
+              socketPath: path.join(runDir, `engine-${spec.clusterId}.sock`),
+              cpuCores: spec.cpuCores,
+              memoryBytes: spec.memoryBytes
+            })
+            const remote = yield* EngineRpcClient.connect(
+              path.join(runDir, `engine-${spec.clusterId}.sock`)
+            )
+            yield* Deferred.succeed(slot.current, remote)
+            return yield* Deferred.await(worker.exited)
+          })
+        )
+
+      const supervise = (spec: EngineSpec, slot: Slot): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          let started = false
+          while (!slot.stopping) {
+            const outcome = yield* Effect.either(runWorker(spec, slot))
+            if (slot.stopping) return
+            const at = new Date().toISOString()
+            if (outcome._tag === "Left") {
+              yield* Deferred.fail(slot.current, outcome.left)
+              if (!started) return
+              slot.message = `The engine could not restart (${outcome.left.message}); retrying. Last attempt ${at}.`
+            } else {
+              started = true
+              slot.message = `The engine process ${WorkerProcess.describeExit(outcome.right)} at ${at} and was restarted.`
+            }
+            slot.current = yield* Deferred.make<RemoteEngine, EngineUnavailable>()
+            yield* Effect.sleep(RESTART_DELAY)
+          }
+        })
+
+      const start = Effect.fn("Provisioner.start")(function* (spec: EngineSpec) {
+        let slot = slots.get(spec.clusterId)
+        if (slot === undefined) {
+          const created: Slot = {
+            current: yield* Deferred.make<RemoteEngine, EngineUnavailable>(),
+            message: null,
+            stopping: false,
+            supervisor: undefined
+          }
+          slots.set(spec.clusterId, created)
+          created.supervisor = yield* Effect.forkIn(supervise(spec, created), layerScope)
+          slot = created
+        }
+        const first = slot
+        yield* Deferred.await(first.current).pipe(
+          Effect.tapError(() =>
+            Effect.sync(() => {
+              if (slots.get(spec.clusterId) === first) slots.delete(spec.clusterId)
+            })
+          )
+        )
+      })
+
+      const stop = Effect.fn("Provisioner.stop")(function* (cluster: ClusterId) {
+        const slot = slots.get(cluster)
+        if (slot === undefined) return
+        slot.stopping = true
+        slots.delete(cluster)
+        if (slot.supervisor !== undefined) yield* Fiber.interrupt(slot.supervisor)
+      })
+
+      const destroy = Effect.fn("Provisioner.destroy")(function* (cluster: ClusterId) {
+        yield* stop(cluster)
+        yield* Effect.sync(() => fs.rmSync(clusterDir(cluster), { recursive: true, force: true }))
+      })
+
+      const running = (cluster: ClusterId) => Option.fromNullable(slots.get(cluster))
+
+      const engine = Effect.fn("Provisioner.engine")(function* (cluster: ClusterId) {
+        const slot = running(cluster)
+        if (Option.isNone(slot)) {
+          return yield* new EngineUnavailable({ message: "The cluster's engine is not running." })
+        }
+        const remote = yield* Deferred.await(slot.value.current).pipe(
+          Effect.timeoutFail({
+            duration: WAIT_FOR_ENGINE,
+            onTimeout: () =>
+              new EngineUnavailable({ message: "The cluster's engine did not come back in time." })
+          })
+        )
+        return remote.engine
+      })
+
+      const status = Effect.fn("Provisioner.status")(function* (cluster: ClusterId) {
+        return Option.match(running(cluster), {
+          onNone: () => new EngineStatus({ running: false, message: null }),
+          onSome: (slot) => new EngineStatus({ running: true, message: slot.message })
+        })
+      })
+
+      const sample = Effect.fn("Provisioner.sample")(function* (cluster: ClusterId) {
+        const slot = running(cluster)
+        if (Option.isNone(slot)) return []
+        const remote = yield* Deferred.poll(slot.value.current)
+        if (Option.isNone(remote)) return []
+        const reading = yield* Effect.either(remote.value)
+        if (reading._tag === "Left") return []
+        return yield* reading.right.sample.pipe(
+          Effect.map((s) => [new EngineSample({ ...s, replica: "replica-1" })]),
+          Effect.catchAllDefect(() => Effect.succeed([]))
+        )
+      })
+
+      const liveClock = Clock.make()
+      const onLiveClock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.withClock(effect, liveClock)
+      return Provisioner.of({
+        start: (spec) => onLiveClock(start(spec)),
+        stop: (cluster) => onLiveClock(stop(cluster)),
+        destroy: (cluster) => onLiveClock(destroy(cluster)),
+        engine: (cluster) => onLiveClock(engine(cluster)),
+        status,
+        sample: (cluster) => onLiveClock(sample(cluster))
+      })
+    })
+  )

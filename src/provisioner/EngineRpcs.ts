@@ -1,0 +1,49 @@
+/**
+ * The typed channel between the service and a cluster's engine worker process. It is
+ * the `AnalyticalEngine` contract spelled as RPCs: a query streams its result bytes
+ * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory);
+ * an insert is opened, fed chunk by chunk (each acknowledged only once the engine has
+ * room for it) and committed, so a body is never held whole on either side.
+ */
+import { Rpc, RpcGroup } from "@effect/rpc"
+import { Schema } from "effect"
+import {
+  CommandRequest,
+  EngineError,
+  InsertRequest,
+  InsertSummary,
+  QueryRequest
+} from "../../domain/Engine.js"
+
+/** The worker's own reading of its process and engine. */
+export class WorkerSample extends Schema.Class<WorkerSample>("WorkerSample")({
+  cpuCores: Schema.Number,
+  memoryBytes: Schema.Number,
+  readQueries: Schema.Number,
+  writeQueries: Schema.Number
+}) {}
+
+const insertId = Schema.String
+
+export class EngineRpcs extends RpcGroup.make(
+  Rpc.make("Query", {
+    payload: QueryRequest,
+    success: Schema.Uint8ArrayFromSelf,
+    error: EngineError,
+    stream: true
+  }),
+  Rpc.make("InsertOpen", { payload: { insertId, request: InsertRequest } }),
+  Rpc.make("InsertChunk", {
+    payload: { insertId, bytes: Schema.Uint8ArrayFromSelf },
+    error: EngineError
+  }),
+  Rpc.make("InsertCommit", { payload: { insertId }, success: InsertSummary, error: EngineError }),
+  Rpc.make("InsertAbort", { payload: { insertId } }),
+  Rpc.make("Command", { payload: CommandRequest, error: EngineError }),
+  Rpc.make("Cancel", {
+    payload: { queryId: Schema.String },
+    success: Schema.Boolean,
+    error: EngineError
+  }),
+  Rpc.make("Sample", { success: WorkerSample })
+) {}

@@ -1,0 +1,76 @@
+/**
+ * The worker's side of `EngineRpcs`: each RPC forwards to the engine hosted in this
+ * process. An open insert is a fiber consuming a small queue; a chunk is acknowledged
+ * once the queue took it, so the sender can never run ahead of the engine.
+ */
+import { Effect, Fiber, FiberMap, Option, Queue, Stream } from "effect"
+import type { AnalyticalEngine, InsertSummary } from "../../domain/Engine.js"
+import { EngineError } from "../../domain/Engine.js"
+import { EngineRpcs, WorkerSample } from "./EngineRpcs.js"
+import * as ProcessReadings from "./ProcessReadings.js"
+
+interface OpenInsert {
+  readonly queue: Queue.Queue<Option.Option<Uint8Array>>
+  readonly done: Effect.Effect<InsertSummary, EngineError>
+}
+
+const unknownInsert = new EngineError({ message: "The insert is not open in the engine." })
+
+export const handlers = (engine: AnalyticalEngine) =>
+  EngineRpcs.toLayer(
+    Effect.gen(function* () {
+      const running = yield* FiberMap.make<string, InsertSummary, EngineError>()
+      const inserts = new Map<string, OpenInsert>()
+      const readings = yield* ProcessReadings.make(engine)
+
+      const insertOf = (insertId: string) =>
+        Option.match(Option.fromNullable(inserts.get(insertId)), {
+          onNone: () => Effect.fail(unknownInsert),
+          onSome: Effect.succeed
+        })
+
+      return EngineRpcs.of({
+        Query: (request) => engine.query(request),
+        InsertOpen: ({ insertId, request }) =>
+          Effect.gen(function* () {
+            const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)
+            const body = Stream.fromQueue(queue).pipe(
+              Stream.takeWhile(Option.isSome),
+              Stream.map((chunk) => chunk.value)
+            )
+            const fiber = yield* FiberMap.run(running, insertId, engine.insert(request, body))
+            // A failed insert stops taking chunks: release a sender blocked on the queue.
+            yield* Effect.forkDaemon(Effect.zipRight(fiber.await, Queue.shutdown(queue)))
+            inserts.set(insertId, {
+              queue,
+              done: Effect.ensuring(
+                Fiber.join(fiber),
+                Effect.sync(() => inserts.delete(insertId))
+              )
+            })
+          }),
+        InsertChunk: ({ insertId, bytes }) =>
+          Effect.flatMap(insertOf(insertId), (open) =>
+            Queue.offer(open.queue, Option.some(bytes)).pipe(
+              Effect.catchAllCause(() => open.done),
+              Effect.asVoid
+            )
+          ),
+        InsertCommit: ({ insertId }) =>
+          Effect.flatMap(insertOf(insertId), (open) =>
+            Queue.offer(open.queue, Option.none()).pipe(
+              Effect.catchAllCause(() => Effect.void),
+              Effect.zipRight(open.done)
+            )
+          ),
+        InsertAbort: ({ insertId }) =>
+          Effect.zipRight(
+            FiberMap.remove(running, insertId),
+            Effect.sync(() => inserts.delete(insertId))
+          ),
+        Command: (request) => engine.command(request),
+        Cancel: ({ queryId }) => engine.cancel(queryId),
+        Sample: () => Effect.map(readings, (reading) => new WorkerSample(reading))
+      })
+    })
+  )
