@@ -31,23 +31,15 @@ export interface OtlpIngestResult {
 interface Batch {
   readonly table: string
   readonly rows: number
+  readonly first: object | undefined
   readonly text: string
 }
-
-/** The engine refused our rows because the table has other columns: the caller's to fix. */
-const SCHEMA_MISMATCH = new Set([
-  "INCORRECT_DATA",
-  "NO_SUCH_COLUMN_IN_TABLE",
-  "THERE_IS_NO_COLUMN",
-  "TYPE_MISMATCH",
-  "CANNOT_PARSE_INPUT_ASSERTION_FAILED",
-  "CANNOT_PARSE_TEXT"
-])
 
 const plan = (table: string, request: OtlpExport) => {
   const batch = (name: string, rows: ReadonlyArray<object>): Batch => ({
     table: name,
     rows: rows.length,
+    first: rows[0],
     text: rowsJson(rows)
   })
   switch (request.signal) {
@@ -109,17 +101,25 @@ export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
   let accepted = 0
   for (const batch of batches) {
     if (batch.rows === 0) continue
-    accepted += yield* insert(batch).pipe(
-      Effect.catchIf(
-        (error) => error.type !== undefined && SCHEMA_MISMATCH.has(error.type),
-        (error) =>
-          new BadRequest({
-            message: `Table '${batch.table}' does not have the OTLP ${signal} columns: ${error.message}`,
-            hint: "Send OTLP data to a new table name, or to a table created by an earlier OTLP insert."
-          })
+    yield* insert(batch).pipe(
+      Effect.catchAll((error) =>
+        // A table of that name with other columns is the caller's to fix; anything else
+        // is the engine's failure.
+        OtlpTables.hasColumns(engine, database, batch.table, batch.first ?? {}).pipe(
+          Effect.flatMap((fits) =>
+            fits
+              ? Effect.die(error)
+              : new BadRequest({
+                  message: `Table '${batch.table}' exists without the OTLP ${signal} columns.`,
+                  hint: "Send OTLP data to a new table name, or to a table an earlier OTLP insert created."
+                })
+          )
+        )
       ),
-      Effect.orDieWith((error) => error)
+      Effect.catchTag("EngineError", (error) => Effect.die(error))
     )
+    // Counted here: an insert is all or nothing, and not every engine reports its rows.
+    accepted += batch.rows
   }
   return { accepted, rejected: flat.rejected, message: flat.message }
 })

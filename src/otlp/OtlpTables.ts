@@ -2,7 +2,7 @@
  * The typed tables OTLP rows land in, created on first insert: `{t}` for traces or
  * logs, `{t}_gauge` … `{t}_summary` for metrics (the exporter's prefix naming).
  */
-import { Effect, Stream } from "effect"
+import { Effect, Schema, Stream } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
@@ -51,7 +51,7 @@ export const insertRows = (
   database: string,
   table: string,
   text: string
-): Effect.Effect<number, EngineError> =>
+): Effect.Effect<void, EngineError> =>
   engine
     .insert(
       new InsertRequest({
@@ -64,4 +64,25 @@ export const insertRows = (
       }),
       Stream.make(new TextEncoder().encode(text))
     )
-    .pipe(Effect.map((summary) => summary.writtenRows))
+    .pipe(Effect.asVoid)
+
+const ColumnName = Schema.Struct({ name: Schema.String })
+
+/** Whether `table` has every column of `row` (an insert into another layout fails). */
+export const hasColumns = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  row: object
+) =>
+  EngineSql.rows(
+    engine,
+    ColumnName,
+    "SELECT name FROM system.columns " +
+      `WHERE database = ${Layout.quoteString(database)} AND table = ${Layout.quoteString(table)}`
+  ).pipe(
+    Effect.map((columns) => {
+      const names = new Set(columns.map((column) => column.name))
+      return Object.keys(row).every((name) => names.has(name))
+    })
+  )
