@@ -5,10 +5,10 @@
  * and are read back through `ClusterMetricsQuery`, as the metrics endpoint does.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ConfigProvider, Effect, Fiber, Option, TestClock, TestContext } from "effect"
+import { Clock, ConfigProvider, Effect, Fiber, Option, TestClock, TestContext } from "effect"
 import type { ClusterId } from "../../domain/Ids.js"
 import { ClusterMetricsQuery } from "../../src/clusters/metrics/ClusterMetricsQuery.js"
-import { sampleForever, sampleOnce } from "../../src/clusters/metrics/MetricsSampler.js"
+import { everyInterval, sampleOnce } from "../../src/clusters/metrics/MetricsSampler.js"
 import { MetricsStore } from "../../src/clusters/metrics/MetricsStore.js"
 import { sluiceConfig } from "../../src/config/SluiceConfig.js"
 import {
@@ -31,9 +31,31 @@ const seriesOf = (cluster: ClusterId, start: Date, end: Date) =>
     Effect.map((all) => Object.fromEntries(all.map((series) => [series.name, series.points])))
   )
 
+describe("metrics sampling cadence", () => {
+  it.effect(
+    "runs a round once per interval from one interval after start; failures do not stop it",
+    () =>
+      Effect.gen(function* () {
+        const rounds: Array<number> = []
+        const round = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          rounds.push(now)
+          return rounds.length === 2 ? Effect.die("control plane unavailable") : Effect.void
+        })
+        const fiber = yield* Effect.fork(everyInterval(round, 60))
+        yield* TestClock.adjust("59 seconds")
+        expect(rounds).toEqual([])
+        yield* TestClock.adjust("1 second")
+        expect(rounds).toEqual([60_000])
+        for (let i = 0; i < 3; i++) yield* TestClock.adjust("60 seconds")
+        expect(rounds).toEqual([60_000, 120_000, 180_000, 240_000])
+        yield* Fiber.interrupt(fiber)
+      })
+  )
+})
+
 layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics sampler", (it) => {
   it.effect(
-    "samples running clusters once per interval; deltas survive a restart and a failing engine",
+    "samples running clusters only; deltas survive an engine restart and a failing engine",
     () =>
       Effect.gen(function* () {
         const a = yield* createCluster("ready")
@@ -58,14 +80,11 @@ layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics 
           Effect.die("engine process gone"),
           Effect.succeed([reading("replica-1", { read: 7, write: 7, cpu: 1, memory: 10 })])
         ])
-        const fiber = yield* Effect.fork(sampleForever({ intervalSeconds: 60, retentionDays: 30 }))
-
-        // A round at start would show as a sample at minute 0.
+        // Rounds at minutes 1, 2 and 3, as the loop runs them.
         for (const round of [1, 2, 3]) {
-          yield* TestClock.adjust("60 seconds")
-          yield* eventually(Effect.map(sampleTimes(a), (times) => times.length === round))
+          yield* TestClock.setTime(round * 60_000)
+          yield* sampleOnce({ intervalSeconds: 60, retentionDays: 30 })
         }
-        yield* Fiber.interrupt(fiber)
 
         expect(yield* sampleTimes(a)).toEqual([minute(1), minute(2), minute(3)])
         // b's first reading failed; its second round still ran and was stored.
@@ -97,6 +116,29 @@ layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics 
       }).pipe(Effect.provide(TestContext.TestContext))
   )
 
+  it.effect("gives up on an engine that does not answer within an interval", () =>
+    Effect.gen(function* () {
+      const stuck = yield* createCluster("ready")
+      const fine = yield* createCluster("ready")
+      script.set(stuck, [Effect.never])
+      script.set(fine, [
+        Effect.succeed([reading("replica-1", { read: 1, write: 1, cpu: 1, memory: 1 })])
+      ])
+      yield* TestClock.setTime(3_600_000)
+      const round = yield* Effect.fork(sampleOnce({ intervalSeconds: 60, retentionDays: 30 }))
+      // Time passes until the round is over; it must end, without the stuck engine.
+      yield* eventually(
+        TestClock.adjust("60 seconds").pipe(
+          Effect.zipRight(Fiber.poll(round)),
+          Effect.map(Option.isSome)
+        )
+      )
+      expect(sampled).toContain(stuck)
+      expect(yield* sampleTimes(stuck)).toEqual([])
+      expect(yield* sampleTimes(fine)).toEqual([new Date(3_600_000).toISOString()])
+    }).pipe(Effect.provide(TestContext.TestContext))
+  )
+
   // Last in this file: pruning removes old samples of every cluster.
   it.effect("deletes samples older than the retention and keeps the rest", () =>
     Effect.gen(function* () {
@@ -108,7 +150,7 @@ layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics 
       yield* store.record(cluster, new Date(3 * day), [old])
       yield* TestClock.setTime(5 * day)
       script.set(cluster, [Effect.succeed([old])])
-      yield* sampleOnce(3)
+      yield* sampleOnce({ intervalSeconds: 60, retentionDays: 3 })
       expect(yield* sampleTimes(cluster)).toEqual([
         new Date(3 * day).toISOString(),
         new Date(5 * day).toISOString()

@@ -17,9 +17,10 @@ export interface SamplerSettings {
 
 /**
  * One round: every running cluster sampled at the same instant, then the expired samples
- * deleted. A cluster whose sampling fails is logged and skipped; the others still count.
+ * deleted. A cluster whose sampling fails or takes longer than an interval (a stuck
+ * engine must not stall every later round) is logged and skipped; the others still count.
  */
-export const sampleOnce = (retentionDays: number) =>
+export const sampleOnce = (settings: SamplerSettings) =>
   Effect.gen(function* () {
     const provisioner = yield* Provisioner
     const clusters = yield* ClustersRepo
@@ -27,6 +28,7 @@ export const sampleOnce = (retentionDays: number) =>
     const now = new Date(yield* Clock.currentTimeMillis)
     const sampleCluster = (cluster: ClusterId) =>
       provisioner.sample(cluster).pipe(
+        Effect.timeout(Duration.seconds(settings.intervalSeconds)),
         Effect.flatMap((samples) => store.record(cluster, now, samples)),
         Effect.catchAllCause((cause) =>
           Effect.logWarning("cluster metrics sampling failed", cause).pipe(
@@ -38,20 +40,23 @@ export const sampleOnce = (retentionDays: number) =>
       concurrency: 4,
       discard: true
     })
-    yield* store.prune(now, retentionDays)
+    yield* store.prune(now, settings.retentionDays)
   }).pipe(Effect.withSpan("MetricsSampler.sampleOnce"))
 
 /**
- * Rounds one interval apart (a fixed cadence: a slow round does not shift the next), the
- * first one interval after start, so an engine's first reading averages its CPU over a
- * whole interval; forever: a failed round is logged and the next one runs on time.
+ * Runs `round` every `intervalSeconds` (a fixed cadence: a slow round does not shift the
+ * next), the first one interval after start, so an engine's first reading averages its
+ * CPU over a whole interval; forever: a failed round is logged and the next runs on time.
  */
-export const sampleForever = (settings: SamplerSettings) =>
-  sampleOnce(settings.retentionDays).pipe(
+export const everyInterval = <E, R>(round: Effect.Effect<void, E, R>, intervalSeconds: number) =>
+  round.pipe(
     Effect.catchAllCause((cause) => Effect.logWarning("cluster metrics round failed", cause)),
-    Effect.repeat(Schedule.fixed(Duration.seconds(settings.intervalSeconds))),
-    Effect.delay(Duration.seconds(settings.intervalSeconds))
+    Effect.repeat(Schedule.fixed(Duration.seconds(intervalSeconds))),
+    Effect.delay(Duration.seconds(intervalSeconds))
   )
+
+export const sampleForever = (settings: SamplerSettings) =>
+  everyInterval(sampleOnce(settings), settings.intervalSeconds)
 
 export const MetricsSamplerLive = Layer.scopedDiscard(
   Effect.gen(function* () {
