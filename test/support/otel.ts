@@ -4,7 +4,7 @@
  * times (so SQL can be checked against them exactly), and metrics recorded through a
  * real MeterProvider.
  */
-import { Metadata, credentials } from "@grpc/grpc-js"
+import { Client, Metadata, compressionAlgorithms, credentials, status } from "@grpc/grpc-js"
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
 import type { HrTime } from "@opentelemetry/api"
 import { SeverityNumber } from "@opentelemetry/api-logs"
@@ -247,3 +247,45 @@ export const installOtlpApp = (server: RunningServer, email: string, password: s
     )
     if (reply.status !== 200) throw new Error(`install failed: ${reply.status} ${reply.text}`)
   })
+
+export interface GrpcReply {
+  readonly code: number
+  readonly details: string
+  readonly bytes: Uint8Array | undefined
+}
+
+/** One raw `Export` call (bytes in, bytes out), for statuses and malformed payloads. */
+export const grpcCall = (
+  port: number,
+  service: string,
+  bytes: Uint8Array,
+  entries: Record<string, string> = {},
+  gzip = false
+) =>
+  Effect.promise(
+    () =>
+      new Promise<GrpcReply>((resolve) => {
+        const client = new Client(
+          `127.0.0.1:${port}`,
+          credentials.createInsecure(),
+          gzip ? { "grpc.default_compression_algorithm": compressionAlgorithms.gzip } : {}
+        )
+        const metadata = new Metadata()
+        for (const [key, value] of Object.entries(entries)) metadata.set(key, value)
+        client.makeUnaryRequest(
+          `/${service}/Export`,
+          (b: Uint8Array) => Buffer.from(b),
+          (b: Buffer) => new Uint8Array(b),
+          bytes,
+          metadata,
+          (error, value) => {
+            client.close()
+            resolve(
+              error
+                ? { code: error.code, details: error.details, bytes: undefined }
+                : { code: status.OK, details: "", bytes: value }
+            )
+          }
+        )
+      })
+  )
