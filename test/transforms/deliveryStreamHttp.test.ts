@@ -176,6 +176,55 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
         })
       )
 
+      it.effect("the access key as a secrets-store JSON value; a bearer wins over the header", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const body = batch("key-1", [b64('{"a":1}')])
+          const wrapped = yield* firehose(server, "keyed", body, {
+            requestId: "key-1",
+            accessKey: JSON.stringify({ api_key: adminKeyOf(server) })
+          })
+          expect(wrapped.status, wrapped.text).toBe(200)
+          const bearer = yield* call(server, "POST", "/v1/tables/keyed?transform=delivery-stream", {
+            token: adminKeyOf(server),
+            body: batch("key-2", [b64('{"a":2}')]),
+            headers: { "x-amz-firehose-access-key": "rt_wrong" }
+          })
+          expect(bearer.status, bearer.text).toBe(200)
+          expect(yield* countOf(server, "keyed")).toBe(2)
+        })
+      )
+
+      it.effect("a request id reused for other records is a 409 in the same shape", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const options = { requestId: "reuse-1", accessKey: adminKeyOf(server) }
+          yield* firehose(server, "reused", batch("reuse-1", [b64('{"a":1}')]), options)
+          const other = yield* firehose(
+            server,
+            "reused",
+            batch("reuse-1", [b64('{"a":2}')]),
+            options
+          )
+          expect(other.status).toBe(409)
+          expectStreamError(other.json, "reuse-1", 409, "already used")
+          expect(yield* countOf(server, "reused")).toBe(1)
+        })
+      )
+
+      it.effect("errors made outside the handler (an invalid table name) take the shape too", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const reply = yield* firehose(server, "1bad", batch("name-1", [b64('{"a":1}')]), {
+            requestId: "name-1",
+            accessKey: adminKeyOf(server)
+          })
+          expect(reply.status).toBe(400)
+          expectStreamError(reply.json, "name-1", 400, "")
+          expect(reply.json).toMatchObject({ error: "bad_request" })
+        })
+      )
+
       it.effect("a body that is not a delivery-stream request is a 400 in the same shape", () =>
         Effect.gen(function* () {
           const server = yield* TestServer
