@@ -136,6 +136,21 @@ describe("OTLP decoding", () => {
     })
   )
 
+  it.effect("long digit runs inside strings are left alone", () =>
+    Effect.gen(function* () {
+      const text = JSON.stringify(
+        F.logs([F.logRecord({ body: { stringValue: 'id "12345678901234567890" \\' } })])
+      )
+      const decoded = yield* decodeExport("logs", "json", new TextEncoder().encode(text))
+      if (decoded.signal !== "logs") throw new Error("expected logs")
+      const record = decoded.request.resourceLogs[0]!.scopeLogs[0]!.logRecords[0]!
+      expect(record.body?.value).toEqual({
+        case: "stringValue",
+        value: 'id "12345678901234567890" \\'
+      })
+    })
+  )
+
   it.effect("base64 ids are refused with a 400 that says ids are hex", () =>
     Effect.gen(function* () {
       const base64Id = Buffer.from(F.TRACE_ID, "hex").toString("base64")

@@ -4,10 +4,14 @@
  * payloads are 400s that insert nothing; an empty export is accepted.
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { toBinary } from "@bufbuild/protobuf"
 import { Effect } from "effect"
 import { gzipSync } from "node:zlib"
 import { TestServer, freshDataDir } from "../support/server.js"
 import { insert, sql } from "../tables/helpers.js"
+import { decodeExport } from "../../src/otlp/OtlpIngest.js"
+import { ExportTraceServiceRequestSchema } from "../../src/otlp/gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
+import type { ExportTraceServiceRequest } from "../../src/otlp/gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
 import * as F from "./fixtures.js"
 
 const send = (
@@ -78,6 +82,26 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
               ParentSpanId: ""
             })
           ])
+        })
+      )
+
+      it.effect("protobuf bodies give the same rows as OTLP/JSON", () =>
+        Effect.gen(function* () {
+          const decoded = yield* decodeExport("traces", "json", F.bytesOf(F.traces()))
+          const binary = toBinary(
+            ExportTraceServiceRequestSchema,
+            decoded.request as ExportTraceServiceRequest
+          )
+          const reply = yield* send("proto_spans", "otlp-traces", binary, {
+            "content-type": "application/x-protobuf"
+          })
+          expect(reply.json, reply.text).toEqual({ inserted: 1 })
+          const columns =
+            "TraceId, SpanId, toString(toUnixTimestamp64Nano(Timestamp)) AS ts, SpanAttributes, Events.Attributes, Links.SpanId"
+          const viaProto = yield* query(`SELECT ${columns} FROM proto_spans`)
+          const viaJson = yield* query(`SELECT ${columns} FROM spans WHERE SpanId = '${F.SPAN_ID}'`)
+          expect(viaProto).toEqual(viaJson)
+          expect(viaProto[0]).toMatchObject({ ts: F.START_NS, TraceId: F.TRACE_ID })
         })
       )
 
