@@ -15,10 +15,26 @@ import { Deleted, OrganizationRef } from "./Scope.js"
 /** Cluster endpoints act in the organization named here, never in a key's scope. */
 export const OrganizationParams = Schema.Struct({ organization: Schema.String })
 
-const MetricsParams = Schema.Struct({
+/**
+ * An ISO 8601 timestamp: `2026-03-01T12:00:00Z`, with an offset, a space for the `T`, or a
+ * date alone (midnight UTC). Checked for that shape first, because the date parser behind
+ * `DateTimeUtc` also takes strings such as `1` (the year 2001).
+ */
+const MetricsTime = Schema.String.pipe(
+  Schema.pattern(
+    /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i,
+    {
+      message: () => "expected an ISO 8601 timestamp such as 2026-03-01T12:00:00Z"
+    }
+  ),
+  Schema.compose(Schema.DateTimeUtc)
+)
+
+/** The url parameters of both metrics endpoints (the by-name one adds `cluster`). */
+export const MetricsParams = Schema.Struct({
   ...OrganizationParams.fields,
-  start_time: Schema.DateTimeUtc,
-  end_time: Schema.DateTimeUtc,
+  start_time: MetricsTime,
+  end_time: MetricsTime,
   /** Comma-separated metric names; omitted means all. */
   metrics: Schema.optional(Schema.String)
 })

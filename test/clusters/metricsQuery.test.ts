@@ -2,14 +2,14 @@
  * Reading cluster metrics over a window: the spec's series shape for every metric, the
  * `metrics` selection, bucketing of long windows, and each refused request with its hint.
  */
-import { expect, layer } from "@effect/vitest"
-import { Effect, Option, TestClock, TestContext } from "effect"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Either, Option, ParseResult, Schema, TestClock, TestContext } from "effect"
+import { ClusterMetrics } from "../../domain/api/ClusterModels.js"
 import type { ClusterId } from "../../domain/Ids.js"
+import { MetricsParams } from "../../domain/api/ClustersApi.js"
 import { BadRequest } from "../../domain/Errors.js"
-import {
-  ClusterMetricsQuery,
-  parseMetricsParam
-} from "../../src/clusters/metrics/ClusterMetricsQuery.js"
+import { ClusterMetricsQuery } from "../../src/clusters/metrics/ClusterMetricsQuery.js"
+import { parseMetricsParam } from "../../src/clusters/metrics/MetricSelection.js"
 import { MetricsStore } from "../../src/clusters/metrics/MetricsStore.js"
 import { createCluster, metricsLayer, reading } from "./metricsFixture.js"
 
@@ -165,4 +165,55 @@ layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics 
       })
     )
   )
+
+  it.effect("answers the endpoint's url parameters with the cluster and its series", () =>
+    atNow(
+      Effect.gen(function* () {
+        const cluster = yield* sampledCluster
+        const params = yield* decodeMetricsParams({
+          organization: "acme",
+          start_time: iso(0).replace("T", " ").replace("Z", "+00:00"),
+          end_time: iso(60_000),
+          metrics: "total_read_queries"
+        })
+        const response = yield* (yield* ClusterMetricsQuery).respond(
+          { id: cluster, name: "metrics" },
+          params
+        )
+        expect(Schema.encodeSync(ClusterMetrics)(response)).toEqual({
+          cluster: { id: cluster, name: "metrics" },
+          metrics: [
+            expect.objectContaining({
+              name: "total_read_queries",
+              points: [
+                { time: iso(0), value: 12 },
+                { time: iso(60_000), value: 21 }
+              ]
+            })
+          ]
+        })
+      })
+    )
+  )
+})
+
+const decodeMetricsParams = (params: Record<string, string>) =>
+  Effect.orDie(Schema.decodeUnknown(MetricsParams)(params))
+
+describe("metrics url parameters", () => {
+  it("take ISO 8601 times and refuse anything else with a message saying so", () => {
+    const decode = Schema.decodeUnknownEither(MetricsParams)
+    for (const good of ["2026-03-01", "2026-03-01T12:00:00Z", "2026-03-01 12:00:00.5+02:00"])
+      expect(Either.isRight(decode({ organization: "o", start_time: good, end_time: good }))).toBe(
+        true
+      )
+    for (const bad of ["yesterday", "1", "1700000000", "2026-13-45T00:00:00Z"]) {
+      const result = decode({ organization: "o", start_time: bad, end_time: "2026-03-01" })
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) {
+        const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
+        expect(issues[0]?.path).toEqual(["start_time"])
+      }
+    }
+  })
 })

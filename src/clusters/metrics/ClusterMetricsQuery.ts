@@ -6,13 +6,14 @@
  * bucket, CPU and memory take their maximum. Times without samples (engine not running)
  * have no point: nothing is zero-filled.
  */
-import { Clock, Effect, Option } from "effect"
-import { MetricPoint, MetricSeries } from "../../../domain/api/ClusterModels.js"
+import { Clock, DateTime, Effect, type Option } from "effect"
+import { ClusterMetrics, MetricPoint, MetricSeries } from "../../../domain/api/ClusterModels.js"
+import type { MetricsParams } from "../../../domain/api/ClustersApi.js"
 import { BadRequest } from "../../../domain/Errors.js"
 import type { ClusterId } from "../../../domain/Ids.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
 import type { MetricDefinition } from "./MetricCatalog.js"
-import { metricCatalog, metricNames } from "./MetricCatalog.js"
+import { parseMetricsParam, selectMetrics } from "./MetricSelection.js"
 import type { ReplicaPoint } from "./MetricsStore.js"
 import { MetricsStore } from "./MetricsStore.js"
 
@@ -26,36 +27,6 @@ export const bucketSeconds = (windowSeconds: number, intervalSeconds: number) =>
   const needed = Math.max(intervalSeconds, windowSeconds / MAX_POINTS)
   return ROUND_STEPS.find((step) => step >= needed) ?? Math.ceil(needed / 86_400) * 86_400
 }
-
-/** The `metrics` url parameter: comma-separated names; absent means every metric. */
-export const parseMetricsParam = (param: Option.Option<string> | string | undefined) =>
-  Option.map(Option.isOption(param) ? param : Option.fromNullable(param), (list) =>
-    list
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== "")
-  )
-
-const metricsHint = `Known metrics: ${metricNames.join(", ")}.`
-
-const selectMetrics = (names: Option.Option<ReadonlyArray<string>>) =>
-  Option.match(names, {
-    onNone: () => Effect.succeed(metricCatalog),
-    onSome: (requested) => {
-      const unknown = requested.filter((name) => !metricNames.some((known) => known === name))
-      if (unknown.length > 0)
-        return new BadRequest({
-          message: `Unknown metric ${unknown.map((name) => `"${name}"`).join(", ")}.`,
-          hint: metricsHint
-        })
-      if (requested.length === 0)
-        return new BadRequest({
-          message: "metrics names no metric; omit it for all of them.",
-          hint: metricsHint
-        })
-      return Effect.succeed(metricCatalog.filter((metric) => requested.includes(metric.name)))
-    }
-  })
 
 const seriesOf = (metric: MetricDefinition, points: ReadonlyArray<ReplicaPoint>) => {
   const series = (values: ReadonlyArray<MetricPoint>) =>
@@ -92,6 +63,9 @@ const seriesOf = (metric: MetricDefinition, points: ReadonlyArray<ReplicaPoint>)
   )
 }
 
+/** What both metrics endpoints take besides the organization and the cluster. */
+export type MetricsRequest = Pick<typeof MetricsParams.Type, "start_time" | "end_time" | "metrics">
+
 export interface MetricsWindow {
   readonly start: Date
   readonly end: Date
@@ -103,31 +77,41 @@ export class ClusterMetricsQuery extends Effect.Service<ClusterMetricsQuery>()(
     effect: Effect.gen(function* () {
       const { metricsIntervalSeconds, metricsRetentionDays } = yield* SluiceConfig
       const store = yield* MetricsStore
+      const series = Effect.fn("ClusterMetricsQuery.series")(function* (
+        cluster: ClusterId,
+        window: MetricsWindow,
+        names: Option.Option<ReadonlyArray<string>>
+      ) {
+        const { start, end } = window
+        if (end.getTime() < start.getTime())
+          return yield* new BadRequest({
+            message: "end_time is before start_time.",
+            hint: "Pass start_time <= end_time, both ISO 8601 timestamps."
+          })
+        const oldest = (yield* Clock.currentTimeMillis) - metricsRetentionDays * 86_400_000
+        if (start.getTime() < oldest)
+          return yield* new BadRequest({
+            message: `start_time is further back than the ${metricsRetentionDays}-day metrics retention.`,
+            hint: `Pass a start_time at or after ${new Date(oldest).toISOString()}.`
+          })
+        const metrics = yield* selectMetrics(names)
+        const step = bucketSeconds((end.getTime() - start.getTime()) / 1000, metricsIntervalSeconds)
+        const points = yield* store.points(cluster, start, end, step)
+        return metrics.map((metric) => seriesOf(metric, points))
+      })
       return {
-        series: Effect.fn("ClusterMetricsQuery.series")(function* (
-          cluster: ClusterId,
-          window: MetricsWindow,
-          names: Option.Option<ReadonlyArray<string>>
+        series,
+        /** The whole response of the metrics endpoints, from their url parameters. */
+        respond: Effect.fn("ClusterMetricsQuery.respond")(function* (
+          cluster: { readonly id: ClusterId; readonly name: string },
+          params: MetricsRequest
         ) {
-          const { start, end } = window
-          if (end.getTime() < start.getTime())
-            return yield* new BadRequest({
-              message: "end_time is before start_time.",
-              hint: "Pass start_time <= end_time, both ISO 8601 timestamps."
-            })
-          const oldest = (yield* Clock.currentTimeMillis) - metricsRetentionDays * 86_400_000
-          if (start.getTime() < oldest)
-            return yield* new BadRequest({
-              message: `start_time is further back than the ${metricsRetentionDays}-day metrics retention.`,
-              hint: `Pass a start_time at or after ${new Date(oldest).toISOString()}.`
-            })
-          const metrics = yield* selectMetrics(names)
-          const step = bucketSeconds(
-            (end.getTime() - start.getTime()) / 1000,
-            metricsIntervalSeconds
-          )
-          const points = yield* store.points(cluster, start, end, step)
-          return metrics.map((metric) => seriesOf(metric, points))
+          const window = {
+            start: DateTime.toDate(params.start_time),
+            end: DateTime.toDate(params.end_time)
+          }
+          const metrics = yield* series(cluster.id, window, parseMetricsParam(params.metrics))
+          return new ClusterMetrics({ cluster: { id: cluster.id, name: cluster.name }, metrics })
         })
       }
     }),
