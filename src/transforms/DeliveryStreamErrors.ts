@@ -67,7 +67,7 @@ const errorBodyOf = (response: HttpServerResponse.HttpServerResponse): ErrorBody
   if (response.status < 400 || response.body._tag !== "Uint8Array") return undefined
   try {
     const parsed: unknown = JSON.parse(decoder.decode(response.body.body))
-    if (typeof parsed !== "object" || parsed === null || !("error" in parsed)) return undefined
+    if (typeof parsed !== "object" || parsed === null || "requestId" in parsed) return undefined
     const { error, message, hint } = parsed as Record<string, unknown>
     return typeof error === "string" && typeof message === "string"
       ? { error, message, hint: typeof hint === "string" ? hint : "" }
@@ -82,30 +82,24 @@ export const DeliveryStreamErrorsLive = HttpApiBuilder.middleware((app) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     if (!isDeliveryStream(request)) return yield* app
     return yield* app.pipe(
+      // Error responses already made (by ErrorShape, which this wraps).
+      Effect.map((response) => {
+        const body = errorBodyOf(response)
+        if (body === undefined) return response
+        const retry = response.headers["retry-after"]
+        const headers: Record<string, string> = retry === undefined ? {} : { "retry-after": retry }
+        return shaped(request, response.status, body, headers)
+      }),
+      // Typed failures, which HttpApi would otherwise encode outside every middleware.
       Effect.catchAllCause((original) => {
         const cause: Cause.Cause<unknown> = original
         const failure = Cause.failureOption(cause)
-        if (Option.isSome(failure) && isApiError(failure.value)) {
-          const error = failure.value
-          const retry =
-            error._tag === "TooManyRequests"
-              ? { "retry-after": String(error.retryAfterSeconds) }
-              : {}
-          return Effect.succeed(
-            shaped(request, Errors.errorStatus[error._tag], Errors.errorBody(error), retry)
-          )
-        }
-        return Effect.failCause(original)
-      }),
-      Effect.map((response) => {
-        const body = errorBodyOf(response)
-        if (body === undefined || "requestId" in body) return response
-        const retry = response.headers["retry-after"]
-        return shaped(
-          request,
-          response.status,
-          body,
-          retry === undefined ? {} : { "retry-after": retry }
+        if (Option.isNone(failure) || !isApiError(failure.value)) return Effect.failCause(original)
+        const error = failure.value
+        const headers: Record<string, string> =
+          error._tag === "TooManyRequests" ? { "retry-after": String(error.retryAfterSeconds) } : {}
+        return Effect.succeed(
+          shaped(request, Errors.errorStatus[error._tag], Errors.errorBody(error), headers)
         )
       })
     )

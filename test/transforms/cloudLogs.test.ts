@@ -75,7 +75,8 @@ layer(EventTransformsLive)("cloud-logs transform", (it) => {
     it.effect("unknown envelope and event fields are kept", () =>
       Effect.gen(function* () {
         const payload = {
-          ...subscription([{ ...events[0]!, extractedFields: { status: "200" } }]),
+          ...subscription([]),
+          logEvents: [{ ...events[0]!, extractedFields: { status: "200" } }],
           policyLevel: "ACCOUNT_LEVEL_POLICY"
         }
         const [row] = yield* flatten(bytes(payload))
