@@ -57,7 +57,9 @@ const decodeJson = <Desc extends DescMessage>(
   } catch (error) {
     if (error instanceof NotHexId)
       throw new BadRequest({
-        message: `OTLP/JSON ids are hex strings; ${error.field} '${error.value.slice(0, 64)}' is not hex (base64 ids are not accepted).`,
+        message: /^[0-9a-f]*$/i.test(error.value)
+          ? `${error.field} '${error.value.slice(0, 64)}' has an odd number of hex digits.`
+          : `OTLP/JSON ids are hex strings; ${error.field} '${error.value.slice(0, 64)}' is not hex (base64 ids are not accepted).`,
         hint: "Encode trace and span ids as lowercase hex (32 and 16 characters), as the OTLP/JSON encoding requires."
       })
     throw error

@@ -23,6 +23,7 @@ const numberText = (value: number) =>
 
 const isList = (value: object): value is ReadonlyArray<RowValue> => Array.isArray(value)
 
+// String concatenation: V8 builds ropes, cheaper here than arrays joined per value.
 const valueJson = (value: RowValue): string => {
   switch (typeof value) {
     case "string":
@@ -34,16 +35,22 @@ const valueJson = (value: RowValue): string => {
     case "boolean":
       return value ? "true" : "false"
   }
-  if (isList(value)) return `[${value.map(valueJson).join(",")}]`
-  const parts: Array<string> = []
-  for (const key in value) parts.push(`${JSON.stringify(key)}:${valueJson(value[key]!)}`)
-  return `{${parts.join(",")}}`
+  let out: string
+  if (isList(value)) {
+    out = "["
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + valueJson(value[i]!)
+    return out + "]"
+  }
+  out = "{"
+  for (const key in value)
+    out += (out.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + valueJson(value[key]!)
+  return out + "}"
 }
 
 /** One line per row, each ending in a newline. */
 export const rowsJson = (rows: ReadonlyArray<object>): string => {
-  const lines: Array<string> = []
+  let out = ""
   // Rows are flat records of `RowValue`s (see domain/OtlpTransforms.ts).
-  for (const row of rows) lines.push(valueJson(row as { readonly [key: string]: RowValue }) + "\n")
-  return lines.join("")
+  for (const row of rows) out += valueJson(row as { readonly [key: string]: RowValue }) + "\n"
+  return out
 }
