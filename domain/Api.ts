@@ -7,7 +7,7 @@ import { ErrorWire } from "./Errors.js"
 import { withoutDecodeError } from "./openApiDocument.js"
 import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
-import { ClustersApi } from "./api/ClustersApi.js"
+import { ClusterSizesApi, ClustersApi } from "./api/ClustersApi.js"
 import { DatabasesApi } from "./api/DatabasesApi.js"
 import { HealthApi } from "./api/HealthApi.js"
 import { HecApi } from "./api/HecApi.js"
@@ -30,6 +30,7 @@ export class SluiceApi extends HttpApi.make("sluice")
   .add(TablesApi)
   .add(QueryApi)
   .add(LogsApi)
+  .add(ClusterSizesApi)
   .add(ClustersApi)
   .add(AppsApi)
   .add(SplCapabilitiesApi)

@@ -73,6 +73,16 @@ export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
   { message: Schema.String }
 ) {}
 
+/**
+ * An admin paused the cluster: its engine is stopped until someone resumes it. (A
+ * cluster paused for being idle is woken by the next data request instead.)
+ */
+export class ClusterPaused extends Schema.TaggedError<ClusterPaused>()("ClusterPaused", {
+  message: Schema.String,
+  /** How to resume it. */
+  hint: Schema.String
+}) {}
+
 /** One engine: the data plane of one cluster. */
 export interface AnalyticalEngine {
   /** Runs a statement and streams its result bytes as the engine produces them. */
@@ -87,10 +97,12 @@ export interface AnalyticalEngine {
   readonly cancel: (queryId: string) => Effect.Effect<boolean, EngineError>
 }
 
-/** Finds the engine of a cluster. */
+/** Finds the engine of a cluster, waking it if it idled. */
 export class Engines extends Context.Tag("sluice/Engines")<
   Engines,
   {
-    readonly forCluster: (cluster: ClusterId) => Effect.Effect<AnalyticalEngine, EngineUnavailable>
+    readonly forCluster: (
+      cluster: ClusterId
+    ) => Effect.Effect<AnalyticalEngine, EngineUnavailable | ClusterPaused>
   }
 >() {}

@@ -3,7 +3,6 @@
  * process, all under the data dir.
  */
 import { Effect, Layer } from "effect"
-import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import * as EmbeddedProvisioner from "../src/provisioner/EmbeddedProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
@@ -14,8 +13,4 @@ export const EmbeddedControlPlaneLive = Layer.unwrapEffect(
 
 export const EmbeddedProvisionerLive = Layer.unwrapEffect(
   Effect.map(SluiceConfig, ({ dataDir }) => EmbeddedProvisioner.layer({ dataDir }))
-)
-
-export const EmbeddedEnginesLive = ClusterEngines.layer.pipe(
-  Layer.provideMerge(EmbeddedProvisionerLive)
 )

@@ -1,6 +1,6 @@
-/** External engines: a PostgreSQL control plane and a ClickHouse server or cluster. */
+/** External: a PostgreSQL control plane and a ClickHouse server or cluster. */
 import type { Redacted } from "effect"
-import * as ServerEngine from "../src/engine/ServerEngine.js"
+import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 
 /** `SLUICE_DATABASE_URL`. */
@@ -8,8 +8,8 @@ export const ExternalControlPlaneLive = (url: Redacted.Redacted<string>) =>
   ControlPlaneSql.external({ url })
 
 /** `SLUICE_CLICKHOUSE_URL`, `SLUICE_CLICKHOUSE_USER`, `SLUICE_CLICKHOUSE_PASSWORD`. */
-export const ExternalEnginesLive = (options: {
+export const ExternalProvisionerLive = (options: {
   readonly url: string
   readonly username: string
   readonly password: Redacted.Redacted<string>
-}) => ServerEngine.layer(options)
+}) => ServerProvisioner.layer(options)

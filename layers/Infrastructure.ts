@@ -1,11 +1,11 @@
 /**
- * The control plane and the engines, each embedded unless its `SLUICE_*` setting points
+ * The control plane and the provisioner of cluster engines, each embedded unless its `SLUICE_*` setting points
  * at an external one. Either half can be external without the other.
  */
 import { Effect, Layer, Option } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
-import { EmbeddedControlPlaneLive, EmbeddedEnginesLive } from "./Embedded.js"
-import { ExternalControlPlaneLive, ExternalEnginesLive } from "./External.js"
+import { EmbeddedControlPlaneLive, EmbeddedProvisionerLive } from "./Embedded.js"
+import { ExternalControlPlaneLive, ExternalProvisionerLive } from "./External.js"
 
 export const InfrastructureLive = Layer.unwrapEffect(
   Effect.map(SluiceConfig, (config) =>
@@ -15,8 +15,8 @@ export const InfrastructureLive = Layer.unwrapEffect(
         onSome: ExternalControlPlaneLive
       }),
       Option.match(config.clickhouse, {
-        onNone: () => EmbeddedEnginesLive,
-        onSome: ExternalEnginesLive
+        onNone: () => EmbeddedProvisionerLive,
+        onSome: ExternalProvisionerLive
       })
     )
   )

@@ -1,7 +1,8 @@
 /**
  * The HTTP server: the API's handlers, the services they use, bootstrap before
  * listening, and the start-up announcement. Needs a control plane (`SqlClient`),
- * `Engines` and `SluiceConfig` — see `Infrastructure.ts` and `Main.ts`.
+ * a `Provisioner` and `SluiceConfig` — see `Infrastructure.ts` and `Main.ts`. The
+ * data plane reaches engines through `Engines`, which the cluster lifecycle provides.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -13,7 +14,17 @@ import { AppsRepo } from "../src/apps/AppsRepo.js"
 import { AnnounceLive } from "../src/bootstrap/Announce.js"
 import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
 import { FirstStart } from "../src/bootstrap/FirstStart.js"
+import { ClusterBootLive } from "../src/clusters/ClusterBoot.js"
+import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
+import { ClusterLifecycle } from "../src/clusters/ClusterLifecycle.js"
+import { ClustersHttpLive, ClusterSizesHttpLive } from "../src/clusters/ClustersHttp.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
+import { EngineLocks } from "../src/clusters/EngineLocks.js"
+import { IdlingLive } from "../src/clusters/Idling.js"
+import { ClusterMetricsQuery } from "../src/clusters/metrics/ClusterMetricsQuery.js"
+import { MetricsSamplerLive } from "../src/clusters/metrics/MetricsSampler.js"
+import { MetricsStore } from "../src/clusters/metrics/MetricsStore.js"
+import { StorageVerifierLive } from "../src/clusters/StorageCheck.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
@@ -75,6 +86,16 @@ const IdentityLive = reportingAuthenticator(AuthenticatorLive).pipe(
   Layer.provideMerge(RepositoriesLive)
 )
 
+/** Cluster lifecycle, idling, metrics, and `Engines` on top of them. */
+const ClustersLive = Layer.mergeAll(
+  ClusterEngines.layer,
+  IdlingLive,
+  ClusterBootLive,
+  Layer.merge(ClusterMetricsQuery.DefaultWithoutDependencies, MetricsSamplerLive).pipe(
+    Layer.provide(MetricsStore.Default)
+  )
+).pipe(Layer.provideMerge(ClusterLifecycle.Default), Layer.provide(EngineLocks.Default))
+
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
   AuthHttpLive,
@@ -94,6 +115,8 @@ const GroupsLive = Layer.mergeAll(
   ),
   QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
   AppsHttpLive,
+  ClustersHttpLive.pipe(Layer.provide(StorageVerifierLive)),
+  ClusterSizesHttpLive,
   OtlpHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationLive))
@@ -119,6 +142,7 @@ export const ServerLive = AnnounceLive.pipe(
       Layer.provideMerge(HttpServerLive)
     )
   ),
+  Layer.provideMerge(ClustersLive),
   Layer.provideMerge(FirstStart.layer),
   Layer.provide(Bootstrap.Default),
   Layer.provideMerge(IdentityLive),

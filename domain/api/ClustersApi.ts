@@ -41,6 +41,11 @@ export const MetricsParams = Schema.Struct({
 
 const clusterId = HttpApiSchema.param("cluster_id", ClusterId)
 
+/** The size catalog: static, so it needs no credential and no organization. */
+export class ClusterSizesApi extends HttpApiGroup.make("clusterSizes")
+  .add(HttpApiEndpoint.get("sizes", "/v1/clusters/sizes").addSuccess(SizeCatalog))
+  .annotate(OpenApi.Description, "The size catalog; needs no organization or credential.") {}
+
 const adminOnly = (endpoint: string) => `${endpoint} Organization admins only.`
 
 /**
@@ -52,11 +57,6 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
     HttpApiEndpoint.get("list", "/v1/clusters")
       .setUrlParams(OrganizationParams)
       .addSuccess(Schema.Struct({ organization: OrganizationRef, clusters: Schema.Array(Cluster) }))
-  )
-  .add(
-    HttpApiEndpoint.get("sizes", "/v1/clusters/sizes")
-      .addSuccess(SizeCatalog)
-      .annotate(OpenApi.Description, "The size catalog; needs no organization.")
   )
   .add(
     HttpApiEndpoint.get("metricsByName", "/v1/clusters/metrics")

@@ -47,7 +47,7 @@ export class Bootstrap extends Effect.Service<Bootstrap>()("sluice/Bootstrap", {
       const org = yield* organizations.create(DEFAULT_NAME)
       const user = yield* users.create(config.adminEmail, yield* passwords.hash(password))
       yield* organizations.setRole(org.id, user.id, "admin")
-      const cluster = yield* clusters.create(
+      const cluster = yield* clusters.createOrDie(
         new NewCluster({
           organization_id: org.id,
           name: DEFAULT_NAME,

@@ -1,14 +1,35 @@
-/** Cluster rows of the control plane. Deleted clusters keep their row with `deleted_at`. */
+/**
+ * Cluster rows of the control plane. Deleted clusters keep their row with `deleted_at`
+ * (their name may be taken again). Phase changes are compare-and-set, so two racing
+ * transitions cannot both win.
+ */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { ClusterPhase } from "../../domain/api/ClusterModels.js"
 import { ClusterId, OrganizationId } from "../../domain/Ids.js"
+
+/** Who paused a cluster: an admin's pause keeps it paused; an idle pause wakes on use. */
+export const PausedBy = Schema.Literal("admin", "idle")
+export type PausedBy = typeof PausedBy.Type
 
 export class ClusterRow extends Schema.Class<ClusterRow>("ClusterRow")({
   id: ClusterId,
   organization_id: OrganizationId,
   name: Schema.String,
-  phase: ClusterPhase
+  phase: ClusterPhase,
+  status_message: Schema.NullOr(Schema.String),
+  paused_by: Schema.NullOr(PausedBy),
+  shards: Schema.Int,
+  replicas: Schema.Int,
+  cpu_cores: Schema.Number,
+  memory_gib: Schema.Number,
+  min_cpu_cores: Schema.Number,
+  min_memory_gib: Schema.Number,
+  max_cpu_cores: Schema.Number,
+  max_memory_gib: Schema.Number,
+  idle_timeout_minutes: Schema.Int,
+  /** `YYYY-MM-DD HH:MM:SS+00:00`, as the cluster object shows it. */
+  created_at: Schema.String
 }) {}
 
 export class NewCluster extends Schema.Class<NewCluster>("NewCluster")({
@@ -22,13 +43,29 @@ export class NewCluster extends Schema.Class<NewCluster>("NewCluster")({
   min_memory_gib: Schema.Number,
   max_cpu_cores: Schema.Number,
   max_memory_gib: Schema.Number,
-  idle_timeout_minutes: Schema.Int
+  idle_timeout_minutes: Schema.Int,
+  byo_s3: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null })
 }) {}
+
+const Transition = Schema.Struct({
+  id: ClusterId,
+  from: Schema.Array(ClusterPhase),
+  to: ClusterPhase,
+  paused_by: Schema.NullOr(PausedBy),
+  status_message: Schema.NullOr(Schema.String)
+})
 
 export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/ClustersRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const live = sql`select id, organization_id, name, phase from clusters where deleted_at is null`
+    const columns = sql`id, organization_id, name, phase, status_message, paused_by, shards,
+      replicas, cpu_cores::float8 as cpu_cores, memory_gib::float8 as memory_gib,
+      min_cpu_cores::float8 as min_cpu_cores, min_memory_gib::float8 as min_memory_gib,
+      max_cpu_cores::float8 as max_cpu_cores, max_memory_gib::float8 as max_memory_gib,
+      idle_timeout_minutes,
+      to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS"+00:00"') as created_at`
+    const live = sql`select ${columns} from clusters where deleted_at is null`
+
     const byName = SqlSchema.findOne({
       Request: Schema.Struct({ organization: OrganizationId, name: Schema.String }),
       Result: ClusterRow,
@@ -44,27 +81,76 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
       Result: ClusterRow,
       execute: (id) => sql`${live} and organization_id = ${id} order by created_at`
     })
+    const all = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: ClusterRow,
+      execute: () => sql`${live} order by created_at`
+    })
     const insert = SqlSchema.single({
       Request: NewCluster,
       Result: ClusterRow,
       execute: (c) =>
-        sql`insert into clusters ${sql.insert({ ...c, shards: 1 })}
-            returning id, organization_id, name, phase`
+        sql`insert into clusters ${sql.insert({ ...c, shards: 1, byo_s3: c.byo_s3 === null ? null : JSON.stringify(c.byo_s3) })}
+            returning ${columns}`
     })
-    const running = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: Schema.Struct({ id: ClusterId }),
-      execute: () => sql`select id from clusters where deleted_at is null and phase = 'ready'`
+    const transition = SqlSchema.findOne({
+      Request: Transition,
+      Result: ClusterRow,
+      execute: (t) =>
+        sql`update clusters set phase = ${t.to}, paused_by = ${t.paused_by},
+              status_message = ${t.status_message}
+            where id = ${t.id} and deleted_at is null and phase in ${sql.in(t.from)}
+            returning ${columns}`
     })
+    const rename = SqlSchema.findOne({
+      Request: Schema.Struct({
+        id: ClusterId,
+        name: Schema.NullOr(Schema.String),
+        idle_timeout_minutes: Schema.NullOr(Schema.Int)
+      }),
+      Result: ClusterRow,
+      execute: (u) =>
+        sql`update clusters set name = coalesce(${u.name}, name),
+              idle_timeout_minutes = coalesce(${u.idle_timeout_minutes}, idle_timeout_minutes)
+            where id = ${u.id} and deleted_at is null
+            returning ${columns}`
+    })
+
     return {
-      /** Clusters whose engine should be running now. */
-      listRunning: () =>
-        Effect.orDie(Effect.map(running(undefined), (rows) => rows.map((row) => row.id))),
       findByName: (organization: OrganizationId, name: string) =>
         Effect.orDie(byName({ organization, name })),
       findById: (id: ClusterId) => Effect.orDie(byId(id)),
       listOfOrganization: (id: OrganizationId) => Effect.orDie(ofOrganization(id)),
-      create: (cluster: NewCluster) => Effect.orDie(insert(cluster))
+      /** Every cluster not deleted, for resuming their engines at start. */
+      listAll: () => Effect.orDie(all(undefined)),
+      /** Clusters whose engine should be running now. */
+      listRunning: () =>
+        Effect.orDie(
+          Effect.map(all(undefined), (rows) =>
+            rows.filter((row) => row.phase === "ready").map((row) => row.id)
+          )
+        ),
+      /** Fails with the database error on a duplicate name, so callers can say 409. */
+      create: (cluster: NewCluster) => insert(cluster),
+      createOrDie: (cluster: NewCluster) => Effect.orDie(insert(cluster)),
+      /** Moves the cluster to `to` if it is in one of `from`; `None` if it was not. */
+      transition: (t: typeof Transition.Type) => Effect.orDie(transition(t)),
+      /** Changes the given fields; fails with the database error on a duplicate name. */
+      update: (
+        id: ClusterId,
+        fields: { readonly name: string | null; readonly idle_timeout_minutes: number | null }
+      ) => rename({ id, ...fields }),
+      /** Marks the cluster deleted and revokes its keys, in one transaction. */
+      markDeleted: (id: ClusterId) =>
+        Effect.orDie(
+          sql.withTransaction(
+            Effect.zipRight(
+              sql`update clusters set deleted_at = now(), phase = 'deleting' where id = ${id}`,
+              sql`update api_keys set revoked_at = now() where cluster_id = ${id} and revoked_at is null`
+            )
+          )
+        ),
+      isPresent: (id: ClusterId) => Effect.map(Effect.orDie(byId(id)), Option.isSome)
     }
   })
 }) {}

@@ -3,6 +3,7 @@
  * README.md documents each one; keep the two in step.
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
+import { parseSizes } from "../clusters/SizeCatalog.js"
 import { parseAllowList } from "../ingest/SsrfGuard.js"
 
 /** A validation whose message names the variable (Effect reports these without a path). */
@@ -96,6 +97,26 @@ export const sluiceConfig = Config.all({
   queryTimeoutSeconds: positiveInt("SLUICE_QUERY_TIMEOUT_SECONDS", 30),
   queryMaxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024),
   maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024),
+  /** The size catalog and cluster defaults (decisions.md §9). */
+  clusters: Config.all({
+    sizes: Config.string("SLUICE_CLUSTER_SIZES").pipe(
+      check(
+        "SLUICE_CLUSTER_SIZES",
+        "expected comma-separated <cpu cores>:<memory GiB> pairs, e.g. 1:4,2:8",
+        (s) => parseSizes(s) !== undefined
+      ),
+      Config.withDefault("1:4,2:8,4:16,8:32,16:64")
+    ),
+    maxReplicas: positiveInt("SLUICE_CLUSTER_MAX_REPLICAS", 1),
+    defaultIdleTimeoutMinutes: Config.integer("SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES").pipe(
+      check(
+        "SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES",
+        "expected 0 (off) or 15 through 43200",
+        (n) => n === 0 || (n >= 15 && n <= 43_200)
+      ),
+      Config.withDefault(0)
+    )
+  }),
   /** Where verify-s3-access talks to: AWS by default, or an S3-compatible store. */
   storage: Config.all({
     s3Endpoint: Config.option(httpUrl("SLUICE_S3_ENDPOINT")),

@@ -1,12 +1,13 @@
 /** Creates and drops a cluster's databases inside its engine. */
 import { Effect } from "effect"
 import { CommandRequest, Engines } from "../../domain/Engine.js"
-import type { EngineError, EngineUnavailable } from "../../domain/Engine.js"
+import type { EngineError } from "../../domain/Engine.js"
 import { Unavailable } from "../../domain/Errors.js"
+import { engineAccessError } from "../clusters/EngineAccess.js"
 import type { ClusterRefForEngine } from "./EngineDatabase.js"
 import { quotedEngineDatabase } from "./EngineDatabase.js"
 
-const unavailable = (what: string) => (error: EngineError | EngineUnavailable) =>
+const unavailable = (what: string) => (error: EngineError) =>
   new Unavailable({
     message: `The cluster's engine could not ${what}: ${error.message}`,
     hint: "Retry in a moment; if it keeps failing, check the cluster's status."
@@ -17,8 +18,10 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
     const engines = yield* Engines
     const run = (scope: ClusterRefForEngine, sql: string, what: string) =>
       engines.forCluster(scope.clusterId).pipe(
-        Effect.flatMap((engine) => engine.command(new CommandRequest({ sql }))),
-        Effect.mapError(unavailable(what))
+        Effect.mapError(engineAccessError),
+        Effect.flatMap((engine) =>
+          Effect.mapError(engine.command(new CommandRequest({ sql })), unavailable(what))
+        )
       )
     return {
       /** Idempotent, so a retry after a half-done create succeeds. */

@@ -25,21 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const ClustersPending = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
-  handlers
-    .handle("list", pending)
-    .handle("sizes", pending)
-    .handle("metricsByName", pending)
-    .handle("verifyS3Access", pending)
-    .handle("create", pending)
-    .handle("get", pending)
-    .handle("update", pending)
-    .handle("stop", pending)
-    .handle("resume", pending)
-    .handle("delete", pending)
-    .handle("metrics", pending)
-)
-
 const SplCapabilitiesPending = HttpApiBuilder.group(SluiceApi, "splCapabilities", (handlers) =>
   handlers.handle("capabilities", pending)
 )
@@ -85,7 +70,6 @@ const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
-  ClustersPending,
   SplCapabilitiesPending,
   SplPending,
   SavedSearchesPending,

@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { Engines } from "../../domain/Engine.js"
-import { Unavailable } from "../../domain/Errors.js"
+import { engineAccessError } from "../clusters/EngineAccess.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { selectDatabase } from "../databases/DatabaseSelection.js"
@@ -41,11 +41,7 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
           const { cluster, scope } = yield* resolve(urlParams)
           const engine = yield* engines
             .forCluster(cluster.clusterId)
-            .pipe(
-              Effect.mapError(
-                (e) => new Unavailable({ message: e.message, hint: "Retry shortly." })
-              )
-            )
+            .pipe(Effect.mapError(engineAccessError))
           const engineDb = engineDatabase(cluster, scope.database)
           return yield* runQuery({
             engine,

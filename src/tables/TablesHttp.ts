@@ -4,7 +4,8 @@ import { Effect, Option } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { NotFound, Unavailable } from "../../domain/Errors.js"
+import { NotFound } from "../../domain/Errors.js"
+import { engineAccessError } from "../clusters/EngineAccess.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { selectDatabase } from "../databases/DatabaseSelection.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
@@ -46,15 +47,9 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
       Effect.gen(function* () {
         const scope = yield* policy.clusterScope(action, params)
         const database = yield* selectDatabase(scope, params.database)
-        const engine: AnalyticalEngine = yield* engines.forCluster(scope.clusterId).pipe(
-          Effect.mapError(
-            (error) =>
-              new Unavailable({
-                message: error.message,
-                hint: "Retry when the cluster is running."
-              })
-          )
-        )
+        const engine: AnalyticalEngine = yield* engines
+          .forCluster(scope.clusterId)
+          .pipe(Effect.mapError(engineAccessError))
         return {
           engine,
           database,

@@ -6,10 +6,17 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
 import { Layer } from "effect"
-import * as ClusterEngines from "../../src/clusters/ClusterEngines.js"
 import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
 import * as EmbeddedProvisioner from "../../src/provisioner/EmbeddedProvisioner.js"
-import { awaitGone, awaitRunning, bytes, newClusterId, queryText, text } from "./helpers.js"
+import {
+  awaitGone,
+  awaitRunning,
+  bytes,
+  newClusterId,
+  provisionedEngines,
+  queryText,
+  text
+} from "./helpers.js"
 
 // Each cluster's chDB runs in its own worker process; these tests drive them over RPC.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-engine-"))
@@ -38,7 +45,7 @@ const insertRequest = () =>
 const count = (e: Effect.Effect.Success<typeof engine>) =>
   queryText(e, "SELECT count() FROM logs.events", "TabSeparated").pipe(Effect.map(Number))
 
-const EnginesLive = ClusterEngines.layer.pipe(
+const EnginesLive = provisionedEngines.pipe(
   Layer.provideMerge(EmbeddedProvisioner.layer({ dataDir }))
 )
 

@@ -2,17 +2,22 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { Engines } from "../../domain/Engine.js"
-import * as ServerEngine from "../../src/engine/ServerEngine.js"
-import { newClusterId, queryText } from "./helpers.js"
+import { Layer } from "effect"
+import * as ServerProvisioner from "../../src/provisioner/ServerProvisioner.js"
+import { newClusterId, provisionedEngines, queryText } from "./helpers.js"
 
 // No ClickHouse server can run here: this checks the HTTP path's failure mapping only.
-const unreachable = ServerEngine.layer({
-  url: "http://127.0.0.1:1",
-  username: "default",
-  password: Redacted.make("")
-})
+const unreachable = provisionedEngines.pipe(
+  Layer.provide(
+    ServerProvisioner.layer({
+      url: "http://127.0.0.1:1",
+      username: "default",
+      password: Redacted.make("")
+    })
+  )
+)
 
-layer(unreachable, { excludeTestServices: true })("ServerEngine", (it) => {
+layer(unreachable, { excludeTestServices: true })("ServerProvisioner", (it) => {
   it.effect("serves every cluster from the one server", () =>
     Effect.gen(function* () {
       const engines = yield* Engines

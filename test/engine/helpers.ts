@@ -1,6 +1,7 @@
-import { Effect, Schedule, Schema, Stream } from "effect"
+import { Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import { QueryRequest } from "../../domain/Engine.js"
+import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
 import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 
@@ -49,3 +50,24 @@ export const awaitGone = (engine: AnalyticalEngine, queryId: string, ms = 5_000)
       onTimeout: () => new Error(`${queryId} still running after ${ms} ms`)
     })
   )
+
+/** `Engines` straight from a provisioner: a cluster's engine is started on first use. */
+export const provisionedEngines = Layer.effect(
+  Engines,
+  Effect.map(Provisioner, (provisioner) =>
+    Engines.of({
+      forCluster: (cluster) =>
+        Effect.zipRight(
+          provisioner.start(
+            new EngineSpec({
+              clusterId: cluster,
+              cpuCores: 2,
+              memoryBytes: 4 * 1024 ** 3,
+              replicas: 1
+            })
+          ),
+          provisioner.engine(cluster)
+        )
+    })
+  )
+)

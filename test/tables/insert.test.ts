@@ -172,14 +172,12 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         })
       )
 
-      it.effect("a transform not built yet is a 501, an unknown one a 400", () =>
+      it.effect("an unknown transform is a 400 that lists the known ones", () =>
         Effect.gen(function* () {
           const server = yield* TestServer
-          const t = yield* insert(server, "bad", "{}", json, "?transform=otlp-logs")
-          expect(t.status).toBe(501)
-          expect(t.json).toMatchObject({ error: "not_implemented", hint: expect.any(String) })
           const unknown = yield* insert(server, "bad", "{}", json, "?transform=bogus")
           expect(unknown.status).toBe(400)
+          expect(unknown.text).toContain("cloud-logs")
         })
       )
 

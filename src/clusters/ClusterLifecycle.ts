@@ -1,0 +1,254 @@
+/**
+ * The cluster lifecycle (decisions.md §9): `provisioning → ready ⇄ pausing → paused ⇄
+ * resuming → ready`, and `deleting`. A transition is recorded at once (compare-and-set
+ * on the phase, so a conflicting call is a 409) and finished in the background; work on
+ * one cluster's engine is serialised so a delete never races a resume.
+ *
+ * Activity (the last data request) is kept here on the Effect `Clock`, so idling can be
+ * driven by `TestClock` in tests.
+ */
+import { Clock, Effect, Option } from "effect"
+import type { ClusterPhase, CreateClusterRequest } from "../../domain/api/ClusterModels.js"
+import { Conflict } from "../../domain/Errors.js"
+import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
+import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
+import { SluiceConfig } from "../config/SluiceConfig.js"
+import type { ClusterRow, PausedBy } from "./ClustersRepo.js"
+import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
+import { EngineLocks } from "./EngineLocks.js"
+import * as SizeCatalog from "./SizeCatalog.js"
+
+const GIB = 1024 ** 3
+
+export const engineSpec = (row: ClusterRow) =>
+  new EngineSpec({
+    clusterId: row.id,
+    cpuCores: row.cpu_cores,
+    memoryBytes: row.memory_gib * GIB,
+    replicas: row.replicas
+  })
+
+const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test(String(error))
+
+const duplicateName = (name: string) =>
+  new Conflict({
+    message: `A cluster named '${name}' already exists in this organization.`,
+    hint: "Pick another name, or GET /v1/clusters to find the existing one.",
+    code: "duplicate_name"
+  })
+
+const conflict = (row: ClusterRow, action: string) =>
+  new Conflict({
+    message: `Cannot ${action} cluster '${row.name}' while it is ${row.phase}.`,
+    hint:
+      row.phase === "pausing" || row.phase === "resuming" || row.phase === "provisioning"
+        ? "Wait for the transition to finish (GET the cluster and follow status, can_pause, can_resume)."
+        : `The cluster's can_pause and can_resume say what is possible now.`
+  })
+
+export interface ClusterState {
+  readonly phase: ClusterPhase
+  readonly pausedBy: PausedBy | null
+  readonly name: string
+}
+
+export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
+  "sluice/ClusterLifecycle",
+  {
+    scoped: Effect.gen(function* () {
+      const repo = yield* ClustersRepo
+      const provisioner = yield* Provisioner
+      const locks = yield* EngineLocks
+      const config = yield* SluiceConfig
+      const catalog = SizeCatalog.makeCatalog(config.clusters)
+      const scope = yield* Effect.scope
+      const activity = new Map<ClusterId, number>()
+      /** Every phase change goes through here, so this mirror of the table stays exact. */
+      const states = new Map<ClusterId, ClusterState>()
+      const remember = (row: ClusterRow) => {
+        states.set(row.id, { phase: row.phase, pausedBy: row.paused_by, name: row.name })
+        return row
+      }
+      const transition = (t: Parameters<typeof repo.transition>[0]) =>
+        Effect.map(repo.transition(t), Option.map(remember))
+
+      const touch = (id: ClusterId) =>
+        Effect.map(Clock.currentTimeMillis, (now) => void activity.set(id, now))
+
+      /** Runs `work` after any earlier work on the cluster's engine, outliving the request. */
+      const background = (id: ClusterId, work: Effect.Effect<unknown>) =>
+        Effect.asVoid(Effect.forkIn(locks.withEngine(id, work), scope))
+
+      const startEngine = (row: ClusterRow, from: "provisioning" | "resuming") =>
+        provisioner.start(engineSpec(row)).pipe(
+          Effect.matchEffect({
+            onSuccess: () =>
+              Effect.zipRight(
+                transition({
+                  id: row.id,
+                  from: [from],
+                  to: "ready",
+                  paused_by: null,
+                  status_message: null
+                }),
+                touch(row.id)
+              ),
+            onFailure: (error) =>
+              transition({
+                id: row.id,
+                from: [from],
+                to: from === "resuming" ? "paused" : "provisioning",
+                paused_by: from === "resuming" ? "admin" : null,
+                status_message: error.message
+              })
+          })
+        )
+
+      const stopEngine = (row: ClusterRow) =>
+        Effect.zipRight(
+          provisioner.stop(row.id),
+          transition({
+            id: row.id,
+            from: ["pausing"],
+            to: "paused",
+            paused_by: row.paused_by,
+            status_message: null
+          })
+        )
+
+      const create = Effect.fn("ClusterLifecycle.create")(function* (
+        organization: OrganizationId,
+        request: CreateClusterRequest
+      ) {
+        const sized = yield* SizeCatalog.resolve(catalog, request)
+        const row = yield* repo
+          .create(
+            new NewCluster({
+              organization_id: organization,
+              name: request.name,
+              phase: "provisioning",
+              replicas: sized.replicas,
+              cpu_cores: sized.size.cpu_cores,
+              memory_gib: sized.size.memory_gib,
+              min_cpu_cores: sized.min.cpu_cores,
+              min_memory_gib: sized.min.memory_gib,
+              max_cpu_cores: sized.max.cpu_cores,
+              max_memory_gib: sized.max.memory_gib,
+              idle_timeout_minutes:
+                request.idle_timeout_minutes ?? config.clusters.defaultIdleTimeoutMinutes,
+              byo_s3: request.byo_s3 ?? null
+            })
+          )
+          .pipe(
+            Effect.catchAll((error) =>
+              isUniqueViolation(error)
+                ? Effect.fail(duplicateName(request.name))
+                : Effect.die(error)
+            )
+          )
+        remember(row)
+        yield* background(row.id, startEngine(row, "provisioning"))
+        return row
+      })
+
+      const pause = Effect.fn("ClusterLifecycle.pause")(function* (row: ClusterRow, by: PausedBy) {
+        const moved = yield* transition({
+          id: row.id,
+          from: ["ready"],
+          to: "pausing",
+          paused_by: by,
+          status_message: null
+        })
+        if (Option.isNone(moved)) return yield* conflict(row, "pause")
+        yield* background(row.id, stopEngine(moved.value))
+        return moved.value
+      })
+
+      const resume = Effect.fn("ClusterLifecycle.resume")(function* (row: ClusterRow) {
+        const moved = yield* transition({
+          id: row.id,
+          from: ["paused"],
+          to: "resuming",
+          paused_by: null,
+          status_message: null
+        })
+        if (Option.isNone(moved)) return yield* conflict(row, "resume")
+        yield* background(row.id, startEngine(moved.value, "resuming"))
+        return moved.value
+      })
+
+      /** Permanent: hidden and its keys revoked at once; engine and data removed after. */
+      const remove = Effect.fn("ClusterLifecycle.delete")(function* (row: ClusterRow) {
+        yield* repo.markDeleted(row.id)
+        activity.delete(row.id)
+        states.set(row.id, { phase: "deleting", pausedBy: null, name: row.name })
+        yield* background(row.id, provisioner.destroy(row.id))
+      })
+
+      const update = Effect.fn("ClusterLifecycle.update")(function* (
+        row: ClusterRow,
+        fields: {
+          readonly name?: string | undefined
+          readonly idle_timeout_minutes?: number | undefined
+        }
+      ) {
+        const updated = yield* repo
+          .update(row.id, {
+            name: fields.name ?? null,
+            idle_timeout_minutes: fields.idle_timeout_minutes ?? null
+          })
+          .pipe(
+            Effect.catchAll((error) =>
+              isUniqueViolation(error)
+                ? Effect.fail(duplicateName(fields.name ?? row.name))
+                : Effect.die(error)
+            )
+          )
+        if (fields.idle_timeout_minutes !== undefined) yield* touch(row.id)
+        return remember(Option.getOrElse(updated, () => row))
+      })
+
+      return {
+        catalog,
+        create,
+        pause,
+        resume,
+        delete: remove,
+        update,
+        touch,
+        /** The cluster's phase as last recorded, read from the table once and then kept. */
+        stateOf: (id: ClusterId) =>
+          Effect.suspend(() => {
+            const known = states.get(id)
+            if (known !== undefined) return Effect.succeed(Option.some(known))
+            return Effect.map(
+              repo.findById(id),
+              Option.map((row) => remember(row) && states.get(id)!)
+            )
+          }),
+        /** The last data request, on the Effect clock (`undefined` before the first). */
+        lastActivity: (id: ClusterId) => activity.get(id),
+        /** Starts the engines of clusters that should run, and finishes interrupted transitions. */
+        boot: Effect.gen(function* () {
+          for (const row of (yield* repo.listAll()).map(remember)) {
+            if (row.phase === "ready") {
+              yield* background(row.id, Effect.ignore(provisioner.start(engineSpec(row))))
+            } else if (row.phase === "provisioning" || row.phase === "resuming") {
+              yield* background(row.id, startEngine(row, row.phase))
+            } else if (row.phase === "pausing") {
+              yield* background(row.id, stopEngine(row))
+            }
+          }
+        }),
+        /** Starts the engine of a ready cluster that is not running (after a restart). */
+        ensureStarted: (row: { readonly id: ClusterId }) =>
+          Effect.flatMap(repo.findById(row.id), (found) =>
+            Option.match(found, {
+              onNone: () => Effect.void,
+              onSome: (r) => locks.withEngine(r.id, provisioner.start(engineSpec(r)))
+            })
+          )
+      }
+    })
+  }
+) {}

@@ -1,0 +1,164 @@
+/**
+ * `/v1/clusters`: an organization's clusters, their lifecycle, metrics and the storage
+ * check. User credentials only (a cluster key is a 403 from `Policy`); members read,
+ * admins change. A cluster of another organization is a 404, exactly like a missing one.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { NotFound } from "../../domain/Errors.js"
+import type { ClusterId } from "../../domain/Ids.js"
+import { Provisioner } from "../../domain/Provisioner.js"
+import { StorageVerifier } from "../../domain/StorageVerifier.js"
+import { Policy } from "../identity/Policy.js"
+import type { OrganizationScope } from "../identity/Scopes.js"
+import { ClusterLifecycle } from "./ClusterLifecycle.js"
+import type { ClusterRow } from "./ClustersRepo.js"
+import { ClustersRepo } from "./ClustersRepo.js"
+import { clusterView } from "./ClusterView.js"
+import { ClusterMetricsQuery } from "./metrics/ClusterMetricsQuery.js"
+
+const notFound = (what: string) =>
+  new NotFound({
+    message: `Cluster ${what} not found in this organization.`,
+    hint: "GET /v1/clusters?organization=<name> lists the organization's clusters."
+  })
+
+export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
+  Effect.gen(function* () {
+    const policy = yield* Policy
+    const repo = yield* ClustersRepo
+    const lifecycle = yield* ClusterLifecycle
+    const provisioner = yield* Provisioner
+    const metrics = yield* ClusterMetricsQuery
+    const storage = yield* StorageVerifier
+
+    const view = (row: ClusterRow) =>
+      Effect.map(provisioner.status(row.id), (s) => clusterView(row, s))
+
+    const ofScope = (scope: OrganizationScope, found: Option.Option<ClusterRow>, what: string) =>
+      Option.match(
+        Option.filter(found, (row) => row.organization_id === scope.organizationId),
+        { onNone: () => Effect.fail(notFound(what)), onSome: Effect.succeed }
+      )
+
+    /** The caller's cluster `id` in `organization`, if the caller has role `need` there. */
+    const cluster = (organization: string, id: ClusterId, need: "member" | "admin", what: string) =>
+      Effect.gen(function* () {
+        const scope = yield* policy.organizationScope(organization, need, what)
+        return yield* ofScope(scope, yield* repo.findById(id), `'${id}'`)
+      })
+
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.organizationScope(
+            urlParams.organization,
+            "member",
+            "list clusters"
+          )
+          const rows = yield* repo.listOfOrganization(scope.organizationId)
+          return {
+            organization: { name: scope.organizationName },
+            clusters: yield* Effect.forEach(rows, view)
+          }
+        })
+      )
+      .handle("get", ({ path, urlParams }) =>
+        Effect.flatMap(
+          cluster(urlParams.organization, path.cluster_id, "member", "read clusters"),
+          view
+        )
+      )
+      .handle("create", ({ payload, urlParams }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.organizationScope(
+            urlParams.organization,
+            "admin",
+            "create clusters"
+          )
+          return yield* view(yield* lifecycle.create(scope.organizationId, payload))
+        })
+      )
+      .handle("update", ({ path, payload, urlParams }) =>
+        Effect.gen(function* () {
+          const row = yield* cluster(
+            urlParams.organization,
+            path.cluster_id,
+            "admin",
+            "change clusters"
+          )
+          return yield* view(yield* lifecycle.update(row, payload))
+        })
+      )
+      .handle("stop", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const row = yield* cluster(
+            urlParams.organization,
+            path.cluster_id,
+            "admin",
+            "pause clusters"
+          )
+          return yield* view(yield* lifecycle.pause(row, "admin"))
+        })
+      )
+      .handle("resume", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const row = yield* cluster(
+            urlParams.organization,
+            path.cluster_id,
+            "admin",
+            "resume clusters"
+          )
+          return yield* view(yield* lifecycle.resume(row))
+        })
+      )
+      .handle("delete", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const row = yield* cluster(
+            urlParams.organization,
+            path.cluster_id,
+            "admin",
+            "delete clusters"
+          )
+          yield* lifecycle.delete(row)
+          return { deleted: true as const }
+        })
+      )
+      .handle("metrics", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const row = yield* cluster(
+            urlParams.organization,
+            path.cluster_id,
+            "member",
+            "read metrics"
+          )
+          return yield* metrics.respond({ id: row.id, name: row.name }, urlParams)
+        })
+      )
+      .handle("metricsByName", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const scope = yield* policy.organizationScope(
+            urlParams.organization,
+            "member",
+            "read metrics"
+          )
+          const found = yield* repo.findByName(scope.organizationId, urlParams.cluster)
+          const row = yield* ofScope(scope, found, `'${urlParams.cluster}'`)
+          return yield* metrics.respond({ id: row.id, name: row.name }, urlParams)
+        })
+      )
+      .handle("verifyS3Access", ({ payload, urlParams }) =>
+        Effect.gen(function* () {
+          yield* policy.organizationScope(urlParams.organization, "admin", "verify storage")
+          return yield* storage.verify(payload.byo_s3)
+        })
+      )
+  })
+)
+
+export const ClusterSizesHttpLive = HttpApiBuilder.group(SluiceApi, "clusterSizes", (handlers) =>
+  Effect.map(ClusterLifecycle, (lifecycle) =>
+    handlers.handle("sizes", () => Effect.succeed(lifecycle.catalog))
+  )
+)

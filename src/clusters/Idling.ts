@@ -1,0 +1,33 @@
+/**
+ * Automatic idling: once a minute (on the Effect `Clock`), every ready cluster with an
+ * idle timeout whose last data request is older than it is paused as `idle`; the next
+ * data request wakes it (`ClusterEngines`).
+ */
+import { Clock, Effect, Layer } from "effect"
+import { ClusterLifecycle } from "./ClusterLifecycle.js"
+import { ClustersRepo } from "./ClustersRepo.js"
+
+const SWEEP_EVERY = "1 minute"
+
+export const IdlingLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const lifecycle = yield* ClusterLifecycle
+    const repo = yield* ClustersRepo
+    const since = yield* Clock.currentTimeMillis
+
+    const sweep = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      for (const row of yield* repo.listAll()) {
+        if (row.phase !== "ready" || row.idle_timeout_minutes === 0) continue
+        const last = lifecycle.lastActivity(row.id) ?? since
+        if (now - last >= row.idle_timeout_minutes * 60_000) {
+          yield* Effect.ignore(lifecycle.pause(row, "idle"))
+        }
+      }
+    }).pipe(Effect.withSpan("Idling.sweep"))
+
+    yield* Effect.forkScoped(
+      Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), Effect.ignore(sweep)))
+    )
+  })
+)
