@@ -92,6 +92,11 @@ layer(
       const garbage = new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01])
       expectError(yield* post("/otlp/v1/traces", garbage, PROTOBUF), 400, "bad_request")
       expectError(yield* post("/otlp/v1/logs", "{not json", JSON_TYPE), 400, "bad_request")
+      // Base64 ids (what a generic protobuf JSON encoder writes) are not OTLP/JSON.
+      const base64 = tracesJson(span(Buffer.from(GOOD_TRACE, "hex").toString("base64"), "b64"))
+      const b64 = yield* post("/otlp/v1/traces", base64, JSON_TYPE)
+      expectError(b64, 400, "bad_request")
+      expect((b64.json as { message: string }).message).toMatch(/hex/i)
       const notGzip = { ...JSON_TYPE, "content-encoding": "gzip" }
       expectError(yield* post("/otlp/v1/metrics", "{}", notGzip), 400, "bad_request")
       const server = yield* TestServer
