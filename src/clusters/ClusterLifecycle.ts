@@ -13,12 +13,14 @@ import { Conflict } from "../../domain/Errors.js"
 import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
 import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
+import { DatabasesRepo } from "../databases/DatabasesRepo.js"
 import type { ClusterRow, PausedBy } from "./ClustersRepo.js"
 import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
 import { EngineLocks } from "./EngineLocks.js"
 import * as SizeCatalog from "./SizeCatalog.js"
 
 const GIB = 1024 ** 3
+const DEFAULT_DATABASE = "default"
 
 export const engineSpec = (row: ClusterRow) =>
   new EngineSpec({
@@ -28,7 +30,12 @@ export const engineSpec = (row: ClusterRow) =>
     replicas: row.replicas
   })
 
-const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test(String(error))
+/** PostgreSQL's unique_violation, however deep the driver wrapped it. */
+const isUniqueViolation = (error: unknown): boolean => {
+  if (typeof error !== "object" || error === null) return false
+  if ("code" in error && error.code === "23505") return true
+  return "cause" in error && isUniqueViolation(error.cause)
+}
 
 const duplicateName = (name: string) =>
   new Conflict({
@@ -58,6 +65,7 @@ export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
     scoped: Effect.gen(function* () {
       const repo = yield* ClustersRepo
       const provisioner = yield* Provisioner
+      const databases = yield* DatabasesRepo
       const locks = yield* EngineLocks
       const config = yield* SluiceConfig
       const catalog = SizeCatalog.makeCatalog(config.clusters)
@@ -147,6 +155,7 @@ export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
             )
           )
         remember(row)
+        yield* databases.create(row.id, DEFAULT_DATABASE)
         yield* background(row.id, startEngine(row, "provisioning"))
         return row
       })

@@ -1,0 +1,236 @@
+/**
+ * Clusters over HTTP on the embedded provisioner: create from the catalog, use the new
+ * cluster's own engine, every row of the lifecycle table (stop, resume, conflicts,
+ * delete), PATCH, and the validation of a create request.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestServer, call, freshDataDir } from "../support/server.js"
+import {
+  adminEnv,
+  adminSession,
+  awaitPhase,
+  cluster,
+  createCluster,
+  expectError,
+  keyOf,
+  request
+} from "./support.js"
+
+const q = "?organization=default"
+
+const insert = (token: string, table: string, rows: unknown) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "POST", `/v1/tables/${table}`, { token, body: rows })
+  )
+
+const count = (token: string, table: string) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "POST", "/v1/query", {
+      token,
+      body: { sql: `SELECT count() AS n FROM ${table}`, format: "JSONEachRow" }
+    })
+  )
+
+layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, timeout: 180_000 })(
+  "cluster lifecycle",
+  (it) => {
+    it.effect("the size catalog needs no credential", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const reply = yield* call(server, "GET", "/v1/clusters/sizes")
+        expect(reply.status).toBe(200)
+        expect(reply.json).toMatchObject({
+          min_number_of_replicas: 1,
+          max_number_of_replicas: 1,
+          default_min_size: { cpu_cores: 1, memory_gib: 4 },
+          default_max_size: { cpu_cores: 16, memory_gib: 64 }
+        })
+        expect((reply.json as { sizes: Array<unknown> }).sizes).toContainEqual({
+          size: "2 CPU / 8 GiB",
+          cpu_cores: 2,
+          memory_gib: 8
+        })
+      })
+    )
+
+    it.effect("a new cluster provisions, becomes ready and keeps its data apart", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const created = yield* createCluster(token, "analytics", {
+          size: { cpu_cores: 2, memory_gib: 8 }
+        })
+        expect(created.status).toEqual({ phase: "provisioning", ready: false, message: null })
+        expect(created.resources).toBeNull()
+        expect([created.can_pause, created.can_resume]).toEqual([false, false])
+        expect(created.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+00:00$/)
+        expect(created.idle_timeout_minutes).toBe(0)
+
+        const ready = yield* awaitPhase(token, created.id, "ready")
+        expect(ready).toMatchObject({
+          status: { phase: "ready", ready: true, message: null },
+          can_pause: true,
+          can_resume: false,
+          resources: {
+            shards: 1,
+            replicas: 1,
+            cpu_cores_per_replica: 2,
+            memory_bytes_per_replica: 8 * 1024 ** 3,
+            minimum_size: { cpu_cores: 1, memory_bytes: 4 * 1024 ** 3 },
+            maximum_size: { cpu_cores: 16, memory_bytes: 64 * 1024 ** 3 }
+          }
+        })
+        const listed = yield* request("GET", `/v1/clusters${q}`, token)
+        expect(
+          (listed.json as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)
+        ).toEqual(["default", "analytics"])
+
+        const key = yield* keyOf(token, "analytics")
+        expect((yield* insert(key, "events", [{ a: 1 }, { a: 2 }])).json).toEqual({ inserted: 2 })
+        expect((yield* count(key, "events")).text.trim()).toBe('{"n":"2"}')
+        const defaultKey = yield* keyOf(token, "default")
+        const elsewhere = yield* count(defaultKey, "events")
+        expect(elsewhere.status).toBe(400)
+        expect(elsewhere.text).toMatch(/events/)
+      })
+    )
+
+    it.effect("stop and resume answer at once, conflict mid-transition, and keep the data", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const created = yield* createCluster(token, "pausable")
+        yield* awaitPhase(token, created.id, "ready")
+        const key = yield* keyOf(token, "pausable")
+        yield* insert(key, "kept", [{ x: "y" }])
+
+        const pausing = cluster(
+          yield* request("POST", `/v1/clusters/${created.id}/stop${q}`, token)
+        )
+        expect(pausing.status.phase).toBe("pausing")
+        expect([pausing.status.ready, pausing.can_pause, pausing.can_resume]).toEqual([
+          false,
+          false,
+          false
+        ])
+        expectError(
+          yield* request("POST", `/v1/clusters/${created.id}/stop${q}`, token),
+          409,
+          "conflict"
+        )
+        expectError(
+          yield* request("POST", `/v1/clusters/${created.id}/resume${q}`, token),
+          409,
+          "conflict"
+        )
+
+        const paused = yield* awaitPhase(token, created.id, "paused")
+        expect([paused.can_pause, paused.can_resume]).toEqual([false, true])
+        expectError(
+          yield* request("POST", `/v1/clusters/${created.id}/stop${q}`, token),
+          409,
+          "conflict"
+        )
+        const refused = expectError(yield* count(key, "kept"), 409, "cluster_paused")
+        expect(refused.hint).toContain(`/v1/clusters/${created.id}/resume`)
+
+        const resuming = cluster(
+          yield* request("POST", `/v1/clusters/${created.id}/resume${q}`, token)
+        )
+        expect(resuming.status.phase).toBe("resuming")
+        expectError(
+          yield* request("POST", `/v1/clusters/${created.id}/resume${q}`, token),
+          409,
+          "conflict"
+        )
+        yield* awaitPhase(token, created.id, "ready")
+        expect((yield* count(key, "kept")).text.trim()).toBe('{"n":"1"}')
+      })
+    )
+
+    it.effect("delete is permanent: gone from lists, keys revoked, name free again", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const created = yield* createCluster(token, "doomed")
+        yield* awaitPhase(token, created.id, "ready")
+        const key = yield* keyOf(token, "doomed")
+        const deleted = yield* request("DELETE", `/v1/clusters/${created.id}${q}`, token)
+        expect(deleted.json).toEqual({ deleted: true })
+        expectError(
+          yield* request("GET", `/v1/clusters/${created.id}${q}`, token),
+          404,
+          "not_found"
+        )
+        const listed = yield* request("GET", `/v1/clusters${q}`, token)
+        expect(JSON.stringify(listed.json)).not.toContain("doomed")
+        expectError(yield* count(key, "anything"), 401, "unauthorized")
+        expectError(
+          yield* request("DELETE", `/v1/clusters/${created.id}${q}`, token),
+          404,
+          "not_found"
+        )
+        const again = yield* createCluster(token, "doomed")
+        expect(again.id).not.toBe(created.id)
+      })
+    )
+
+    it.effect("PATCH changes name and idle timeout only; omitted fields stay", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const created = yield* createCluster(token, "renamed", { idle_timeout_minutes: 30 })
+        const path = `/v1/clusters/${created.id}${q}`
+        const renamed = cluster(yield* request("PATCH", path, token, { name: "renamed-2" }))
+        expect([renamed.name, renamed.idle_timeout_minutes]).toEqual(["renamed-2", 30])
+        const idle = cluster(yield* request("PATCH", path, token, { idle_timeout_minutes: 0 }))
+        expect([idle.name, idle.idle_timeout_minutes]).toEqual(["renamed-2", 0])
+        expectError(
+          yield* request("PATCH", path, token, { idle_timeout_minutes: 14 }),
+          400,
+          "bad_request"
+        )
+        expectError(
+          yield* request("PATCH", path, token, { name: "default" }),
+          409,
+          "duplicate_name"
+        )
+      })
+    )
+
+    it.effect("a create that breaks the catalog is a 400 whose hint says what is allowed", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const create = (body: Record<string, unknown>) =>
+          request("POST", `/v1/clusters${q}`, token, {
+            name: "invalid",
+            replicas: 1,
+            size: { cpu_cores: 1, memory_gib: 4 },
+            ...body
+          })
+        const size = expectError(
+          yield* create({ size: { cpu_cores: 3, memory_gib: 4 } }),
+          400,
+          "bad_request"
+        )
+        expect(size.hint).toContain("{cpu_cores: 2, memory_gib: 8}")
+        const replicas = expectError(yield* create({ replicas: 2 }), 400, "bad_request")
+        expect(replicas.hint).toContain("1 through 1")
+        const bounds = expectError(
+          yield* create({
+            size: { cpu_cores: 8, memory_gib: 32 },
+            autoscaling: {
+              min_size: { cpu_cores: 1, memory_gib: 4 },
+              max_size: { cpu_cores: 4, memory_gib: 16 }
+            }
+          }),
+          400,
+          "bad_request"
+        )
+        expect(bounds.hint).toContain("{cpu_cores: 4, memory_gib: 16}")
+        expectError(yield* create({ idle_timeout_minutes: 5 }), 400, "bad_request")
+        expectError(yield* create({ idle_timeout_minutes: 43_201 }), 400, "bad_request")
+        expectError(yield* create({ name: "default" }), 409, "duplicate_name")
+        const listed = yield* request("GET", `/v1/clusters${q}`, token)
+        expect(JSON.stringify(listed.json)).not.toContain('"invalid"')
+      })
+    )
+  }
+)

@@ -1,0 +1,102 @@
+/** Cluster suites: an admin session, creating clusters over HTTP, and waiting on phases. */
+import { expect } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { LoginResponse } from "../../domain/api/AuthApi.js"
+import type { Reply } from "../support/server.js"
+import { TestServer, call } from "../support/server.js"
+
+export const ADMIN = "clusters-admin@example.com"
+export const PASSWORD = "clusters admin password"
+export const adminEnv = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
+
+export interface ClusterJson {
+  readonly id: string
+  readonly name: string
+  readonly created_at: string
+  readonly status: {
+    readonly phase: string
+    readonly ready: boolean
+    readonly message: string | null
+  }
+  readonly resources: unknown
+  readonly can_pause: boolean
+  readonly can_resume: boolean
+  readonly idle_timeout_minutes: number
+}
+
+export const sessionOf = (email: string, password: string) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const reply = yield* call(server, "POST", "/v1/auth/login", { body: { email, password } })
+    expect(reply.status, reply.text).toBe(200)
+    return Schema.decodeUnknownSync(LoginResponse)(reply.json).token
+  })
+
+export const adminSession = sessionOf(ADMIN, PASSWORD)
+
+export const request = (
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown
+): Effect.Effect<Reply, never, TestServer> =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, method, path, body === undefined ? { token } : { token, body })
+  )
+
+export const expectError = (reply: Reply, status: number, error: string) => {
+  expect(reply.status, reply.text).toBe(status)
+  expect(reply.json).toMatchObject({ error, message: expect.any(String), hint: expect.any(String) })
+  return reply.json as { readonly error: string; readonly message: string; readonly hint: string }
+}
+
+export const cluster = (reply: Reply) => {
+  expect(reply.status, reply.text).toBeLessThan(300)
+  return reply.json as ClusterJson
+}
+
+const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+
+/** Polls the cluster (real time, also under a TestClock) until `done` holds. */
+export const awaitCluster = (
+  token: string,
+  id: string,
+  done: (c: ClusterJson) => boolean,
+  ms = 60_000
+) =>
+  Effect.gen(function* () {
+    const until = Date.now() + ms
+    while (true) {
+      const c = cluster(yield* request("GET", `/v1/clusters/${id}?organization=default`, token))
+      if (done(c)) return c
+      if (Date.now() > until) throw new Error(`cluster ${id} stuck in ${JSON.stringify(c.status)}`)
+      yield* sleep(100)
+    }
+  })
+
+export const awaitPhase = (token: string, id: string, phase: string, ms?: number) =>
+  awaitCluster(token, id, (c) => c.status.phase === phase, ms)
+
+export const createCluster = (token: string, name: string, extra: Record<string, unknown> = {}) =>
+  Effect.map(
+    request("POST", "/v1/clusters?organization=default", token, {
+      name,
+      replicas: 1,
+      size: { cpu_cores: 1, memory_gib: 4 },
+      ...extra
+    }),
+    cluster
+  )
+
+/** An admin key of the named cluster, created with the session. */
+export const keyOf = (token: string, clusterName: string) =>
+  Effect.map(
+    request("POST", `/v1/keys?organization=default&cluster=${clusterName}`, token, {
+      name: `${clusterName} admin`,
+      permission: "admin"
+    }),
+    (reply) => {
+      expect(reply.status, reply.text).toBe(201)
+      return (reply.json as { key: { token: string } }).key.token
+    }
+  )
