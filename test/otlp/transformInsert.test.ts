@@ -230,6 +230,20 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
         })
       )
 
+      it.effect("a metrics request with a base64 exemplar id creates and inserts nothing", () =>
+        Effect.gen(function* () {
+          const base64 = Buffer.from(F.TRACE_ID, "hex").toString("base64")
+          const bad = {
+            name: "g",
+            gauge: { dataPoints: [{ asDouble: 1, exemplars: [{ traceId: base64, asDouble: 1 }] }] }
+          }
+          const reply = yield* send("nothing", "otlp-metrics", F.metrics([...F.metricsList, bad]))
+          expect(reply.status, reply.text).toBe(400)
+          const tables = yield* query("SELECT name FROM system.tables WHERE name LIKE 'nothing%'")
+          expect(tables).toEqual([])
+        })
+      )
+
       it.effect("other content types are 415", () =>
         Effect.gen(function* () {
           const reply = yield* send("odd", "otlp-logs", "a,b", { "content-type": "text/csv" })
