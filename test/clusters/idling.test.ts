@@ -1,0 +1,80 @@
+/**
+ * Automatic idling, driven by the Effect `TestClock` (no real waiting): a cluster with no
+ * data request for its idle timeout pauses itself; the next data request wakes it and is
+ * served; a cluster with idling off never pauses.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { TestServer, call, freshDataDir } from "../support/server.js"
+import {
+  adminEnv,
+  adminSession,
+  awaitPhase,
+  cluster,
+  createCluster,
+  keyOf,
+  request
+} from "./support.js"
+
+const realSleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+
+const countRows = (token: string) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "POST", "/v1/query", {
+      token,
+      body: { sql: "SELECT count() AS n FROM naps", format: "JSONEachRow" }
+    })
+  )
+
+layer(TestServer.layer(freshDataDir(), adminEnv), { timeout: 180_000 })("idling", (it) => {
+  it.effect("an idle cluster pauses itself after its timeout and wakes on the next query", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const token = yield* adminSession
+      const created = yield* createCluster(token, "sleepy", { idle_timeout_minutes: 15 })
+      yield* awaitPhase(token, created.id, "ready")
+      const key = yield* keyOf(token, "sleepy")
+      const inserted = yield* call(server, "POST", "/v1/tables/naps", {
+        token: key,
+        body: [{ z: 1 }]
+      })
+      expect(inserted.json).toEqual({ inserted: 1 })
+      const phase = () =>
+        Effect.map(
+          request("GET", `/v1/clusters/${created.id}?organization=default`, token),
+          (reply) => cluster(reply).status.phase
+        )
+
+      // 14 idle minutes: still running. A query then restarts the count.
+      yield* TestClock.adjust("14 minutes")
+      yield* realSleep(300)
+      expect(yield* phase()).toBe("ready")
+      expect((yield* countRows(key)).text.trim()).toBe('{"n":"1"}')
+      yield* TestClock.adjust("14 minutes")
+      yield* realSleep(300)
+      expect(yield* phase()).toBe("ready")
+
+      // Past 15 minutes since the last request: it pauses itself, as `idle`.
+      yield* TestClock.adjust("2 minutes")
+      const paused = yield* awaitPhase(token, created.id, "paused")
+      expect([paused.status.ready, paused.can_pause, paused.can_resume]).toEqual([
+        false,
+        false,
+        true
+      ])
+
+      // The next data request wakes it and is answered, with the data intact.
+      const woken = yield* countRows(key)
+      expect(woken.status, woken.text).toBe(200)
+      expect(woken.text.trim()).toBe('{"n":"1"}')
+      expect(yield* phase()).toBe("ready")
+
+      // The bootstrap cluster has idling off: never paused, however long it sits.
+      const clusters = yield* request("GET", "/v1/clusters?organization=default", token)
+      const byName = (
+        clusters.json as { clusters: Array<{ name: string; status: { phase: string } }> }
+      ).clusters
+      expect(byName.find((c) => c.name === "default")?.status.phase).toBe("ready")
+    })
+  )
+})
