@@ -8,7 +8,8 @@ import { Client, credentials, Metadata } from "@grpc/grpc-js"
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import { Effect } from "effect"
-import { grpcPortOf, installOtlpApp, nanos, spans } from "../support/otel.js"
+import { grpcPortOf, installOtlpApp } from "../support/otel.js"
+import { nanos, spans } from "../support/otelData.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
 
 const SPANS_PER_BATCH = 512

@@ -18,14 +18,12 @@ import {
   grpcPortOf,
   installOtlpApp,
   logExporter,
-  logRecords,
   metricExporter,
   query,
-  recordedMetrics,
   send,
-  spans,
   traceExporter
 } from "../support/otel.js"
+import { logRecords, recordedMetrics, spans } from "../support/otelData.js"
 import { countOf, expectLogs, expectMetrics, expectSpans } from "../support/otelChecks.js"
 import { adminKeyOf, call, freshDataDir, TestServer } from "../support/server.js"
 

@@ -11,14 +11,12 @@ import {
   destinationOf,
   installOtlpApp,
   logExporter,
-  logRecords,
   metricExporter,
   query,
-  recordedMetrics,
   send,
-  spans,
   traceExporter
 } from "../support/otel.js"
+import { logRecords, recordedMetrics, spans } from "../support/otelData.js"
 import type { Transport } from "../support/otel.js"
 import { countOf, expectLogs, expectMetrics, expectSpans } from "../support/otelChecks.js"
 

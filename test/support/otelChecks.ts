@@ -5,7 +5,8 @@
  */
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { endOf, nanos, query, spanIdOf, startOf, traceIdOf } from "./otel.js"
+import { query } from "./otel.js"
+import { endOf, nanos, spanIdOf, startOf, traceIdOf } from "./otelData.js"
 import type { RunningServer } from "./server.js"
 
 const inBatch = (batch: number) => `startsWith(TraceId, '${traceIdOf(batch, 0).slice(0, 16)}')`
