@@ -7,17 +7,17 @@ import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
+import { Engines } from "../../domain/Engine.js"
 import { AppGate } from "../apps/AppGate.js"
 import { DatabasesRepo } from "../databases/DatabasesRepo.js"
 import { Policy } from "../identity/Policy.js"
-import { Engines } from "../../domain/Engine.js"
 import type { OtlpSignal } from "./OtlpIngest.js"
 import { OTLP_BODY_LIMIT, encodingOf, readOtlpBody, tooLarge } from "./native/OtlpBody.js"
 import { responseBinary, responseJson } from "./native/OtlpResponse.js"
 import { ingestSignal, otlpTarget } from "./native/OtlpTarget.js"
 import type { TargetParams } from "./native/OtlpTarget.js"
 
-/** The body, with the rest of a refused body drained so that the error still reaches the client. */
+/** The body; the rest of a refused one is drained so that the error still reaches the client. */
 const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.acquireUseRelease(
     Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request)),
