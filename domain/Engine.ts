@@ -85,6 +85,11 @@ export class ClusterPaused extends Schema.TaggedError<ClusterPaused>()("ClusterP
 
 /** One engine: the data plane of one cluster. */
 export interface AnalyticalEngine {
+  /**
+   * What this engine's database names start with: empty when the engine belongs to one
+   * cluster, the cluster's namespace when clusters share a ClickHouse server.
+   */
+  readonly databasePrefix: string
   /** Runs a statement and streams its result bytes as the engine produces them. */
   readonly query: (request: QueryRequest) => Stream.Stream<Uint8Array, EngineError>
   /** Streams `body` into a table; the body is never buffered whole. */

@@ -1,5 +1,6 @@
 /** External: a PostgreSQL control plane and a ClickHouse server or cluster. */
-import type { Redacted } from "effect"
+import { createClient } from "@clickhouse/client"
+import { Redacted } from "effect"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 
@@ -12,4 +13,13 @@ export const ExternalProvisionerLive = (options: {
   readonly url: string
   readonly username: string
   readonly password: Redacted.Redacted<string>
-}) => ServerProvisioner.layer(options)
+}) =>
+  ServerProvisioner.layer({
+    accessControl: true,
+    client: (login) =>
+      createClient({
+        url: options.url,
+        username: login?.username ?? options.username,
+        password: login?.password ?? Redacted.value(options.password)
+      })
+  })

@@ -1,18 +1,19 @@
 /**
  * The one mapping from a cluster's logical database name to the engine's database name.
- * Every statement that names a database goes through here, so that clusters sharing one
- * ClickHouse server can later be namespaced by changing this function alone.
+ * Every statement that names a database goes through here: an engine of its own
+ * cluster uses the logical name; clusters sharing a ClickHouse server get their
+ * namespace's prefix (`src/provisioner/ServerNamespace.ts`).
  */
-import type { ClusterId } from "../../domain/Ids.js"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { quoteIdentifier } from "../engine/Sql.js"
 
-export interface ClusterRefForEngine {
-  readonly clusterId: ClusterId
-}
-
-/** Embedded: one engine per cluster, so the logical name is the engine name. */
-export const engineDatabase = (_scope: ClusterRefForEngine, name: string): string => name
+export const engineDatabase = (
+  engine: Pick<AnalyticalEngine, "databasePrefix">,
+  name: string
+): string => engine.databasePrefix + name
 
 /** `engineDatabase`, quoted for splicing into SQL. */
-export const quotedEngineDatabase = (scope: ClusterRefForEngine, name: string): string =>
-  quoteIdentifier(engineDatabase(scope, name))
+export const quotedEngineDatabase = (
+  engine: Pick<AnalyticalEngine, "databasePrefix">,
+  name: string
+): string => quoteIdentifier(engineDatabase(engine, name))

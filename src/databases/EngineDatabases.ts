@@ -1,11 +1,15 @@
 /** Creates and drops a cluster's databases inside its engine. */
 import { Effect } from "effect"
 import { CommandRequest, Engines } from "../../domain/Engine.js"
-import type { EngineError } from "../../domain/Engine.js"
+import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
+import type { ClusterId } from "../../domain/Ids.js"
 import { Unavailable } from "../../domain/Errors.js"
 import { engineAccessError } from "../clusters/EngineAccess.js"
-import type { ClusterRefForEngine } from "./EngineDatabase.js"
 import { quotedEngineDatabase } from "./EngineDatabase.js"
+
+interface ClusterRefForEngine {
+  readonly clusterId: ClusterId
+}
 
 const unavailable = (what: string) => (error: EngineError) =>
   new Unavailable({
@@ -16,11 +20,18 @@ const unavailable = (what: string) => (error: EngineError) =>
 export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/EngineDatabases", {
   effect: Effect.gen(function* () {
     const engines = yield* Engines
-    const run = (scope: ClusterRefForEngine, sql: string, what: string) =>
+    const run = (
+      scope: ClusterRefForEngine,
+      sql: (engine: AnalyticalEngine) => string,
+      what: string
+    ) =>
       engines.forCluster(scope.clusterId).pipe(
         Effect.mapError(engineAccessError),
         Effect.flatMap((engine) =>
-          Effect.mapError(engine.command(new CommandRequest({ sql })), unavailable(what))
+          Effect.mapError(
+            engine.command(new CommandRequest({ sql: sql(engine) })),
+            unavailable(what)
+          )
         )
       )
     return {
@@ -31,7 +42,7 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
       ) {
         yield* run(
           scope,
-          `CREATE DATABASE IF NOT EXISTS ${quotedEngineDatabase(scope, name)}`,
+          (engine) => `CREATE DATABASE IF NOT EXISTS ${quotedEngineDatabase(engine, name)}`,
           "create the database"
         )
       }),
@@ -39,7 +50,7 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
       drop: Effect.fn("EngineDatabases.drop")(function* (scope: ClusterRefForEngine, name: string) {
         yield* run(
           scope,
-          `DROP DATABASE IF EXISTS ${quotedEngineDatabase(scope, name)} SYNC`,
+          (engine) => `DROP DATABASE IF EXISTS ${quotedEngineDatabase(engine, name)} SYNC`,
           "drop the database"
         )
       })

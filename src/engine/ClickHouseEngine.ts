@@ -16,7 +16,10 @@ import * as Query from "./Query.js"
 import * as Sql from "./Sql.js"
 import * as Statements from "./Statements.js"
 
-export type ClickHouseEngineOptions = Statements.StatementOptions
+export interface ClickHouseEngineOptions extends Statements.StatementOptions {
+  /** See `AnalyticalEngine.databasePrefix`; empty by default. */
+  readonly databasePrefix?: string
+}
 
 /** Builds the engine; closing the scope waits for work in flight, then closes `client`. */
 export const make = (
@@ -63,6 +66,12 @@ export const make = (
       return yield* statements.cancel(queryId)
     })
 
-    const engine: AnalyticalEngine = { query, insert, command, cancel }
+    const engine: AnalyticalEngine = {
+      databasePrefix: options.databasePrefix ?? "",
+      query,
+      insert,
+      command,
+      cancel
+    }
     return engine
   })

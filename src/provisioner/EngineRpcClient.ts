@@ -71,6 +71,8 @@ export const connect = (
     const client = yield* Effect.provide(RpcClient.make(EngineRpcs), context)
 
     const engine: AnalyticalEngine = {
+      // The worker's engine belongs to this cluster alone.
+      databasePrefix: "",
       query: (request) =>
         client
           .Query(request)

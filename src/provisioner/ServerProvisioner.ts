@@ -1,43 +1,120 @@
 /**
- * The ClickHouse-server provisioner: clusters are namespaces on one ClickHouse server
- * (or cluster) reached over HTTP. The engine is shared; start and stop only record
- * whether the cluster's namespace may be used.
+ * The ClickHouse-server provisioner: each cluster is a namespace on a shared server
+ * (`ServerNamespace.ts`). Starting a cluster creates or re-sizes its namespace and opens
+ * an engine that logs in as the cluster's own user; stopping closes that engine;
+ * destroying drops the namespace.
+ *
+ * `accessControl: false` skips the user, profile and grant statements and uses the admin
+ * connection for the cluster: for engines without access control (chDB), on which the
+ * tests run this same data path.
  */
-import { createClient } from "@clickhouse/client"
-import { Effect, Layer, Redacted } from "effect"
-import { EngineUnavailable } from "../../domain/Engine.js"
+import type { ClickHouseClient } from "@clickhouse/client"
+import { Effect, Exit, Layer, Option, Scope, Stream } from "effect"
+import { randomBytes } from "node:crypto"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { CommandRequest, EngineUnavailable, QueryRequest } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { EngineStatus, Provisioner } from "../../domain/Provisioner.js"
 import type { EngineSpec } from "../../domain/Provisioner.js"
 import * as ClickHouseEngine from "../engine/ClickHouseEngine.js"
+import {
+  databasePrefix,
+  namespaceOf,
+  provisionStatements,
+  removeStatements
+} from "./ServerNamespace.js"
 
-export const layer = (options: {
-  readonly url: string
-  readonly username: string
-  readonly password: Redacted.Redacted<string>
-}) =>
-  Layer.scoped(
-    Provisioner,
-    Effect.gen(function* () {
-      const client = createClient({
-        url: options.url,
-        username: options.username,
-        password: Redacted.value(options.password)
+export interface ServerProvisionerOptions {
+  /** A client with the server's admin credentials, or as the named user. */
+  readonly client: (login?: {
+    readonly username: string
+    readonly password: string
+  }) => ClickHouseClient
+  readonly accessControl: boolean
+}
+
+interface Running {
+  readonly engine: AnalyticalEngine
+  readonly scope: Scope.CloseableScope
+}
+
+export const make = (options: ServerProvisionerOptions) =>
+  Effect.gen(function* () {
+    const admin = yield* ClickHouseEngine.make(options.client())
+    const running = new Map<ClusterId, Running>()
+    const notRunning = new EngineUnavailable({ message: "The cluster's engine is not running." })
+    const failed = (error: { readonly message: string }) =>
+      new EngineUnavailable({
+        message: `The cluster's namespace could not be prepared: ${error.message}`
       })
-      const engine = yield* ClickHouseEngine.make(client)
-      const started = new Set<ClusterId>()
-      const notRunning = new EngineUnavailable({ message: "The cluster's engine is not running." })
-      return Provisioner.of({
-        start: (spec: EngineSpec) => Effect.sync(() => void started.add(spec.clusterId)),
-        stop: (cluster) => Effect.sync(() => void started.delete(cluster)),
-        destroy: (cluster) => Effect.sync(() => void started.delete(cluster)),
-        engine: (cluster) =>
-          Effect.suspend(() =>
-            started.has(cluster) ? Effect.succeed(engine) : Effect.fail(notRunning)
-          ),
-        status: (cluster) =>
-          Effect.sync(() => new EngineStatus({ running: started.has(cluster), message: null })),
-        sample: () => Effect.succeed([])
+
+    const run = (sql: string) => admin.command(new CommandRequest({ sql }))
+
+    const open = (spec: EngineSpec) =>
+      Effect.gen(function* () {
+        const password = randomBytes(24).toString("base64url")
+        const statements = provisionStatements(spec, password)
+        const chosen = options.accessControl ? statements : statements.slice(-1)
+        yield* Effect.forEach(chosen, run, { discard: true })
+        const scope = yield* Scope.make()
+        const client = options.accessControl
+          ? options.client({ username: namespaceOf(spec.clusterId), password })
+          : options.client()
+        const engine = yield* Scope.extend(
+          ClickHouseEngine.make(client, { databasePrefix: databasePrefix(spec.clusterId) }),
+          scope
+        )
+        return { engine, scope }
+      }).pipe(Effect.mapError(failed))
+
+    const stop = (cluster: ClusterId) =>
+      Effect.suspend(() => {
+        const found = running.get(cluster)
+        running.delete(cluster)
+        return found === undefined ? Effect.void : Scope.close(found.scope, Exit.void)
       })
+
+    const namespaceDatabases = (cluster: ClusterId) =>
+      admin
+        .query(
+          new QueryRequest({
+            sql: `SELECT name FROM system.databases WHERE startsWith(name, '${databasePrefix(cluster)}')`,
+            format: "TabSeparated",
+            queryId: crypto.randomUUID()
+          })
+        )
+        .pipe(
+          Stream.decodeText(),
+          Stream.mkString,
+          Effect.map((text) => text.split("\n").filter((line) => line.length > 0)),
+          Effect.orDie
+        )
+
+    return Provisioner.of({
+      start: (spec) =>
+        running.has(spec.clusterId)
+          ? Effect.void
+          : Effect.map(open(spec), (opened) => void running.set(spec.clusterId, opened)),
+      stop,
+      destroy: (cluster) =>
+        Effect.gen(function* () {
+          yield* stop(cluster)
+          const databases = yield* namespaceDatabases(cluster)
+          const statements = removeStatements(cluster, databases)
+          const chosen = options.accessControl ? statements : statements.slice(0, databases.length)
+          yield* Effect.forEach(chosen, (sql) => Effect.ignore(run(sql)), { discard: true })
+        }),
+      engine: (cluster) =>
+        Effect.suspend(() =>
+          Option.match(Option.fromNullable(running.get(cluster)), {
+            onNone: () => Effect.fail(notRunning),
+            onSome: (r) => Effect.succeed(r.engine)
+          })
+        ),
+      status: (cluster) =>
+        Effect.sync(() => new EngineStatus({ running: running.has(cluster), message: null })),
+      sample: () => Effect.succeed([])
     })
-  )
+  })
+
+export const layer = (options: ServerProvisionerOptions) => Layer.scoped(Provisioner, make(options))

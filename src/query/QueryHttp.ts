@@ -42,7 +42,7 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
           const engine = yield* engines
             .forCluster(cluster.clusterId)
             .pipe(Effect.mapError(engineAccessError))
-          const engineDb = engineDatabase(cluster, scope.database)
+          const engineDb = engineDatabase(engine, scope.database)
           return yield* runQuery({
             engine,
             running,

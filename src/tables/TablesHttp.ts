@@ -53,7 +53,7 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
         return {
           engine,
           database,
-          engineName: engineDatabase(scope, database),
+          engineName: engineDatabase(engine, database),
           refs: { database: { name: database }, organization: { name: scope.organizationName } }
         }
       })

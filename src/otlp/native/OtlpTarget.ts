@@ -69,7 +69,7 @@ export const otlpTarget = Effect.fn("Otlp.target")(function* (
           new Unavailable({ message: error.message, hint: "Retry when the cluster is running." })
       )
     )
-  return { engine, database: engineDatabase(scope, database), table } satisfies OtlpTarget
+  return { engine, database: engineDatabase(engine, database), table } satisfies OtlpTarget
 })
 
 /** Decodes the export and stores its rows; a payload that does not decode stores nothing. */

@@ -1,0 +1,58 @@
+/**
+ * How a cluster lives on a shared ClickHouse server: a namespace of its own. Its
+ * databases are `sluice_<id>__<name>`; its ClickHouse user `sluice_<id>` has a settings
+ * profile made from the cluster's size and grants on its own databases only, so the
+ * server itself keeps clusters apart (and `system.*` shows a cluster only its own).
+ *
+ * Shards and replicas: a namespace sits on the one server endpoint sluice is given;
+ * sluice creates plain MergeTree tables there (1 shard). A replicated or sharded server
+ * cluster behind that endpoint is not modelled: the cluster object reports the
+ * requested replicas from the catalog, and the server's own topology is its business.
+ */
+import type { ClusterId } from "../../domain/Ids.js"
+import type { EngineSpec } from "../../domain/Provisioner.js"
+
+export const namespaceOf = (cluster: ClusterId) => `sluice_${cluster.replaceAll("-", "")}`
+
+export const databasePrefix = (cluster: ClusterId) => `${namespaceOf(cluster)}__`
+
+const literal = (value: string) => `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
+
+/** What a cluster's user may do inside its namespace: data and schema, nothing else. */
+const PRIVILEGES = [
+  "SELECT",
+  "INSERT",
+  "ALTER",
+  "CREATE DATABASE",
+  "CREATE TABLE",
+  "DROP DATABASE",
+  "DROP TABLE",
+  "TRUNCATE",
+  "OPTIMIZE",
+  "SHOW"
+].join(", ")
+
+/** Creates (or re-sizes, and re-keys with `password`) the namespace. Idempotent. */
+export const provisionStatements = (spec: EngineSpec, password: string) => {
+  const ns = namespaceOf(spec.clusterId)
+  const prefix = databasePrefix(spec.clusterId)
+  const threads = Math.max(1, Math.floor(spec.cpuCores))
+  const memory = Math.floor(spec.memoryBytes)
+  const settings = `max_threads = ${threads}, max_insert_threads = ${threads}, max_memory_usage = ${memory}`
+  return [
+    `CREATE SETTINGS PROFILE IF NOT EXISTS ${ns} SETTINGS ${settings}`,
+    `ALTER SETTINGS PROFILE ${ns} SETTINGS ${settings}`,
+    `CREATE USER IF NOT EXISTS ${ns} IDENTIFIED WITH sha256_password BY ${literal(password)} ` +
+      `DEFAULT DATABASE \`${prefix}default\` SETTINGS PROFILE ${ns}`,
+    `ALTER USER ${ns} IDENTIFIED WITH sha256_password BY ${literal(password)}`,
+    `GRANT ${PRIVILEGES} ON \`${prefix}*\`.* TO ${ns}`,
+    `CREATE DATABASE IF NOT EXISTS \`${prefix}default\``
+  ]
+}
+
+/** The namespace's user and profile go; its databases are dropped by name. */
+export const removeStatements = (cluster: ClusterId, databases: ReadonlyArray<string>) => [
+  ...databases.map((name) => `DROP DATABASE IF EXISTS \`${name}\` SYNC`),
+  `DROP USER IF EXISTS ${namespaceOf(cluster)}`,
+  `DROP SETTINGS PROFILE IF EXISTS ${namespaceOf(cluster)}`
+]
