@@ -119,8 +119,9 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
         401,
         "unauthorized"
       )
-      const pending = yield* call(server, "GET", "/v1/apps?organization=default&cluster=default", {
-        token: adminKeyOf(server)
+      const pending = yield* call(server, "POST", "/v1/spl/search", {
+        token: adminKeyOf(server),
+        body: { spl: "index=main" }
       })
       expectShape(pending, 501, "not_implemented")
     })
