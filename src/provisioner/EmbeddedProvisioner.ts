@@ -7,7 +7,7 @@
  * Workers are infrastructure on real time: the provisioner runs on the live clock even
  * where a test drives the rest of the service with `TestClock`.
  */
-import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
+import { Clock, Deferred, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { EngineUnavailable } from "../../domain/Engine.js"
@@ -39,19 +39,49 @@ export const layer = (options: { readonly dataDir: string }) =>
       const runDir = path.join(options.dataDir, "run")
       yield* Effect.sync(() => fs.mkdirSync(runDir, { recursive: true, mode: 0o700 }))
 
+      /** A worker spawned ahead (modules loaded, no engine yet), so a start skips the load. */
+      let spare: Deferred.Deferred<WorkerProcess.IdleWorker, EngineUnavailable> | undefined
+      const prepareSpare = Effect.gen(function* () {
+        const next = yield* Deferred.make<WorkerProcess.IdleWorker, EngineUnavailable>()
+        spare = next
+        // Uninterruptible: a spawn in progress at shutdown finishes, so it can be stopped.
+        yield* Effect.forkIn(
+          Effect.uninterruptible(Deferred.complete(next, WorkerProcess.spawnIdle)),
+          layerScope
+        )
+      })
+      yield* Effect.addFinalizer(() =>
+        spare === undefined
+          ? Effect.void
+          : Deferred.await(spare).pipe(
+              Effect.flatMap((worker) => Scope.close(worker.scope, Exit.void)),
+              Effect.ignore
+            )
+      )
+      const takeWorker = Effect.gen(function* () {
+        const taken = spare
+        yield* prepareSpare
+        if (taken !== undefined) {
+          const warm = yield* Effect.either(Deferred.await(taken))
+          if (warm._tag === "Right") return warm.right
+        }
+        return yield* WorkerProcess.spawnIdle
+      })
+
       /** One worker's life: started, connected, announced, until it exits. */
       const runWorker = (spec: EngineSpec, slot: Slot) =>
         Effect.scoped(
           Effect.gen(function* () {
-            const worker = yield* WorkerProcess.start({
+            const socketPath = path.join(runDir, `engine-${spec.clusterId}.sock`)
+            const worker = yield* takeWorker
+            yield* Effect.addFinalizer(() => Scope.close(worker.scope, Exit.void))
+            yield* WorkerProcess.activate(worker, {
               dataDir: clusterDir(spec.clusterId),
-              socketPath: path.join(runDir, `engine-${spec.clusterId}.sock`),
+              socketPath,
               cpuCores: spec.cpuCores,
               memoryBytes: spec.memoryBytes
             })
-            const remote = yield* EngineRpcClient.connect(
-              path.join(runDir, `engine-${spec.clusterId}.sock`)
-            )
+            const remote = yield* EngineRpcClient.connect(socketPath)
             yield* Deferred.succeed(slot.current, remote)
             return yield* Deferred.await(worker.exited)
           })

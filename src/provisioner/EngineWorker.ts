@@ -1,6 +1,6 @@
 /**
- * A cluster's engine worker process: `node --import tsx EngineWorker.ts '<json args>'`.
- * It opens chDB over the cluster's data directory with the cluster's size as engine
+ * A cluster's engine worker process: `node --import tsx EngineWorker.ts`, told which
+ * cluster to serve over its IPC channel. It opens chDB over the cluster's data directory with the cluster's size as engine
  * limits, serves `EngineRpcs` on a Unix socket only the service's user can reach, and
  * tells its parent "ready" over the IPC channel. It stops (draining the engine) on
  * SIGTERM or when the parent goes away.
@@ -22,32 +22,50 @@ export const WorkerArgs = Schema.Struct({
 })
 export type WorkerArgs = typeof WorkerArgs.Type
 
-const args = Schema.decodeUnknownSync(Schema.parseJson(WorkerArgs))(process.argv[2])
+const decodeArgs = Schema.decodeUnknownSync(WorkerArgs)
 
-const limits = {
+/**
+ * Which cluster to serve: the first IPC message `{ open: WorkerArgs }`. A worker starts
+ * with its modules (chDB's library above all) loaded and says "idle", so the provisioner
+ * can keep one warm and a resume only pays for opening the engine.
+ */
+const assignment = Effect.async<WorkerArgs>((resume) => {
+  const onMessage = (message: unknown) => {
+    if (typeof message === "object" && message !== null && "open" in message) {
+      process.off("message", onMessage)
+      resume(Effect.sync(() => decodeArgs(message.open)))
+    }
+  }
+  process.on("message", onMessage)
+  process.send?.("idle")
+})
+
+const limitsOf = (args: WorkerArgs) => ({
   max_threads: Math.max(1, Math.floor(args.cpuCores)),
   max_insert_threads: Math.max(1, Math.floor(args.cpuCores)),
   max_memory_usage: Math.floor(args.memoryBytes)
-}
+})
 
-const HandlersLive = Layer.unwrapScoped(Effect.map(ChdbEngine.open(args.dataDir, limits), handlers))
-
-const ServerLive = RpcServer.layer(EngineRpcs).pipe(
-  Layer.provide(HandlersLive),
-  Layer.provide(RpcServer.layerProtocolSocketServer),
-  Layer.provide(
-    Layer.suspend(() => {
-      fs.rmSync(args.socketPath, { force: true })
-      return NodeSocketServer.layer({ path: args.socketPath })
-    })
-  ),
-  Layer.provide(RpcSerialization.layerMsgPack)
-)
+const serverFor = (args: WorkerArgs) =>
+  RpcServer.layer(EngineRpcs).pipe(
+    Layer.provide(
+      Layer.unwrapScoped(Effect.map(ChdbEngine.open(args.dataDir, limitsOf(args)), handlers))
+    ),
+    Layer.provide(RpcServer.layerProtocolSocketServer),
+    Layer.provide(
+      Layer.suspend(() => {
+        fs.rmSync(args.socketPath, { force: true })
+        return NodeSocketServer.layer({ path: args.socketPath })
+      })
+    ),
+    Layer.provide(RpcSerialization.layerMsgPack)
+  )
 
 process.on("disconnect", () => process.kill(process.pid, "SIGTERM"))
 
 Effect.gen(function* () {
-  yield* Layer.build(ServerLive)
+  const args = yield* assignment
+  yield* Layer.build(serverFor(args))
   yield* Effect.sync(() => process.send?.("ready"))
   return yield* Effect.never
 }).pipe(Effect.scoped, NodeRuntime.runMain)

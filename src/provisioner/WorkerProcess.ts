@@ -1,10 +1,12 @@
 /**
- * Starting and stopping one engine worker process. The worker runs this repository's
- * TypeScript through tsx (as `npm start` does), talks to us over its socket, and uses
- * the IPC channel only to say "ready" and to notice that we went away.
+ * Engine worker processes. A worker is spawned idle (its modules loaded, chDB's library
+ * above all), then activated for one cluster: it opens that cluster's engine and says
+ * "ready". Spawning ahead lets the provisioner keep one warm spare. Workers run this
+ * repository's TypeScript through tsx, as `npm start` does; they talk to us over their
+ * socket and use the IPC channel only for these messages and to notice we went away.
  */
-import { Deferred, Effect } from "effect"
-import type { Scope } from "effect"
+import { Deferred, Effect, Exit, Scope } from "effect"
+import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -20,8 +22,10 @@ export interface WorkerExit {
   readonly signal: NodeJS.Signals | null
 }
 
-export interface WorkerProcess {
-  readonly pid: number
+/** A spawned worker; closing `scope` stops it. */
+export interface IdleWorker {
+  readonly child: ChildProcess
+  readonly scope: Scope.CloseableScope
   /** Completes when the process has exited, for whatever reason. */
   readonly exited: Deferred.Deferred<WorkerExit>
 }
@@ -32,20 +36,46 @@ const START_TIMEOUT = "60 seconds"
 export const describeExit = (exit: WorkerExit) =>
   exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
 
+/** Resolves on `message` from the worker, fails if it exits first or takes too long. */
+const awaitMessage = (worker: IdleWorker, message: string, stage: string) =>
+  Effect.async<void, EngineUnavailable>((resume) => {
+    const onMessage = (received: unknown) => {
+      if (received === message) resume(Effect.void)
+    }
+    worker.child.on("message", onMessage)
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      resume(
+        Effect.fail(
+          new EngineUnavailable({
+            message: `The engine process ${describeExit({ code, signal })} while ${stage}.`
+          })
+        )
+      )
+    worker.child.once("exit", onExit)
+    return Effect.sync(() => {
+      worker.child.off("message", onMessage)
+      worker.child.off("exit", onExit)
+    })
+  }).pipe(
+    Effect.timeoutFail({
+      duration: START_TIMEOUT,
+      onTimeout: () =>
+        new EngineUnavailable({ message: `The engine process took too long ${stage}.` })
+    })
+  )
+
 /**
- * Spawns a worker and waits for it to be ready. Closing the scope stops it: SIGTERM
- * (the worker drains its engine), then SIGKILL if it takes longer than the grace time.
+ * Spawns a worker and waits until it is idle. Its scope stops it: SIGTERM (the worker
+ * drains its engine), then SIGKILL if it takes longer than the grace time.
  */
-export const start = (
-  args: WorkerArgs
-): Effect.Effect<WorkerProcess, EngineUnavailable, Scope.Scope> =>
-  Effect.gen(function* () {
-    const exited = yield* Deferred.make<WorkerExit>()
-    const child = yield* Effect.acquireRelease(
+export const spawnIdle: Effect.Effect<IdleWorker, EngineUnavailable> = Effect.gen(function* () {
+  const scope = yield* Scope.make()
+  const exited = yield* Deferred.make<WorkerExit>()
+  const child = yield* Scope.extend(
+    Effect.acquireRelease(
       Effect.sync(() =>
-        spawn(process.execPath, ["--import", tsxLoader, entry, JSON.stringify(args)], {
-          stdio: ["ignore", "inherit", "inherit", "ipc"],
-          serialization: "json"
+        spawn(process.execPath, ["--import", tsxLoader, entry], {
+          stdio: ["ignore", "inherit", "inherit", "ipc"]
         })
       ),
       (child) =>
@@ -58,37 +88,23 @@ export const start = (
             done._tag === "None" ? Effect.sync(() => child.kill("SIGKILL")) : Effect.void
           )
         )
-    )
-    child.once("exit", (code, signal) =>
-      Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
-    )
-    const ready = Effect.async<void, EngineUnavailable>((resume) => {
-      const onMessage = (message: unknown) => {
-        if (message === "ready") resume(Effect.void)
-      }
-      child.on("message", onMessage)
-      child.once("exit", (code, signal) =>
-        resume(
-          Effect.fail(
-            new EngineUnavailable({
-              message: `The engine process ${describeExit({ code, signal })} while starting.`
-            })
-          )
-        )
-      )
-      child.once("error", () =>
-        resume(
-          Effect.fail(new EngineUnavailable({ message: "The engine process could not start." }))
-        )
-      )
-      return Effect.sync(() => child.off("message", onMessage))
-    })
-    yield* ready.pipe(
-      Effect.timeoutFail({
-        duration: START_TIMEOUT,
-        onTimeout: () =>
-          new EngineUnavailable({ message: "The engine process did not become ready in time." })
-      })
-    )
-    return { pid: child.pid ?? -1, exited }
-  })
+    ),
+    scope
+  )
+  child.once("exit", (code, signal) =>
+    Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
+  )
+  child.once("error", () => child.kill("SIGKILL"))
+  const worker = { child, scope, exited }
+  yield* awaitMessage(worker, "idle", "loading").pipe(
+    Effect.tapError(() => Scope.close(scope, Exit.void))
+  )
+  return worker
+})
+
+/** Points an idle worker at a cluster and waits until its engine answers. */
+export const activate = (worker: IdleWorker, args: WorkerArgs) =>
+  Effect.zipRight(
+    Effect.sync(() => worker.child.send({ open: args })),
+    awaitMessage(worker, "ready", "opening the engine")
+  )
