@@ -19,8 +19,10 @@ import {
   Internal,
   NotFound,
   PayloadTooLarge,
+  Unavailable,
   UnsupportedMediaType
 } from "../../domain/Errors.js"
+import { EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { errorResponse } from "./errorResponse.js"
 
@@ -48,7 +50,10 @@ const bodyError = (error: HttpServerError.RequestError, max: number) =>
         hint: "Send a well-formed JSON document with content-type: application/json."
       })
 
-/** The response for failures that HttpApi itself raises; `None` for everything else. */
+/**
+ * The response for failures that HttpApi itself raises, and for an engine lost
+ * mid-request; `None` for everything else.
+ */
 const shapeOf = (
   error: unknown,
   request: HttpServerRequest.HttpServerRequest,
@@ -77,6 +82,15 @@ const shapeOf = (
   }
   if (error instanceof HttpServerError.RequestError) {
     return Option.some(bodyError(error, maxRequestBytes))
+  }
+  if (error instanceof EngineUnavailable) {
+    // A cluster's engine went away mid-request (a killed worker): not a bug of ours.
+    return Option.some(
+      new Unavailable({
+        message: error.message,
+        hint: "Retry shortly; GET /v1/clusters shows the cluster's status."
+      })
+    )
   }
   return Option.none()
 }

@@ -6,9 +6,10 @@
 import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
 import { NodeSocket } from "@effect/platform-node"
-import { Effect, Exit, Layer, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { EngineUnavailable } from "../../domain/Engine.js"
+import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
 import type { WorkerSample } from "./EngineRpcs.js"
@@ -21,15 +22,24 @@ export interface RemoteEngine {
   readonly sample: Effect.Effect<WorkerSample>
 }
 
-// The worker went away mid-call: nothing the caller's input did, so a defect (500).
+// The worker went away mid-call: its client fails the call, or (once closed) interrupts
+// it. Neither is the caller's doing, so both become the defect `EngineUnavailable`, which
+// the HTTP edge answers as a 503. (An interruption of the caller itself never gets here.)
+const engineLost = new EngineUnavailable({
+  message: "The cluster's engine stopped while handling the request; it is being restarted."
+})
+const isLost = <E>(cause: Cause.Cause<E>) =>
+  Cause.isInterruptedOnly(cause) ||
+  Option.exists(Cause.failureOption(cause), (error) => error instanceof RpcClientError)
+
 const lost = <A, E, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, Exclude<E, RpcClientError>, R> =>
-  Effect.catchAll(effect, (error) =>
-    // TypeScript cannot narrow a generic union by `instanceof`; the branch above proves it.
-    error instanceof RpcClientError
-      ? Effect.die(error)
-      : Effect.fail(error as Exclude<E, RpcClientError>)
+  Effect.catchAllCause(effect, (cause) =>
+    isLost(cause)
+      ? Effect.die(engineLost)
+      : // TypeScript cannot narrow a generic cause; `isLost` took the client's errors out.
+        Effect.failCause(cause as Cause.Cause<Exclude<E, RpcClientError>>)
   )
 
 /** Concatenates small chunks into pieces of at least `size` bytes (the last may be smaller). */
@@ -77,8 +87,10 @@ export const connect = (
         client
           .Query(request)
           .pipe(
-            Stream.catchAll((error) =>
-              error instanceof RpcClientError ? Stream.die(error) : Stream.fail(error)
+            Stream.catchAllCause((cause) =>
+              isLost(cause)
+                ? Stream.die(engineLost)
+                : Stream.failCause(cause as Cause.Cause<EngineError>)
             )
           ),
       insert: (request, body) =>

@@ -9,6 +9,7 @@ import { RpcSerialization, RpcServer } from "@effect/rpc"
 import { NodeRuntime, NodeSocketServer } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
+import * as path from "node:path"
 import * as ChdbEngine from "../engine/ChdbEngine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
 import { handlers } from "./EngineWorkerHandlers.js"
@@ -65,6 +66,8 @@ process.on("disconnect", () => process.kill(process.pid, "SIGTERM"))
 
 Effect.gen(function* () {
   const args = yield* assignment
+  // `ps` shows whose engine this is (also how an operator or a test finds it).
+  process.title = `sluice-engine ${path.basename(args.dataDir)}`
   yield* Layer.build(serverFor(args))
   yield* Effect.sync(() => process.send?.("ready"))
   return yield* Effect.never

@@ -5,6 +5,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import {
   adminEnv,
@@ -32,7 +34,9 @@ const count = (token: string, table: string) =>
     })
   )
 
-layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, timeout: 180_000 })(
+const dataDir = freshDataDir()
+
+layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout: 180_000 })(
   "cluster lifecycle",
   (it) => {
     it.effect("the size catalog needs no credential", () =>
@@ -153,6 +157,9 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const created = yield* createCluster(token, "doomed")
         yield* awaitPhase(token, created.id, "ready")
         const key = yield* keyOf(token, "doomed")
+        yield* insert(key, "gone", [{ soon: true }])
+        const engineDir = path.join(dataDir, "clusters", created.id)
+        expect(fs.existsSync(engineDir)).toBe(true)
         const deleted = yield* request("DELETE", `/v1/clusters/${created.id}${q}`, token)
         expect(deleted.json).toEqual({ deleted: true })
         expectError(
@@ -168,6 +175,12 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           404,
           "not_found"
         )
+        // The engine stops and its data directory goes, in the background.
+        const until = Date.now() + 30_000
+        while (fs.existsSync(engineDir) && Date.now() < until) {
+          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
+        }
+        expect(fs.existsSync(engineDir)).toBe(false)
         const again = yield* createCluster(token, "doomed")
         expect(again.id).not.toBe(created.id)
       })
