@@ -4,13 +4,13 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
-import { Effect, identity, Option, Stream } from "effect"
+import { Effect, Option } from "effect"
 import type { InsertParams } from "../../domain/api/TablesApi.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
+import { UnsupportedMediaType } from "../../domain/Errors.js"
 import { insertBody } from "./BodyInsert.js"
 import { decodeBody, newBodyHash } from "./BodyDecoding.js"
+import { checkDeclaredLength, requestBody } from "./RequestBody.js"
 import { insertTransformed } from "./TransformedInsert.js"
 
 export const CHUNK_BYTES = 4 * 1024 * 1024
@@ -45,50 +45,17 @@ export interface InsertTarget {
   readonly maxInsertBytes: number
 }
 
-/**
- * The body without `request.stream`'s habit of destroying the socket when reading stops
- * early: an insert refused mid-body still answers, and the rest of the body is drained.
- */
-const requestBody = (request: HttpServerRequest.HttpServerRequest) =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          if (!incoming.readableEnded) incoming.resume()
-        })
-      )
-      return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, identity, {
-        closeOnDone: false
-      })
-    })
-  )
-
 export const insertFromBody = Effect.fn("TablesHttp.insert")(function* (target: InsertTarget) {
   const { request, params, maxInsertBytes } = target
   if (params.transform !== undefined) {
     return yield* insertTransformed(target, params.transform)
   }
-  const declared = Number(request.headers["content-length"] ?? "0")
-  if (declared > maxInsertBytes) {
-    return yield* new PayloadTooLarge({
-      message: `The insert body (${declared} bytes) is larger than ${maxInsertBytes} bytes.`,
-      hint: "Split the data into several inserts (the limit is SLUICE_MAX_INSERT_BYTES)."
-    })
-  }
+  yield* checkDeclaredLength(request, maxInsertBytes)
   const lines = yield* bodyKind(request.headers["content-type"])
   const token = params.insert_deduplication_token ?? request.headers["idempotency-key"]
   const hash = token === undefined ? undefined : newBodyHash()
   const bytes = yield* decodeBody(
-    requestBody(request).pipe(
-      Stream.mapError(
-        () =>
-          new BadRequest({
-            message: "The request body could not be read.",
-            hint: "Retry the insert."
-          })
-      )
-    ),
+    requestBody(request),
     request.headers["content-encoding"],
     maxInsertBytes,
     hash

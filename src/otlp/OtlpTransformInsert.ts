@@ -5,12 +5,10 @@
  * `rejected` and `message` when invalid records were left out.
  */
 import { HttpServerResponse } from "@effect/platform"
-import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
-import { Chunk, Effect, identity, Stream } from "effect"
-import { BadRequest, UnsupportedMediaType } from "../../domain/Errors.js"
-import { decodeBody } from "../ingest/BodyDecoding.js"
+import { Effect } from "effect"
+import { UnsupportedMediaType } from "../../domain/Errors.js"
 import type { InsertTarget } from "../ingest/InsertHandler.js"
+import { wholeBody } from "../ingest/RequestBody.js"
 import type { OtlpEncoding, OtlpSignal } from "./OtlpIngest.js"
 import { decodeExport, ingestExport } from "./OtlpIngest.js"
 
@@ -34,31 +32,6 @@ const encodingOf = (contentType: string | undefined) => {
   )
 }
 
-/** The raw body; the rest of a refused body is drained instead of resetting the socket. */
-const requestBody = (request: HttpServerRequest.HttpServerRequest) =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          if (!incoming.readableEnded) incoming.resume()
-        })
-      )
-      return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, identity, {
-        closeOnDone: false
-      })
-    })
-  ).pipe(
-    Stream.mapError(
-      () => new BadRequest({ message: "The request body could not be read.", hint: "Retry." })
-    )
-  )
-
-const concat = (chunks: Chunk.Chunk<Uint8Array>) => {
-  const whole = Buffer.concat(Chunk.toReadonlyArray(chunks))
-  return new Uint8Array(whole.buffer, whole.byteOffset, whole.length)
-}
-
 export const insertOtlpTransform = Effect.fn("OtlpTransformInsert.insert")(function* (
   target: InsertTarget,
   transform: keyof typeof SIGNALS
@@ -66,12 +39,7 @@ export const insertOtlpTransform = Effect.fn("OtlpTransformInsert.insert")(funct
   const signal = SIGNALS[transform]
   const { request, maxInsertBytes } = target
   const encoding = yield* encodingOf(request.headers["content-type"])
-  const body = yield* decodeBody(
-    requestBody(request),
-    request.headers["content-encoding"],
-    maxInsertBytes
-  )
-  const bytes = concat(yield* Stream.runCollect(body))
+  const bytes = yield* wholeBody(request, maxInsertBytes)
   const decoded = yield* decodeExport(signal, encoding, bytes)
   const result = yield* ingestExport(target.engine, target.database, target.table, signal, decoded)
   return HttpServerResponse.unsafeJson(
