@@ -12,6 +12,18 @@ import { ClusterId, OrganizationId } from "../../domain/Ids.js"
 export const PausedBy = Schema.Literal("admin", "idle")
 export type PausedBy = typeof PausedBy.Type
 
+/** What a cluster is asked to be: size, bounds and idling. */
+const sizing = {
+  replicas: Schema.Int,
+  cpu_cores: Schema.Number,
+  memory_gib: Schema.Number,
+  min_cpu_cores: Schema.Number,
+  min_memory_gib: Schema.Number,
+  max_cpu_cores: Schema.Number,
+  max_memory_gib: Schema.Number,
+  idle_timeout_minutes: Schema.Int
+}
+
 export class ClusterRow extends Schema.Class<ClusterRow>("ClusterRow")({
   id: ClusterId,
   organization_id: OrganizationId,
@@ -20,14 +32,7 @@ export class ClusterRow extends Schema.Class<ClusterRow>("ClusterRow")({
   status_message: Schema.NullOr(Schema.String),
   paused_by: Schema.NullOr(PausedBy),
   shards: Schema.Int,
-  replicas: Schema.Int,
-  cpu_cores: Schema.Number,
-  memory_gib: Schema.Number,
-  min_cpu_cores: Schema.Number,
-  min_memory_gib: Schema.Number,
-  max_cpu_cores: Schema.Number,
-  max_memory_gib: Schema.Number,
-  idle_timeout_minutes: Schema.Int,
+  ...sizing,
   /** `YYYY-MM-DD HH:MM:SS+00:00`, as the cluster object shows it. */
   created_at: Schema.String
 }) {}
@@ -36,14 +41,7 @@ export class NewCluster extends Schema.Class<NewCluster>("NewCluster")({
   organization_id: OrganizationId,
   name: Schema.String,
   phase: ClusterPhase,
-  replicas: Schema.Int,
-  cpu_cores: Schema.Number,
-  memory_gib: Schema.Number,
-  min_cpu_cores: Schema.Number,
-  min_memory_gib: Schema.Number,
-  max_cpu_cores: Schema.Number,
-  max_memory_gib: Schema.Number,
-  idle_timeout_minutes: Schema.Int,
+  ...sizing,
   byo_s3: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null })
 }) {}
 
