@@ -21,7 +21,15 @@ const endpointOf = (endpoint: Option.Option<string>) =>
   Option.match(endpoint, { onNone: () => ({}), onSome: (url) => ({ endpoint: url }) })
 
 const scoped = <C extends { destroy(): void }>(make: () => C) =>
-  Effect.acquireRelease(Effect.sync(make), (client) => Effect.sync(() => client.destroy()))
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      // sluice runs on Node 20 by design (NOTES.md); the SDK's notice that its releases
+      // after January 2027 need Node 22 would otherwise print on every start.
+      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true"
+      return make()
+    }),
+    (client) => Effect.sync(() => client.destroy())
+  )
 
 /** Without `credentials`, the SDK's default chain finds the service's own. */
 export const stsClient = (settings: StorageSettings, credentials: Option.Option<AwsCredentials>) =>
