@@ -84,12 +84,8 @@ export const otlp = () =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const server = yield* startServer(freshDataDir("bench-otlp"), {
-          SLUICE_ADMIN_EMAIL: ADMIN,
-          SLUICE_ADMIN_PASSWORD: PASSWORD
-        })
-        yield* installOtlpApp(server, ADMIN, PASSWORD)
-        const token = adminKeyOf(server)
+        // Built before the server starts: client and server share this event loop, and a
+        // loop blocked for seconds lets pooled keep-alive connections expire under a request.
         const all = Array.from({ length: BATCHES }, (_, b) => spans(b, SPANS_PER_BATCH))
         const protobuf = all.map((batch) => ProtobufTraceSerializer.serializeRequest(batch)!)
         const rows = all.map((batch) =>
@@ -101,6 +97,13 @@ export const otlp = () =>
           `${BATCHES} batches × ${SPANS_PER_BATCH} spans, ${CLIENTS} clients; ` +
             `${size(protobuf)} bytes/span as protobuf, ${size(rows)} bytes/row as JSON`
         )
+
+        const server = yield* startServer(freshDataDir("bench-otlp"), {
+          SLUICE_ADMIN_EMAIL: ADMIN,
+          SLUICE_ADMIN_PASSWORD: PASSWORD
+        })
+        yield* installOtlpApp(server, ADMIN, PASSWORD)
+        const token = adminKeyOf(server)
 
         const post = async (path: string, type: string, body: Uint8Array) => {
           const reply = await fetch(`${server.url}${path}`, {
