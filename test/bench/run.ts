@@ -3,10 +3,11 @@
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
 import { ingest } from "./ingest.js"
+import { lifecycle } from "./lifecycle.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
 
-const benchmarks: Record<string, () => Promise<void>> = { ingest, query, otlp }
+const benchmarks: Record<string, () => Promise<void>> = { ingest, query, otlp, lifecycle }
 
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)

@@ -6,9 +6,9 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { execFileSync } from "node:child_process"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import type { Reply } from "../support/server.js"
+import { childPids, workerPids } from "./workerProcesses.js"
 import {
   adminEnv,
   adminSession,
@@ -20,18 +20,6 @@ import {
 
 const BATCHES = 6
 const ROWS = 250
-
-/** Pids of the cluster's worker: its socket path, in its arguments, names the cluster. */
-const workerPids = (clusterId: string): Array<number> => {
-  try {
-    return execFileSync("pgrep", ["-f", `engine-${clusterId}`], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map(Number)
-  } catch {
-    return [] // pgrep exits 1 when nothing matches
-  }
-}
 
 const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
 
@@ -58,16 +46,27 @@ const query = (token: string, sql: string) =>
 
 /** A failure caused by the engine going away, in the documented error shape. */
 const expectEngineLost = (reply: Reply) => {
-  expect(
-    [500, 503],
-    `${reply.status} ${reply.text} ${JSON.stringify([...reply.headers])}`
-  ).toContain(reply.status)
-  if (reply.status === 500) {
-    expect(reply.json).toMatchObject({ error: "internal" })
-    expect((reply.json as { message: string }).message).toMatch(/trace id [0-9a-f]{32}/)
-  } else {
-    expect(reply.json).toMatchObject({ error: "unavailable", message: expect.any(String) })
-  }
+  expect(reply.status, `${reply.status} ${reply.text}`).toBe(503)
+  expect(reply.json).toMatchObject({
+    error: "unavailable",
+    message: expect.stringMatching(/engine stopped/),
+    hint: expect.stringMatching(/Retry/)
+  })
+}
+
+/**
+ * KNOWN GAP: a chunk written to the dead worker's socket before its client notices the
+ * close fails with a `SocketError` defect (EPIPE), which is a 500 `internal` with a trace
+ * id rather than the 503. Both are the documented error shape; use `expectEngineLost`
+ * once EngineRpcClient's `isLost` also covers that defect.
+ */
+const expectEngineLostOrInternal = (reply: Reply) => {
+  if (reply.status !== 500) return expectEngineLost(reply)
+  expect(reply.json).toMatchObject({
+    error: "internal",
+    message: expect.stringMatching(/trace id [0-9a-f]{32}/),
+    hint: expect.any(String)
+  })
 }
 
 /** Races `request` against a deadline far shorter than the test's: a hang fails here. */
@@ -131,6 +130,8 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const [before, ...others] = workerPids(created.id)
         expect(others).toEqual([])
         expect(before).toBeGreaterThan(0)
+        // Every engine worker (each cluster's and any spare) is a child of this process.
+        const processes = childPids(process.pid).length
 
         // A query long enough to be running when the engine dies (no output before it ends).
         const inFlight = yield* Effect.fork(
@@ -172,16 +173,14 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const view = yield* awaitPhase(token, created.id, "ready")
         expect([view.status.ready, view.can_pause]).toEqual([true, true])
         expect(view.status.message).toMatch(/killed by SIGKILL/)
-        // One worker per cluster, still: the dead one left nothing running behind.
+        // One worker per cluster, still, and no more processes than before the kill.
         expect(workerPids(created.id)).toEqual([after])
+        yield* waitFor("as many worker processes as before", () =>
+          childPids(process.pid).length === processes ? true : undefined
+        )
       })
     )
-    // KNOWN DEFECT, so `.fails`: the insert is answered at once, but with a bare 503 and
-    // an empty body. The client of the dead worker is shut down and its calls end as an
-    // interruption (RpcClient returns `Effect.interrupt` once closed), which ErrorShape
-    // passes through to the platform's default 503. Make this `it.effect` once
-    // EngineRpcClient turns that interruption into a defect or an `unavailable` error.
-    it.effect.fails("an insert streaming while the engine dies gets an error, not a hang", () =>
+    it.effect("an insert streaming while the engine dies gets an error, not a hang", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
         const token = yield* adminSession
@@ -203,7 +202,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         process.kill(before!, "SIGKILL")
         yield* sleep(500)
         release()
-        expectEngineLost(yield* inFlight)
+        expectEngineLostOrInternal(yield* inFlight)
 
         yield* waitFor("a new worker", () => {
           const pids = workerPids(defaultCluster.id)
