@@ -5,6 +5,7 @@
  */
 import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
+import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
@@ -22,15 +23,17 @@ export interface RemoteEngine {
   readonly sample: Effect.Effect<WorkerSample>
 }
 
-// The worker went away mid-call: its client fails the call, or (once closed) interrupts
-// it. Neither is the caller's doing, so both become the defect `EngineUnavailable`, which
+// The worker went away mid-call: its client fails the call, a write to its socket dies,
+// or (once closed) the client interrupts the call. Neither is the caller's doing, so both become the defect `EngineUnavailable`, which
 // the HTTP edge answers as a 503. (An interruption of the caller itself never gets here.)
 const engineLost = new EngineUnavailable({
   message: "The cluster's engine stopped while handling the request; it is being restarted."
 })
 const isLost = <E>(cause: Cause.Cause<E>) =>
   Cause.isInterruptedOnly(cause) ||
-  Option.exists(Cause.failureOption(cause), (error) => error instanceof RpcClientError)
+  Option.exists(Cause.failureOption(cause), (error) => error instanceof RpcClientError) ||
+  // A write that races the close of the dead worker's socket dies with EPIPE.
+  Option.exists(Cause.dieOption(cause), Socket.isSocketError)
 
 const lost = <A, E, R>(
   effect: Effect.Effect<A, E, R>

@@ -54,21 +54,6 @@ const expectEngineLost = (reply: Reply) => {
   })
 }
 
-/**
- * KNOWN GAP: a chunk written to the dead worker's socket before its client notices the
- * close fails with a `SocketError` defect (EPIPE), which is a 500 `internal` with a trace
- * id rather than the 503. Both are the documented error shape; use `expectEngineLost`
- * once EngineRpcClient's `isLost` also covers that defect.
- */
-const expectEngineLostOrInternal = (reply: Reply) => {
-  if (reply.status !== 500) return expectEngineLost(reply)
-  expect(reply.json).toMatchObject({
-    error: "internal",
-    message: expect.stringMatching(/trace id [0-9a-f]{32}/),
-    hint: expect.any(String)
-  })
-}
-
 /** Races `request` against a deadline far shorter than the test's: a hang fails here. */
 const answeredWithin = (ms: number, request: Effect.Effect<Reply, never, TestServer>) =>
   request.pipe(
@@ -202,7 +187,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         process.kill(before!, "SIGKILL")
         yield* sleep(500)
         release()
-        expectEngineLostOrInternal(yield* inFlight)
+        expectEngineLost(yield* inFlight)
 
         yield* waitFor("a new worker", () => {
           const pids = workerPids(defaultCluster.id)
