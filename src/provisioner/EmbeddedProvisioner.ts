@@ -176,7 +176,14 @@ export const layer = (options: { readonly dataDir: string }) =>
         if (reading._tag === "Left") return []
         return yield* reading.right.sample.pipe(
           Effect.map((s) => [new EngineSample({ ...s, replica: "replica-1" })]),
-          Effect.catchAllDefect(() => Effect.succeed([]))
+          Effect.catchAllDefect((defect) =>
+            Effect.as(
+              Effect.logWarning("The engine did not answer a sample", defect).pipe(
+                Effect.annotateLogs("cluster", cluster)
+              ),
+              []
+            )
+          )
         )
       })
 

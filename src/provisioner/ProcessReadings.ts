@@ -17,7 +17,10 @@ const COUNTERS_SQL =
 export const make = (engine: AnalyticalEngine) =>
   Effect.sync(() => {
     let last = { cpu: process.cpuUsage(), at: performance.now() }
+    // Each reading is itself a SELECT; the engine counts it, the cluster's users did not.
+    let ownReads = 0
     return Effect.gen(function* () {
+      ownReads += 1
       const text = yield* engine
         .query(
           new QueryRequest({
@@ -35,7 +38,7 @@ export const make = (engine: AnalyticalEngine) =>
       return {
         cpuCores: usedMicros / wallMicros,
         memoryBytes: process.memoryUsage.rss(),
-        readQueries: counters.reads,
+        readQueries: Math.max(0, counters.reads - ownReads),
         writeQueries: counters.writes
       }
     })
