@@ -1,20 +1,16 @@
 /**
  * Engine worker processes. A worker is spawned idle (its modules loaded, chDB's library
  * above all), then activated for one cluster: it opens that cluster's engine and says
- * "ready". Spawning ahead lets the provisioner keep one warm spare. Workers run this
- * repository's TypeScript through tsx, as `npm start` does; they talk to us over their
- * socket and use the IPC channel only for these messages and to notice we went away.
+ * "ready". Spawning ahead lets the provisioner keep one warm spare (`WorkerCommand` says
+ * what runs). Workers talk to us over their socket and use the IPC channel only for
+ * these messages and to notice we went away.
  */
 import { Deferred, Effect, Exit, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { WorkerArgs } from "./EngineWorker.js"
-
-const entry = fileURLToPath(new URL("./EngineWorker.ts", import.meta.url))
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
+import { workerCommand } from "./WorkerCommand.js"
 
 /** How a worker process ended. */
 export interface WorkerExit {
@@ -71,12 +67,11 @@ const awaitMessage = (worker: IdleWorker, message: string, stage: string) =>
 export const spawnIdle: Effect.Effect<IdleWorker, EngineUnavailable> = Effect.gen(function* () {
   const scope = yield* Scope.make()
   const exited = yield* Deferred.make<WorkerExit>()
+  const command = yield* workerCommand
   const child = yield* Scope.extend(
     Effect.acquireRelease(
       Effect.sync(() =>
-        spawn(process.execPath, ["--import", tsxLoader, entry], {
-          stdio: ["ignore", "inherit", "inherit", "ipc"]
-        })
+        spawn(process.execPath, [...command], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
       ),
       (child) =>
         Effect.suspend(() => {
