@@ -7,6 +7,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { BadRequest, NotFound } from "../../domain/Errors.js"
 import { DatabaseName } from "../../domain/Ids.js"
+import { databasesOf } from "../identity/CallerDatabases.js"
 import type { ClusterScope } from "../identity/Scopes.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 
@@ -36,8 +37,13 @@ export const selectDatabase = Effect.fn("DatabaseSelection.select")(function* (
         })
     )
   )
-  const databases = yield* DatabasesRepo
-  if (!(yield* databases.exists(scope.clusterId, name))) {
+  // An API key's authentication has just read its cluster's databases; others ask.
+  const known = databasesOf(scope.caller, scope.clusterId)
+  const exists =
+    known !== undefined
+      ? known.has(name)
+      : yield* Effect.flatMap(DatabasesRepo, (databases) => databases.exists(scope.clusterId, name))
+  if (!exists) {
     return yield* new NotFound({
       message: `Database '${name}' not found in cluster '${scope.clusterName}'.`,
       hint: "GET /v1/databases lists the databases; POST /v1/databases creates one."

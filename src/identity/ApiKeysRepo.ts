@@ -22,10 +22,11 @@ export class ApiKeyRow extends Schema.Class<ApiKeyRow>("ApiKeyRow")({
   last_used_at: Schema.NullOr(Schema.DateFromSelf)
 }) {}
 
-/** A live key with the names of its scope, as authentication needs it. */
+/** A live key with the names of its scope and its cluster's databases, as authentication needs it. */
 export class ActiveApiKey extends ApiKeyRow.extend<ActiveApiKey>("ActiveApiKey")({
   organization_name: Schema.String,
-  cluster_name: Schema.String
+  cluster_name: Schema.String,
+  databases: Schema.Array(Schema.String)
 }) {}
 
 export class NewApiKey extends Schema.Class<NewApiKey>("NewApiKey")({
@@ -45,7 +46,8 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       Request: Schema.Uint8ArrayFromSelf,
       Result: ActiveApiKey,
       execute: (hash) =>
-        sql`select ${cols}, o.name as organization_name, c.name as cluster_name
+        sql`select ${cols}, o.name as organization_name, c.name as cluster_name,
+              array(select d.name from databases d where d.cluster_id = k.cluster_id) as databases
             from api_keys k
             join organizations o on o.id = k.organization_id
             join clusters c on c.id = k.cluster_id and c.deleted_at is null

@@ -12,6 +12,7 @@ import { DatabaseName } from "../../domain/Ids.js"
 import type { ApiKeyId } from "../../domain/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
+import { rememberDatabases } from "./CallerDatabases.js"
 import { OidcVerifier } from "./OidcVerifier.js"
 import { SESSION_ISSUER, SessionTokens } from "./SessionTokens.js"
 import { UsersRepo } from "./UsersRepo.js"
@@ -53,7 +54,7 @@ export const AuthenticatorLive = Layer.effect(
       if (Option.isNone(key) || !tokens.matches(token, key.value.token_hash)) return yield* rejected
       const k = key.value
       yield* recordUse(k.id)
-      return new ApiKeyCaller({
+      const caller = new ApiKeyCaller({
         keyId: k.id,
         keyName: k.name,
         permission: k.permission,
@@ -63,6 +64,8 @@ export const AuthenticatorLive = Layer.effect(
         clusterName: k.cluster_name,
         defaultDatabase: DatabaseName.make(k.default_database)
       })
+      rememberDatabases(caller, k.cluster_id, k.databases)
+      return caller
     })
 
     const byUserToken = Effect.fn("Authenticator.userToken")(
