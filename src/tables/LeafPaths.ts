@@ -33,6 +33,12 @@ const changesOf = (
     return [{ path, types: merged, exists: before !== undefined }]
   })
 
+/** Whether `found` holds a path, or a type of a path, that `known` lacks. */
+export const addsPaths = (
+  found: Readonly<Record<string, ReadonlyArray<string>>>,
+  known: ReadonlyMap<string, ReadonlyArray<string>>
+) => changesOf(found, known).length > 0
+
 /** The leaf paths and types of the records in `staging`. */
 export const stagingPaths = (engine: AnalyticalEngine, database: string, staging: string) =>
   Effect.map(
