@@ -63,31 +63,43 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
   let emptied = false
 
-  const staging = yield* acquireStaging(engine, database, locks, () => emptied)
+  const pooled = yield* acquireStaging(engine, database, locks, () => emptied)
+  const staging = pooled.name
+  // A pooled staging table that vanished (its database was dropped since) is made again
+  // before the first chunk goes in; after that, a missing table is a failure.
+  let mayRecreate = !pooled.created
 
   const splitter = new RecordSplitter(request.chunkBytes, request.lines)
-  const insertChunk = (chunk: Chunk) =>
-    engine
-      .insert(
-        new InsertRequest({
-          database,
-          table: staging,
-          format: Layout.INSERT_FORMAT,
-          columns: [Layout.RAW_INPUT],
-          queryId: crypto.randomUUID()
-        }),
-        Stream.fromIterable(chunk.parts)
-      )
-      .pipe(
-        Effect.catchIf(
-          (error): error is EngineError => error instanceof EngineError,
-          // Only the body's fault is a 400; an engine in trouble is ours (a 500).
-          (error) =>
-            ROW.test(error.message) || /JSON|parse/i.test(error.message)
-              ? Effect.fail(malformed(chunk, error))
-              : Effect.die(error)
+  const insertChunk = (chunk: Chunk) => {
+    const attempt = engine.insert(
+      new InsertRequest({
+        database,
+        table: staging,
+        format: Layout.INSERT_FORMAT,
+        columns: [Layout.RAW_INPUT],
+        queryId: crypto.randomUUID()
+      }),
+      Stream.fromIterable(chunk.parts)
+    )
+    const retrying = mayRecreate
+      ? Effect.catchIf(
+          attempt,
+          (error) => error instanceof EngineError && error.type === "UNKNOWN_TABLE",
+          () => Effect.zipRight(pooled.create, attempt)
         )
+      : attempt
+    mayRecreate = false
+    return retrying.pipe(
+      Effect.catchIf(
+        (error): error is EngineError => error instanceof EngineError,
+        // Only the body's fault is a 400; an engine in trouble is ours (a 500).
+        (error) =>
+          ROW.test(error.message) || /JSON|parse/i.test(error.message)
+            ? Effect.fail(malformed(chunk, error))
+            : Effect.die(error)
       )
+    )
+  }
 
   yield* request.body.pipe(
     Stream.mapConcatEffect((bytes) =>

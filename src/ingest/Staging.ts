@@ -1,6 +1,9 @@
 /**
  * The staging table of one insert: taken from the idle pool or created, and afterwards
  * returned to the pool when its rows were moved out, else dropped in the background.
+ * A pooled table is used without a statement; it is gone only if its database was
+ * dropped since, which the first insert into it finds out (`created` false): it then
+ * creates the table and tries again.
  * The first insert into a database in this process also drops staging tables that a
  * previous process left behind (only this process writes to its engine).
  */
@@ -24,15 +27,16 @@ export const acquireStaging = (
         Effect.zipRight(Effect.sync(() => locks.droppedStaging(database, name))),
         Effect.ignore
       )
-    // A pooled staging table may belong to a database dropped since: IF NOT EXISTS is cheap.
-    const staging = yield* Effect.acquireRelease(
+    const create = (name: string) =>
+      Effect.orDie(EngineSql.command(engine, Layout.createTableSql(database, name, "")))
+    const acquired = yield* Effect.acquireRelease(
       Effect.suspend(() => {
-        const name = locks.takeStaging(database) ?? locks.newStaging(database)
-        return Effect.orDie(
-          EngineSql.command(engine, Layout.createTableSql(database, name, "")).pipe(Effect.as(name))
-        )
+        const pooled = locks.takeStaging(database)
+        if (pooled !== undefined) return Effect.succeed({ name: pooled, created: false })
+        const name = locks.newStaging(database)
+        return Effect.as(create(name), { name, created: true })
       }),
-      (name) =>
+      ({ name }) =>
         emptied() && locks.returnStaging(database, name)
           ? Effect.void
           : Effect.asVoid(Effect.forkDaemon(drop(name)))
@@ -57,5 +61,5 @@ export const acquireStaging = (
         )
       )
     }
-    return staging
+    return { ...acquired, create: create(acquired.name) }
   })
