@@ -29,8 +29,11 @@ export const embedded = (
         database: "postgres",
         username: "postgres",
         // The socket server accepts one connection (it multiplexes PGlite's single
-        // session); raise both together or not at all.
-        maxConnections: 1
+        // session); raise both together or not at all. And keep that one open: a pool
+        // that closes it when idle (pg's default, after 10 s) races its reconnect
+        // against the server noticing the close, and the new connection is refused.
+        maxConnections: 1,
+        minConnections: 1
       })
     )
   ).pipe(Layer.orDie)
