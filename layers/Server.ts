@@ -59,6 +59,7 @@ import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
 import { RequestLogsLive } from "../src/logs/RequestLogsLive.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
+import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { reportingAuthenticator, reportingPolicy } from "../src/logs/ScopeReporting.js"
 
 const RepositoriesLive = Layer.mergeAll(
@@ -146,5 +147,6 @@ export const ServerLive = AnnounceLive.pipe(
   Layer.provideMerge(FirstStart.layer),
   Layer.provide(Bootstrap.Default),
   Layer.provideMerge(IdentityLive),
-  Layer.provideMerge(RequestLogsLive)
+  Layer.provideMerge(RequestLogsLive),
+  Layer.provideMerge(OtlpTransformsLive)
 )

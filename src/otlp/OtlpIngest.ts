@@ -3,8 +3,8 @@
  * `decodeExport` turns a request body into the decoded model, `ingestExport` flattens it
  * into rows of the collector ClickHouse exporter's tables and inserts them.
  *
- * Requirements: none (`R = never`). The flattening is `OtlpTransforms`' built-in
- * implementation; the engine and database come from the caller.
+ * The flattening is whatever `OtlpTransforms` the program provides (the built-in one in
+ * `transforms/OtlpTransformsLive.ts`); the engine and database come from the caller.
  */
 import { Effect } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
@@ -12,7 +12,7 @@ import { BadRequest } from "../../domain/Errors.js"
 import type { OtlpExport } from "../../domain/OtlpModel.js"
 import * as OtlpTables from "./OtlpTables.js"
 import { rowsJson } from "./RowJson.js"
-import { otlpTransforms } from "./transforms/OtlpTransformsLive.js"
+import { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 
 export type { OtlpExport } from "../../domain/OtlpModel.js"
 export { decodeExport } from "./OtlpDecode.js"
@@ -35,7 +35,7 @@ interface Batch {
   readonly text: string
 }
 
-const plan = (table: string, request: OtlpExport) => {
+const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpExport) => {
   const batch = (name: string, rows: ReadonlyArray<object>): Batch => ({
     table: name,
     rows: rows.length,
@@ -44,7 +44,7 @@ const plan = (table: string, request: OtlpExport) => {
   })
   switch (request.signal) {
     case "traces": {
-      const flat = otlpTransforms.traces(request.request)
+      const flat = transforms.traces(request.request)
       return {
         flat,
         tables: [{ table, shape: OtlpTables.TRACES }],
@@ -52,7 +52,7 @@ const plan = (table: string, request: OtlpExport) => {
       }
     }
     case "logs": {
-      const flat = otlpTransforms.logs(request.request)
+      const flat = transforms.logs(request.request)
       return {
         flat,
         tables: [{ table, shape: OtlpTables.LOGS }],
@@ -60,7 +60,7 @@ const plan = (table: string, request: OtlpExport) => {
       }
     }
     case "metrics": {
-      const flat = otlpTransforms.metrics(request.request)
+      const flat = transforms.metrics(request.request)
       const rows = flat.rows
       const tables = OtlpTables.metricTables(table)
       return { flat, tables, batches: tables.map((t) => batch(t.table, rows[t.kind])) }
@@ -87,7 +87,7 @@ export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
       message: `A ${request.signal} export request was sent where ${signal} are expected.`,
       hint: `Send ${signal} to this endpoint.`
     })
-  const { flat, tables, batches } = plan(table, request)
+  const { flat, tables, batches } = plan(yield* OtlpTransforms, table, request)
   const insert = (batch: Batch) =>
     OtlpTables.insertRows(engine, database, batch.table, batch.text).pipe(
       Effect.catchIf(

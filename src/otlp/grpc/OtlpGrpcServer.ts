@@ -8,6 +8,7 @@ import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from "@grpc/gr
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime } from "effect"
 import type { Engines } from "../../../domain/Engine.js"
 import type { Authenticator } from "../../../domain/Identity.js"
+import type { OtlpTransforms } from "../../../domain/OtlpTransforms.js"
 import type { AppGate } from "../../apps/AppGate.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
 import type { DatabasesRepo } from "../../databases/DatabasesRepo.js"
@@ -26,7 +27,7 @@ export class OtlpGrpcServer extends Context.Tag("sluice/OtlpGrpcServer")<
   { readonly port: number }
 >() {}
 
-type Needs = Authenticator | Policy | AppGate | Engines | DatabasesRepo
+type Needs = Authenticator | Policy | AppGate | Engines | DatabasesRepo | OtlpTransforms
 
 const services = { traces: TraceService, logs: LogsService, metrics: MetricsService } as const
 
