@@ -5,10 +5,7 @@ import { flattenLogs } from "./LogsTransform.js"
 import { flattenMetrics } from "./MetricsTransform.js"
 import { flattenTraces } from "./TracesTransform.js"
 
-export const otlpTransforms: OtlpTransforms["Type"] = {
-  traces: flattenTraces,
-  logs: flattenLogs,
-  metrics: flattenMetrics
-}
-
-export const OtlpTransformsLive = Layer.succeed(OtlpTransforms, otlpTransforms)
+export const OtlpTransformsLive = Layer.succeed(
+  OtlpTransforms,
+  OtlpTransforms.of({ traces: flattenTraces, logs: flattenLogs, metrics: flattenMetrics })
+)
