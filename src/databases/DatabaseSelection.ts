@@ -37,12 +37,12 @@ export const selectDatabase = Effect.fn("DatabaseSelection.select")(function* (
         })
     )
   )
-  // An API key's authentication has just read its cluster's databases; others ask.
+  // An API key's authentication read its cluster's databases (at most a few seconds ago:
+  // deleting a database clears that cache); a name not among them may be newer: ask.
   const known = databasesOf(scope.caller, scope.clusterId)
   const exists =
-    known !== undefined
-      ? known.has(name)
-      : yield* Effect.flatMap(DatabasesRepo, (databases) => databases.exists(scope.clusterId, name))
+    known?.has(name) === true ||
+    (yield* Effect.flatMap(DatabasesRepo, (databases) => databases.exists(scope.clusterId, name)))
   if (!exists) {
     return yield* new NotFound({
       message: `Database '${name}' not found in cluster '${scope.clusterName}'.`,

@@ -1,6 +1,14 @@
-/** Cluster API keys. Revoked keys keep their row (`revoked_at`) for the audit trail. */
+/**
+ * Cluster API keys. Revoked keys keep their row (`revoked_at`) for the audit trail.
+ *
+ * Successful lookups by token digest are kept for `CACHE_TTL_MS`, so a busy key costs
+ * the control plane one lookup per interval rather than one per request. Anything that
+ * changes what a lookup returns must call `forgetCached` once it is committed: `revoke`
+ * here does; so must deleting or renaming a cluster and deleting a database. A lookup
+ * that was under way when the cache was cleared does not store its (maybe stale) row.
+ */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Permission } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, OrganizationId, UserId } from "../../domain/Ids.js"
 
@@ -35,6 +43,10 @@ export class NewApiKey extends Schema.Class<NewApiKey>("NewApiKey")({
   created_by_key_id: Schema.NullOr(ApiKeyId)
 }) {}
 
+/** How long a successful key lookup is reused (real time). */
+export const CACHE_TTL_MS = 5_000
+const CACHE_MAX_KEYS = 10_000
+
 const columns =
   "k.id, k.organization_id, k.cluster_id, k.name, k.permission, k.default_database, k.token_hash, k.token_hint, k.created_at, k.last_used_at"
 
@@ -66,8 +78,31 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       execute: (key) =>
         sql`insert into api_keys ${sql.insert(key)} returning ${sql.literal(columns.replaceAll("k.", ""))}`
     })
+    const cached = new Map<string, { readonly at: number; readonly key: ActiveApiKey }>()
+    let generation = 0
+    const forgetCached = Effect.sync(() => {
+      generation++
+      cached.clear()
+    })
+    const findActiveByHash = (hash: Uint8Array) =>
+      Effect.suspend(() => {
+        const id = Buffer.from(hash).toString("hex")
+        const started = Date.now()
+        const hit = cached.get(id)
+        if (hit !== undefined && started - hit.at < CACHE_TTL_MS) {
+          return Effect.succeed(Option.some(hit.key))
+        }
+        const seen = generation
+        return Effect.tap(Effect.orDie(activeByHash(hash)), (found) => {
+          if (Option.isNone(found) || seen !== generation) return
+          if (cached.size >= CACHE_MAX_KEYS) cached.clear()
+          cached.set(id, { at: started, key: found.value })
+        })
+      })
     return {
-      findActiveByHash: (hash: Uint8Array) => Effect.orDie(activeByHash(hash)),
+      findActiveByHash,
+      /** Drops every cached lookup; call after committing a change that affects them. */
+      forgetCached,
       listActive: (cluster: ClusterId) => Effect.orDie(activeOfCluster(cluster)),
       create: (key: NewApiKey) => Effect.orDie(insert(key)),
       /** Revokes a live key of `cluster` found by id or by token digest; `false` if none. */
@@ -81,7 +116,8 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
                 returning id`
         ).pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          Effect.orDie,
+          Effect.ensuring(forgetCached)
         ),
       /** Records use at most once a minute per key, so busy keys do not write per request. */
       touch: (id: ApiKeyId) =>

@@ -1,8 +1,9 @@
 /**
  * The databases of an API key's cluster as read together with the key, so a data
- * request's database selection needs no second control-plane round trip. The list is
- * read while authenticating the same request, so it is as fresh as a separate lookup
- * a moment later would be. Keyed by the caller object the request carries.
+ * request's database selection needs no second control-plane round trip. The list comes
+ * with the key's lookup, which `ApiKeysRepo` may have cached for a few seconds; deleting
+ * a database clears that cache, and a name missing from the list is looked up again.
+ * Keyed by the caller object the request carries.
  */
 import type { Caller } from "../../domain/Identity.js"
 import type { ClusterId } from "../../domain/Ids.js"
