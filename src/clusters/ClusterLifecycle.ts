@@ -14,6 +14,7 @@ import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
 import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { DatabasesRepo } from "../databases/DatabasesRepo.js"
+import { ApiKeysRepo } from "../identity/ApiKeysRepo.js"
 import type { ClusterRow, PausedBy } from "./ClustersRepo.js"
 import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
 import { EngineLocks } from "./EngineLocks.js"
@@ -66,6 +67,7 @@ export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
       const repo = yield* ClustersRepo
       const provisioner = yield* Provisioner
       const databases = yield* DatabasesRepo
+      const apiKeys = yield* ApiKeysRepo
       const locks = yield* EngineLocks
       const config = yield* SluiceConfig
       const catalog = SizeCatalog.makeCatalog(config.clusters)
@@ -189,6 +191,8 @@ export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
       /** Permanent: hidden and its keys revoked at once; engine and data removed after. */
       const remove = Effect.fn("ClusterLifecycle.delete")(function* (row: ClusterRow) {
         yield* repo.markDeleted(row.id)
+        // Its keys were revoked with it: no cached lookup may outlive that.
+        yield* apiKeys.forgetCached
         activity.delete(row.id)
         states.set(row.id, { phase: "deleting", pausedBy: null, name: row.name })
         yield* background(row.id, provisioner.destroy(row.id))
@@ -214,6 +218,8 @@ export class ClusterLifecycle extends Effect.Service<ClusterLifecycle>()(
             )
           )
         if (fields.idle_timeout_minutes !== undefined) yield* touch(row.id)
+        // Key lookups carry the cluster's name.
+        if (fields.name !== undefined) yield* apiKeys.forgetCached
         return remember(Option.getOrElse(updated, () => row))
       })
 

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { Conflict, NotFound } from "../../domain/Errors.js"
 import { Policy } from "../identity/Policy.js"
+import { ApiKeysRepo } from "../identity/ApiKeysRepo.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
 import { ensureEngineDatabases } from "./EnsureEngineDatabases.js"
@@ -14,6 +15,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
   Effect.gen(function* () {
     const policy = yield* Policy
     const databases = yield* DatabasesRepo
+    const apiKeys = yield* ApiKeysRepo
     const engine = yield* EngineDatabases
     yield* ensureEngineDatabases
     return handlers
@@ -64,6 +66,8 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
           // Data first: if the drop fails the database stays listed and can be retried.
           yield* engine.drop(scope, name)
           yield* databases.remove(scope.clusterId, name)
+          // Key lookups carry their cluster's database list; this one just changed.
+          yield* apiKeys.forgetCached
           return { deleted: true } as const
         })
       )
