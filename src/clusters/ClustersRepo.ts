@@ -62,6 +62,8 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
       max_cpu_cores::float8 as max_cpu_cores, max_memory_gib::float8 as max_memory_gib,
       idle_timeout_minutes,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS"+00:00"') as created_at`
+    // Ordering names the table's column: the output column of the same name is text
+    // with whole seconds, and would leave clusters made in the same second unordered.
     const live = sql`select ${columns} from clusters where deleted_at is null`
 
     const byName = SqlSchema.findOne({
@@ -77,12 +79,12 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
     const ofOrganization = SqlSchema.findAll({
       Request: OrganizationId,
       Result: ClusterRow,
-      execute: (id) => sql`${live} and organization_id = ${id} order by created_at`
+      execute: (id) => sql`${live} and organization_id = ${id} order by clusters.created_at`
     })
     const all = SqlSchema.findAll({
       Request: Schema.Void,
       Result: ClusterRow,
-      execute: () => sql`${live} order by created_at`
+      execute: () => sql`${live} order by clusters.created_at`
     })
     const insert = SqlSchema.single({
       Request: NewCluster,

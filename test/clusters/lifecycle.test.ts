@@ -191,8 +191,14 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         const token = yield* adminSession
         const created = yield* createCluster(token, "renamed", { idle_timeout_minutes: 30 })
         const path = `/v1/clusters/${created.id}${q}`
+        const key = yield* keyOf(token, "renamed")
+        const before = yield* request("GET", "/v1/databases", key)
+        expect(before.json).toMatchObject({ cluster: { name: "renamed" } })
         const renamed = cluster(yield* request("PATCH", path, token, { name: "renamed-2" }))
         expect([renamed.name, renamed.idle_timeout_minutes]).toEqual(["renamed-2", 30])
+        // The key's next request already sees the new name.
+        const after = yield* request("GET", "/v1/databases", key)
+        expect(after.json).toMatchObject({ cluster: { name: "renamed-2" } })
         const idle = cluster(yield* request("PATCH", path, token, { idle_timeout_minutes: 0 }))
         expect([idle.name, idle.idle_timeout_minutes]).toEqual(["renamed-2", 0])
         expectError(
