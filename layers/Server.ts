@@ -95,7 +95,7 @@ const ClustersLive = Layer.mergeAll(
   Layer.merge(ClusterMetricsQuery.DefaultWithoutDependencies, MetricsSamplerLive).pipe(
     Layer.provide(MetricsStore.Default)
   )
-).pipe(Layer.provideMerge(ClusterLifecycle.Default), Layer.provide(EngineLocks.Default))
+).pipe(Layer.provideMerge(ClusterLifecycle.Default), Layer.provideMerge(EngineLocks.Default))
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,

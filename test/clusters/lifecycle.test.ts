@@ -4,7 +4,9 @@
  * delete), PATCH, and the validation of a create request.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Context, Deferred, Effect } from "effect"
+import { ClusterId } from "../../domain/Ids.js"
+import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { TestServer, call, freshDataDir } from "../support/server.js"
@@ -20,6 +22,23 @@ import {
 } from "./support.js"
 
 const q = "?organization=default"
+
+/** Takes the cluster engine's lock until `release`: its transitions wait behind it. */
+const holdEngine = (id: string) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const locks = Context.get(server.context, EngineLocks)
+    const held = yield* Deferred.make<void>()
+    const release = yield* Deferred.make<void>()
+    yield* Effect.forkDaemon(
+      locks.withEngine(
+        ClusterId.make(id),
+        Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(release))
+      )
+    )
+    yield* Deferred.await(held)
+    return { release: Deferred.succeed(release, undefined) }
+  })
 
 const insert = (token: string, table: string, rows: unknown) =>
   Effect.flatMap(TestServer, (server) =>
@@ -106,6 +125,9 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         yield* awaitPhase(token, created.id, "ready")
         const key = yield* keyOf(token, "pausable")
         yield* insert(key, "kept", [{ x: "y" }])
+        // Transitions finish in a fraction of a second; hold the engine's lock (as other
+        // work on it would) so each one stays in progress while its conflicts are tried.
+        const hold = yield* holdEngine(created.id)
 
         const pausing = cluster(
           yield* request("POST", `/v1/clusters/${created.id}/stop${q}`, token)
@@ -126,6 +148,7 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           409,
           "conflict"
         )
+        yield* hold.release
 
         const paused = yield* awaitPhase(token, created.id, "paused")
         expect([paused.can_pause, paused.can_resume]).toEqual([false, true])
@@ -137,6 +160,7 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         const refused = expectError(yield* count(key, "kept"), 409, "cluster_paused")
         expect(refused.hint).toContain(`/v1/clusters/${created.id}/resume`)
 
+        const holdAgain = yield* holdEngine(created.id)
         const resuming = cluster(
           yield* request("POST", `/v1/clusters/${created.id}/resume${q}`, token)
         )
@@ -146,6 +170,12 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           409,
           "conflict"
         )
+        expectError(
+          yield* request("POST", `/v1/clusters/${created.id}/stop${q}`, token),
+          409,
+          "conflict"
+        )
+        yield* holdAgain.release
         yield* awaitPhase(token, created.id, "ready")
         expect((yield* count(key, "kept")).text.trim()).toBe('{"n":"1"}')
       })
