@@ -6,7 +6,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestServer, freshDataDir } from "../support/server.js"
-import { poll, rowsOf, send } from "./securitySupport.js"
+import { poll, rowsOf, send, sleep } from "./securitySupport.js"
 import { adminEnv, adminSession, awaitPhase, createCluster, keyOf } from "./support.js"
 
 interface Point {
@@ -132,7 +132,9 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
         clusters: Array<{ id: string; name: string }>
       }
       const { id } = listed.clusters.find((c) => c.name === "metered")!
-      // A window that has closed, so both forms read the same stored samples.
+      // A window that has closed, so both forms read the same stored samples; the sampler
+      // (every second) gets time to store some before its end.
+      yield* sleep(3000)
       const end = new Date(Date.now() - 2000)
       const start = new Date(end.getTime() - 120_000)
       const window = windowOf(start, end)
