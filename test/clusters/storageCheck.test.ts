@@ -13,6 +13,7 @@ import {
   Exit,
   Fiber,
   Layer,
+  Schema,
   TestClock,
   TestContext
 } from "effect"
@@ -20,8 +21,7 @@ import { ByoS3, S3Location } from "../../domain/api/ClusterModels.js"
 import { StorageVerifier } from "../../domain/StorageVerifier.js"
 import { StorageVerifierLive } from "../../src/clusters/StorageCheck.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
-import { StorageFakes as Fakes } from "../support/storageFakes.js"
-import type { FakeRole } from "../support/storageFakes.js"
+import { PROBE_KEY, StorageFakes as Fakes, descriptorOf } from "../support/storageFakes.js"
 
 const verifierWith = (env: Readonly<Record<string, string>>) =>
   StorageVerifierLive.pipe(
@@ -33,19 +33,10 @@ const Live = Layer.unwrapEffect(Effect.map(Fakes, (fakes) => verifierWith(fakes.
   Layer.provideMerge(Fakes.layer)
 )
 
-const byo = (
-  role: FakeRole,
-  data: { bucket: string; path: string },
-  backups: { bucket: string; path: string }
-) =>
-  new ByoS3({
-    role_arn: role.roleArn,
-    external_id: role.externalId,
-    data: new S3Location(data),
-    backups: new S3Location(backups)
-  })
+const byo = (...args: Parameters<typeof descriptorOf>) =>
+  Schema.decodeSync(ByoS3)(descriptorOf(...args))
 
-const probe = "\\.sluice-storage-check-[0-9a-f-]{36}"
+const probe = PROBE_KEY
 
 /** Runs the check and asserts that no credential leaked into its message. */
 const check = (request: ByoS3) =>

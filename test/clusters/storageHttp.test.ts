@@ -6,8 +6,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { StorageFakes } from "../support/storageFakes.js"
-import type { FakeRole } from "../support/storageFakes.js"
+import { PROBE_KEY, StorageFakes, descriptorOf } from "../support/storageFakes.js"
 import { TestServer, adminKeyOf, freshDataDir } from "../support/server.js"
 import { memberSession, send } from "./securitySupport.js"
 import { adminEnv, adminSession, expectError } from "./support.js"
@@ -19,13 +18,9 @@ const Live = Layer.unwrapEffect(
 ).pipe(Layer.provideMerge(StorageFakes.layer))
 
 const PATH = "/v1/clusters/verify-s3-access?organization=default"
-const probe = "\\.sluice-storage-check-[0-9a-f-]{36}"
+const probe = PROBE_KEY
 
-const body = (
-  role: FakeRole,
-  data: { bucket: string; path: string },
-  backups: { bucket: string; path: string }
-) => ({ byo_s3: { role_arn: role.roleArn, external_id: role.externalId, data, backups } })
+const body = (...args: Parameters<typeof descriptorOf>) => ({ byo_s3: descriptorOf(...args) })
 
 /** Verifies as the organization admin; a 200 carrying `{verified, message}` only. */
 const verify = (payload: unknown) =>

@@ -163,3 +163,13 @@ export class StorageFakes extends Context.Tag("test/StorageFakes")<
 >() {
   static readonly layer = Layer.scoped(StorageFakes, startStorageFakes())
 }
+
+/** A `byo_s3` descriptor (wire form) for `role` and the two locations. */
+export const descriptorOf = (
+  role: FakeRole,
+  data: { readonly bucket: string; readonly path: string },
+  backups: { readonly bucket: string; readonly path: string }
+) => ({ role_arn: role.roleArn, external_id: role.externalId, data, backups })
+
+/** The key of a probe object the check writes, as a regular expression source. */
+export const PROBE_KEY = "\\.sluice-storage-check-[0-9a-f-]{36}"
