@@ -9,9 +9,9 @@ import { LoginResponse } from "../../domain/api/AuthApi.js"
 import type { ClusterPhase } from "../../domain/api/ClusterModels.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { AppGate } from "../../src/apps/AppGate.js"
-import { ClustersRepo, NewCluster } from "../../src/clusters/ClustersRepo.js"
+import { ClustersRepo } from "../../src/clusters/ClustersRepo.js"
 import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
-import { otherCluster } from "../support/otherCluster.js"
+import { arrangeCluster as arrangeClusterRow, otherCluster } from "../support/otherCluster.js"
 import type { Reply } from "../support/server.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 
@@ -34,22 +34,7 @@ const arrangeCluster = (name: string, phase: ClusterPhase = "ready") =>
   Effect.gen(function* () {
     const server = yield* TestServer
     const org = yield* Context.get(server.context, OrganizationsRepo).findByName("default")
-    const cluster = yield* Context.get(server.context, ClustersRepo).create(
-      new NewCluster({
-        organization_id: Option.getOrThrow(org).id,
-        name,
-        phase,
-        replicas: 1,
-        cpu_cores: 1,
-        memory_gib: 4,
-        min_cpu_cores: 1,
-        min_memory_gib: 4,
-        max_cpu_cores: 16,
-        max_memory_gib: 64,
-        idle_timeout_minutes: 0
-      })
-    )
-    return cluster
+    return yield* arrangeClusterRow(server, Option.getOrThrow(org).id, name, phase)
   })
 
 const apps = (method: "GET" | "PUT" | "DELETE", token: string, query: string, app?: string) =>
