@@ -150,6 +150,9 @@ export const layer = (options: { readonly dataDir: string }) =>
         if (Option.isNone(slot)) {
           return yield* new EngineUnavailable({ message: "The cluster's engine is not running." })
         }
+        // The common case, on every data request: the engine is up, no timer needed.
+        const ready = yield* Deferred.poll(slot.value.current)
+        if (Option.isSome(ready)) return (yield* ready.value).engine
         const remote = yield* Deferred.await(slot.value.current).pipe(
           Effect.timeoutFail({
             duration: WAIT_FOR_ENGINE,
