@@ -91,16 +91,23 @@ const settingValue = (value: string | number | boolean): string =>
       : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`
 
 /**
- * Session statements for chDB's native calls: the current database, then the settings
- * in the order given (`statementSettings` puts `readonly` last).
+ * Session statements for chDB's native calls: the current database, then one `SET` of
+ * the settings in the order given (`statementSettings` puts `readonly` last). One `SET`
+ * rather than one per setting: each statement is a round trip into the engine, and the
+ * engine checks a `SET`'s changes against the settings before it, so `readonly` last
+ * still lets the others through.
  */
 export const sessionStatements = (
   database: string | undefined,
   settings: Record<string, string | number | boolean>
-): string =>
-  [
-    ...(database === undefined ? [] : [`USE ${quoteIdentifier(database)}`]),
-    ...Object.entries(settings)
-      .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-      .map(([key, value]) => `SET ${key} = ${settingValue(value)}`)
-  ].join("; ") || "SELECT 1"
+): string => {
+  const changes = Object.entries(settings)
+    .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+    .map(([key, value]) => `${key} = ${settingValue(value)}`)
+  return (
+    [
+      ...(database === undefined ? [] : [`USE ${quoteIdentifier(database)}`]),
+      ...(changes.length === 0 ? [] : [`SET ${changes.join(", ")}`])
+    ].join("; ") || "SELECT 1"
+  )
+}
