@@ -65,6 +65,31 @@ const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number)
   })
 }
 
+type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<EngineError>>
+
+/** The next piece of a result, or `None` at its end. */
+const nextPiece = (
+  pull: Pull
+): Effect.Effect<Option.Option<Chunk.Chunk<Uint8Array>>, EngineError> =>
+  pull.pipe(
+    Effect.map(Option.some),
+    Effect.catchAll((end) =>
+      Option.isNone(end) ? Effect.succeed(Option.none()) : Effect.fail(end.value)
+    )
+  )
+
+/** The whole result from its first piece on, as one buffer. */
+const readRest = (first: Option.Option<Chunk.Chunk<Uint8Array>>, pull: Pull) =>
+  Effect.gen(function* () {
+    const pieces: Array<Uint8Array> = []
+    let next = first
+    while (Option.isSome(next)) {
+      for (const bytes of next.value) pieces.push(bytes)
+      next = yield* nextPiece(pull)
+    }
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)
+  })
+
 export const runQuery = (run: QueryRun) =>
   Effect.gen(function* () {
     yield* checkSize(run.sql, run.limits.maxSqlBytes)
@@ -97,19 +122,24 @@ export const runQuery = (run: QueryRun) =>
       const pull = yield* Stream.toPull(
         limitBytes(run.engine.query(request), run.limits.maxResultBytes)
       )
-      const first = yield* pull.pipe(
-        Effect.map(Option.some),
-        Effect.catchAll(
-          (end): Effect.Effect<Option.Option<Chunk.Chunk<Uint8Array>>, EngineError> =>
-            Option.isNone(end) ? Effect.succeed(Option.none()) : Effect.fail(end.value)
-        )
-      )
-      return { pull, first }
+      return { pull, first: yield* nextPiece(pull) }
     }).pipe(
       Scope.extend(scope),
       Effect.catchTag("EngineError", failed),
       Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit)))
     )
+    const hints = yield* run.hints
+    const headers: Record<string, string> = { [QUERY_ID_HEADER]: run.queryId }
+    if (hints.length > 0) headers[HINTS_HEADER] = hintsHeader(hints)
+    if (run.format === "JSON") {
+      // Pulled to the end here rather than through a stream pipeline: usually one piece.
+      const json = yield* readRest(opened.first, opened.pull).pipe(
+        Effect.flatMap((bytes) => reshapeJson(bytes, hints)),
+        Effect.catchTag("EngineError", failed),
+        Effect.ensuring(Scope.close(scope, Exit.void))
+      )
+      return HttpServerResponse.text(json, { contentType: contentType("JSON"), headers })
+    }
     const rest = Option.isNone(opened.first)
       ? Stream.empty
       : Stream.concat(
@@ -117,12 +147,5 @@ export const runQuery = (run: QueryRun) =>
           Stream.repeatEffectChunkOption(opened.pull)
         )
     const body = rest.pipe(Stream.ensuring(Scope.close(scope, Exit.void)))
-    const hints = yield* run.hints
-    const headers: Record<string, string> = { [QUERY_ID_HEADER]: run.queryId }
-    if (hints.length > 0) headers[HINTS_HEADER] = hintsHeader(hints)
-    if (run.format === "JSON") {
-      const json = yield* reshapeJson(body, hints).pipe(Effect.catchTag("EngineError", failed))
-      return HttpServerResponse.text(json, { contentType: contentType("JSON"), headers })
-    }
     return HttpServerResponse.stream(body, { contentType: contentType(run.format), headers })
   })
