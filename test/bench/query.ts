@@ -1,10 +1,19 @@
 /**
  * Query overhead and memory, in one run against one in-process server:
- * (a) 1,000 small queries over HTTP vs the same queries straight to the engine
- *     (interleaved), median added latency;
- * (b) RSS growth while a 10-million-row `JSONEachRow` result streams over HTTP.
+ * (a) 1,000 small queries over HTTP vs the same queries straight to the cluster's engine
+ *     (its worker process, as the service reaches it), interleaved: median added
+ *     latency;
+ * (b) RSS growth while a 10-million-row `JSONEachRow` result streams over HTTP;
+ * (c) the same small query on chDB opened in this process, so what the worker hop
+ *     costs is visible too. Last, because chDB's threads in this process slow what
+ *     runs beside them.
+ *
+ * The HTTP client is undici's `request` on one keep-alive connection: the leanest
+ * client Node has, so the figure is the server's cost rather than `fetch`'s.
  */
+import { createChdbConnection } from "chdb/connection"
 import { Context, Effect, Stream } from "effect"
+import { Agent, request } from "undici"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
@@ -36,24 +45,26 @@ export const query = () =>
         const engine = yield* Context.get(server.context, Engines).forCluster(
           ClusterId.make(keys.cluster.id)
         )
-        const overHttp = async (sql: string, format: string) => {
-          const reply = await fetch(`${server.url}/v1/query`, {
+        const dispatcher = new Agent({ connections: 1 })
+        yield* Effect.addFinalizer(() => Effect.promise(() => dispatcher.close()))
+        const post = async (path: string, body: unknown) => {
+          const reply = await request(`${server.url}${path}`, {
             method: "POST",
+            dispatcher,
             headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: JSON.stringify({ sql, format })
+            body: JSON.stringify(body)
           })
-          const text = await reply.text()
-          if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${text}`)
+          return { status: reply.statusCode, text: await reply.body.text() }
+        }
+        const overHttp = async (sql: string, format: string) => {
+          const reply = await post("/v1/query", { sql, format })
+          if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${reply.text}`)
         }
         // The same gate as a query (authentication, policy, database selection), no engine.
         const unknownCancel = async () => {
-          const reply = await fetch(`${server.url}/v1/query/cancel`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: JSON.stringify({ query_id: "none" })
-          })
-          await reply.text()
+          await post("/v1/query/cancel", { query_id: "none" })
         }
+
         const direct = (sql: string, format: string) =>
           Effect.runPromise(
             Stream.runDrain(
@@ -73,6 +84,7 @@ export const query = () =>
           return performance.now() - start
         }
 
+        let httpMedian = 0
         yield* Effect.promise(async () => {
           for (let i = 0; i < 50; i++) {
             await overHttp(SMALL, "JSON")
@@ -86,13 +98,14 @@ export const query = () =>
             engineOnly.push(await timed(() => direct(SMALL, "JSON")))
             gate.push(await timed(unknownCancel))
           }
+          httpMedian = median(http)
           const added = median(http) - median(engineOnly)
-          console.log(`${RUNS} small queries (JSON, 10 rows), interleaved`)
-          console.log(`engine direct median: ${median(engineOnly).toFixed(2)} ms`)
-          console.log(`sluice HTTP median:   ${median(http).toFixed(2)} ms`)
-          console.log(`added latency:        ${added.toFixed(2)} ms (target ≤ 2 ms)`)
+          console.log(`${RUNS} small queries (JSON, 10 rows), interleaved, medians`)
+          console.log(`cluster engine direct: ${median(engineOnly).toFixed(2)} ms`)
+          console.log(`sluice HTTP:           ${median(http).toFixed(2)} ms`)
+          console.log(`added latency:         ${added.toFixed(2)} ms (target ≤ 2 ms)`)
           console.log(
-            `of which HTTP, auth, policy and database selection (a cancel of an unknown id): ${median(gate).toFixed(2)} ms`
+            `a cancel of an unknown id (HTTP, auth, policy, database selection, no engine): ${median(gate).toFixed(2)} ms`
           )
         })
 
@@ -125,6 +138,21 @@ export const query = () =>
           )
           console.log(
             `RSS before ${mb(before)}, peak ${mb(peak)}, growth ${mb(peak - before)} (target < 200 MB)`
+          )
+        })
+
+        yield* Effect.promise(async () => {
+          const chdb = createChdbConnection({ path: freshDataDir("bench-query-chdb") })
+          const inProcess: Array<number> = []
+          for (let i = 0; i < 50 + RUNS; i++) {
+            const took = await timed(async () => {
+              await chdb.chdb.queryAsync(SMALL, { format: "JSON" })
+            })
+            if (i >= 50) inProcess.push(took)
+          }
+          await chdb.close()
+          console.log(
+            `chDB in this process: ${median(inProcess).toFixed(2)} ms median; HTTP's ${httpMedian.toFixed(2)} ms is ${(httpMedian - median(inProcess)).toFixed(2)} ms more, the worker hop included`
           )
         })
       })
