@@ -22,6 +22,10 @@ const CLOSE_BRACKET = new Uint8Array([0x5d])
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
+/** Inside a record only strings, brackets and newlines change the scanner's state. */
+const MATTERS_INSIDE_RECORD = new Uint8Array(256)
+for (const c of [0x22, 0x7b, 0x7d, 0x5b, 0x5d, 0x0a]) MATTERS_INSIDE_RECORD[c] = 1
+
 export class RecordSplitter {
   private mode: "start" | "array" | "objects" | "done" = "start"
   private depth = 0
@@ -99,13 +103,19 @@ export class RecordSplitter {
   push(input: Uint8Array): Array<Chunk> {
     const chunks: Array<Chunk> = []
     let spanStart = 0
-    for (let i = 0; i < input.length; i++) {
+    const length = input.length
+    for (let i = 0; i < length; i++) {
       if (this.inString) {
         const end = this.closeString(input, i)
         if (end === -1) break
         this.inString = false
         i = end
         continue
+      }
+      // Numbers, literals, commas and colons inside a record are skipped in one go.
+      if (this.depth > (this.mode === "array" ? 1 : 0)) {
+        while (i < length && MATTERS_INSIDE_RECORD[input[i]!] === 0) i++
+        if (i === length) break
       }
       const c = input[i]!
       if (c === 0x0a) this.line++

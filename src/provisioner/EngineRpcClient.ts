@@ -16,7 +16,7 @@ import { EngineRpcs } from "./EngineRpcs.js"
 import type { WorkerSample } from "./EngineRpcs.js"
 
 /** Inserts travel in pieces of about this size: fewer round trips than the body's own chunks. */
-const INSERT_PIECE_BYTES = 1024 * 1024
+const INSERT_PIECE_BYTES = 4 * 1024 * 1024
 
 export interface RemoteEngine {
   readonly engine: AnalyticalEngine
