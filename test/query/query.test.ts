@@ -56,6 +56,8 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           "elapsed",
           "rows_read"
         ])
+        // What the engine read to answer: the three numbers of `numbers(3)`, 8 bytes each.
+        expect(body.statistics).toMatchObject({ rows_read: 3, bytes_read: 24 })
         expect(body.hints).toEqual([])
       })
     )
