@@ -32,17 +32,41 @@ const UNSTREAMABLE = /Streaming query is not supported/
 
 // chDB formats every streamed chunk as a whole result: a JSON document, a header line,
 // a `meta` record per chunk. Only formats whose chunks concatenate into one valid result
-// stream; the others are produced in one piece (bounded by the result-size limit).
+// stream (after `laterChunk`); the others are produced in one piece (bounded by the
+// result-size limit).
 const CHUNKS_CONCATENATE = new Set([
   "JSONEachRow",
   "JSONCompactEachRow",
   "JSONStringsEachRow",
+  "JSONEachRowWithProgress",
   "CSV",
   "TSV",
   "TabSeparated",
   "TSVRaw",
   "TabSeparatedRaw"
 ])
+
+const META_LINE = Buffer.from('{"meta":')
+
+/**
+ * A chunk after the first, made to continue the result: JSONEachRowWithProgress chunks
+ * each open with the `meta` line again (after a `progress` line, if any), which the
+ * result has once.
+ */
+const laterChunk = (format: string, chunk: Uint8Array): Uint8Array => {
+  if (format !== "JSONEachRowWithProgress") return chunk
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  let lineStart = 0
+  for (let line = 0; line < 2 && lineStart < bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, lineStart)
+    const lineEnd = newline === -1 ? bytes.length : newline + 1
+    if (bytes.subarray(lineStart, lineStart + META_LINE.length).equals(META_LINE)) {
+      return Buffer.concat([bytes.subarray(0, lineStart), bytes.subarray(lineEnd)])
+    }
+    lineStart = lineEnd
+  }
+  return chunk
+}
 
 async function* streamOrOnce(
   native: NativeSession,
@@ -66,8 +90,10 @@ async function* streamOrOnce(
       }
       throw error
     }
+    let first = true
     while (next.done !== true) {
-      yield next.value
+      yield first ? next.value : laterChunk(format, next.value)
+      first = false
       next = await iterator.next()
     }
   } finally {

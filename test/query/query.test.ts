@@ -122,6 +122,26 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("JSONEachRowWithProgress over many engine blocks has one meta line", () =>
+      Effect.gen(function* () {
+        // Several of the engine's blocks (about 65k rows each), so it streams in pieces.
+        const reply = yield* query({
+          sql: "SELECT number FROM numbers(300000) WHERE number % 15 = 0",
+          format: "JSONEachRowWithProgress"
+        })
+        expect(reply.status).toBe(200)
+        const records = reply.text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as { readonly row?: { readonly number: string } })
+        expect(records.filter((r) => "meta" in r)).toHaveLength(1)
+        expect(records[0]).toHaveProperty("meta")
+        const rows = records.flatMap((r) => (r.row === undefined ? [] : [Number(r.row.number)]))
+        expect(rows).toHaveLength(20000)
+        expect(rows[19999]).toBe(299985)
+      })
+    )
+
     it.effect("returns the caller's query id, and refuses an unsupported format", () =>
       Effect.gen(function* () {
         const reply = yield* query({ sql: "SELECT 1", query_id: "my-query-1" })
