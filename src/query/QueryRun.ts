@@ -12,6 +12,7 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { QueryFormat } from "../../domain/api/QueryApi.js"
 import { BadRequest } from "../../domain/Errors.js"
 import type { ApiError } from "../../domain/Errors.js"
+import { abortResponse } from "../http/AbortResponse.js"
 import { QUERY_SETTINGS } from "../tables/Layout.js"
 import { contentType } from "./QueryFormats.js"
 import { toApiError } from "./QueryErrors.js"
@@ -63,6 +64,21 @@ const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number)
           })
         )
   })
+}
+
+/**
+ * The last line of a streamed result that failed after its headers went out (the result
+ * or time limit passed): the error in the format's own terms, as ClickHouse writes it,
+ * `{"exception": …}` for JSON rows and the message itself for text formats. The
+ * connection then closes without completing the response (`abortResponse`).
+ */
+const errorLine = (format: QueryFormat, error: ApiError): Uint8Array => {
+  const text = error.hint === "" ? error.message : `${error.message} ${error.hint}`
+  return Buffer.from(
+    format.startsWith("JSON")
+      ? `${JSON.stringify({ exception: text })}\n`
+      : `\n${text.replace(/\s+/g, " ")}\n`
+  )
 }
 
 type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<EngineError>>
@@ -140,12 +156,25 @@ export const runQuery = (run: QueryRun) =>
       )
       return HttpServerResponse.text(json, { contentType: contentType("JSON"), headers })
     }
+    const abort = yield* abortResponse
     const rest = Option.isNone(opened.first)
       ? Stream.empty
       : Stream.concat(
           Stream.fromChunk(opened.first.value),
           Stream.repeatEffectChunkOption(opened.pull)
         )
-    const body = rest.pipe(Stream.ensuring(Scope.close(scope, Exit.void)))
+    const body = rest.pipe(
+      Stream.catchAll((error) =>
+        Stream.unwrap(
+          Effect.map(Effect.flip(failed(error)), (apiError) =>
+            Stream.concat(
+              Stream.make(errorLine(run.format, apiError)),
+              Stream.drain(Stream.fromEffect(abort))
+            )
+          )
+        )
+      ),
+      Stream.ensuring(Scope.close(scope, Exit.void))
+    )
     return HttpServerResponse.stream(body, { contentType: contentType(run.format), headers })
   })

@@ -240,6 +240,49 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("a streamed result that passes the limit ends with the error, cut off", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        // Each engine block is far below the 1 MB limit; together they pass it.
+        const outcome = yield* Effect.promise(async () => {
+          const reply = await fetch(`${server.url}/v1/query`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              sql: "SELECT number FROM numbers(1e7) WHERE number % 15 = 0",
+              format: "JSONEachRow"
+            })
+          })
+          const reader = reply.body!.getReader()
+          const decoder = new TextDecoder()
+          let text = ""
+          try {
+            for (;;) {
+              const { done, value } = await reader.read()
+              if (done) return { status: reply.status, text, complete: true }
+              text += decoder.decode(value, { stream: true })
+            }
+          } catch {
+            return { status: reply.status, text, complete: false }
+          }
+        })
+        expect(outcome.status).toBe(200)
+        // Not taken for a whole result: the connection closed before the last chunk.
+        expect(outcome.complete).toBe(false)
+        const lines = outcome.text.trim().split("\n")
+        expect(lines.length).toBeGreaterThan(1000)
+        const last = JSON.parse(lines[lines.length - 1]!) as { readonly exception: string }
+        expect(last.exception).toContain("larger than 1000000 bytes")
+        expect(last.exception).toContain("SLUICE_QUERY_MAX_RESULT_BYTES")
+        // Every line before it is a row.
+        expect(lines.slice(0, -1).every((line) => line.startsWith('{"number":'))).toBe(true)
+        // The server is fine afterwards.
+        const next = yield* query({ sql: "SELECT 1 AS one" })
+        expect(next.status).toBe(200)
+      })
+    )
+
     it.effect("a client that goes away mid-stream ends the query's run", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
