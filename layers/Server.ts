@@ -114,13 +114,17 @@ const GroupsLive = Layer.mergeAll(
       )
     )
   ),
-  QueryHttpLive.pipe(Layer.provide(RunningQueries.Default)),
+  QueryHttpLive,
   AppsHttpLive,
   ClustersHttpLive.pipe(Layer.provide(StorageVerifierLive)),
   ClusterSizesHttpLive,
   OtlpHttpLive,
   PendingGroupsLive
-).pipe(Layer.provide(AuthenticationLive))
+).pipe(
+  // One registry of running queries: SQL queries and URL loads (`UrlIngest` names the
+  // same layer as its dependency; a layer is built once per server) are cancelled alike.
+  Layer.provide(Layer.mergeAll(AuthenticationLive, RunningQueries.Default))
+)
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
   Layer.provide(GroupsLive),

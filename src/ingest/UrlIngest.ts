@@ -20,6 +20,8 @@ import type { LoadCounters } from "./UrlFetchLoad.js"
 import { loadFetched } from "./UrlFetchLoad.js"
 import type { SchemalessTables } from "../tables/SchemalessTables.js"
 import type { TableLocks } from "./TableLocks.js"
+import { RunningQueries } from "../query/RunningQueries.js"
+import type { QueryScope } from "../query/RunningQueries.js"
 
 export interface UrlInsertTarget {
   readonly engine: AnalyticalEngine
@@ -31,14 +33,22 @@ export interface UrlInsertTarget {
   /** `insert_deduplication_token` or the `idempotency-key` header. */
   readonly token?: string | undefined
   readonly request: HttpServerRequest.HttpServerRequest
+  /** Who asked, for `POST /v1/query/cancel` with the id of the `started` line. */
+  readonly scope: QueryScope
 }
 
 const line = (event: object) => new TextEncoder().encode(JSON.stringify(event) + "\n")
 
 const errorEvent = (cause: Cause.Cause<ApiError>) => {
   const failure = Cause.failureOption(cause)
-  return failure._tag === "Some"
-    ? { type: "error", ...errorBody(failure.value) }
+  if (failure._tag === "Some") return { type: "error", ...errorBody(failure.value) }
+  return Cause.isInterruptedOnly(cause)
+    ? {
+        type: "error",
+        error: "cancelled",
+        message: "The load was cancelled.",
+        hint: ""
+      }
     : {
         type: "error",
         error: "internal",
@@ -58,6 +68,7 @@ export class UrlIngest extends Effect.Service<UrlIngest>()("sluice/UrlIngest", {
       timeoutSeconds: config.urlIngest.timeoutSeconds
     }
     const localFiles = isEmbedded(config)
+    const running = yield* RunningQueries
 
     return {
       /** Serves the insert; fails with the HTTP error when the file cannot be opened. */
@@ -112,6 +123,10 @@ export class UrlIngest extends Effect.Service<UrlIngest>()("sluice/UrlIngest", {
         const events = Stream.unwrapScoped(
           Effect.gen(function* () {
             const fiber = yield* Effect.forkScoped(load)
+            // Interrupting the load ends its engine statement and leaves the table as it was.
+            yield* running.register(target.scope, queryId, {
+              stop: Effect.asVoid(Fiber.interrupt(fiber))
+            })
             const ticks = Stream.repeatEffectWithSchedule(
               Effect.sync(progress),
               Schedule.spaced("1 second")
@@ -137,5 +152,6 @@ export class UrlIngest extends Effect.Service<UrlIngest>()("sluice/UrlIngest", {
         return HttpServerResponse.stream(events, { contentType: "application/x-ndjson" })
       })
     }
-  })
+  }),
+  dependencies: [RunningQueries.Default]
 }) {}

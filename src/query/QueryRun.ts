@@ -134,7 +134,9 @@ export const runQuery = (run: QueryRun) =>
       )
     const scope = yield* Scope.make()
     const opened = yield* Effect.gen(function* () {
-      yield* run.running.register(run.scope, run.queryId, { engine: run.engine, engineQueryId })
+      yield* run.running.register(run.scope, run.queryId, {
+        stop: Effect.asVoid(run.engine.cancel(engineQueryId))
+      })
       const pull = yield* Stream.toPull(
         limitBytes(run.engine.query(request), run.limits.maxResultBytes)
       )

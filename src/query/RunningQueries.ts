@@ -1,11 +1,12 @@
 /**
- * The queries running in this process, by the scope that started them. A client's
- * `query_id` is only a name within its organization, cluster and database: the engine
- * runs each query under an id of our own, so equal client ids never meet there.
+ * The queries running in this process, by the scope that started them: SQL queries and
+ * URL loads (whose `started` line names their id). A client's `query_id` is only a name
+ * within its organization, cluster and database: the engine runs each query under an id
+ * of our own, so equal client ids never meet there.
  */
 import { Effect } from "effect"
 import type { Scope } from "effect"
-import type { AnalyticalEngine } from "../../domain/Engine.js"
+import type { EngineError } from "../../domain/Engine.js"
 import { Conflict, NotFound, Unavailable } from "../../domain/Errors.js"
 import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 
@@ -15,9 +16,9 @@ export interface QueryScope {
   readonly database: DatabaseName
 }
 
-interface Running {
-  readonly engine: AnalyticalEngine
-  readonly engineQueryId: string
+export interface Running {
+  /** Stops it (a kill in the engine, or interrupting the work that runs the statements). */
+  readonly stop: Effect.Effect<void, EngineError>
 }
 
 const keyOf = (scope: QueryScope, queryId: string) =>
@@ -61,7 +62,7 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
           hint: "Only the organization, cluster and database that started a query may cancel it, while it runs."
         })
       }
-      yield* entry.engine.cancel(entry.engineQueryId).pipe(
+      yield* entry.stop.pipe(
         Effect.mapError(
           (error) =>
             new Unavailable({

@@ -53,6 +53,11 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
         return {
           engine,
           database,
+          queryScope: {
+            organizationId: scope.organizationId,
+            clusterId: scope.clusterId,
+            database
+          },
           engineName: engineDatabase(engine, database),
           refs: { database: { name: database }, organization: { name: scope.organizationName } }
         }
@@ -106,7 +111,8 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
               url: urlParams.url,
               transform: urlParams.transform,
               token: urlParams.insert_deduplication_token ?? request.headers["idempotency-key"],
-              request
+              request,
+              scope: t.queryScope
             })
           }
           return yield* insertFromBody({

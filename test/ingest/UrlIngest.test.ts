@@ -12,7 +12,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { gzipSync } from "node:zlib"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
-import { ClusterId } from "../../domain/Ids.js"
+import { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
 import { TableLocks } from "../../src/ingest/TableLocks.js"
 import { UrlIngest } from "../../src/ingest/UrlIngest.js"
@@ -102,8 +102,13 @@ const ingest = (
       new Request(`${server.url}/v1/tables/${table}`, { method: "POST", headers })
     )
     const url = path.startsWith("http") ? path : base.url + path
+    const scope = {
+      organizationId: OrganizationId.make(crypto.randomUUID()),
+      clusterId: ClusterId.make(crypto.randomUUID()),
+      database: DatabaseName.make("default")
+    }
     return yield* service
-      .insert({ engine, database: "default", table, url, transform, request, token })
+      .insert({ engine, database: "default", table, url, transform, request, token, scope })
       .pipe(
         Effect.flatMap(bodyText),
         Effect.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default)),
@@ -266,6 +271,68 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("URL ingest", (it
       expect(withTransform.status).toBe(400)
       const rows = yield* sql(s, "SELECT count() AS c FROM viahttp")
       expect(Number(rows[0]?.c)).toBe(4)
+    })
+  )
+
+  it.effect("the started line's query_id cancels a URL load; nothing of it is inserted", () =>
+    Effect.gen(function* () {
+      const s = yield* TestServer
+      const base = yield* FileServer
+      const token = adminKeyOf(s)
+      const url = encodeURIComponent(`${base.url}/slow.ndjson`)
+      const events = yield* Effect.promise(async () => {
+        const reply = await fetch(`${s.url}/v1/tables/cancelled?url=${url}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, accept: "application/x-ndjson" }
+        })
+        const reader = reply.body!.getReader()
+        const decoder = new TextDecoder()
+        let text = ""
+        let cancel: { status: number; body: unknown } | undefined
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) break
+          text += decoder.decode(value, { stream: true })
+          const first = text.split("\n")[0]!
+          if (cancel === undefined && text.includes("\n")) {
+            const started = JSON.parse(first) as { type: string; query_id: string }
+            expect(started.type).toBe("started")
+            // Another scope may not cancel it: the same id from the wrong database is a 404.
+            const wrong = await fetch(`${s.url}/v1/query/cancel?database=elsewhere`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+              body: JSON.stringify({ query_id: started.query_id })
+            })
+            expect([403, 404]).toContain(wrong.status)
+            const reply = await fetch(`${s.url}/v1/query/cancel`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+              body: JSON.stringify({ query_id: started.query_id })
+            })
+            cancel = { status: reply.status, body: await reply.json() }
+          }
+        }
+        return {
+          cancel,
+          lines: text
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as object)
+        }
+      })
+      expect(events.cancel).toEqual({ status: 200, body: { cancelled: true } })
+      expect(events.lines.at(-1)).toMatchObject({ type: "error", error: "cancelled" })
+      expect(events.lines.some((e) => "type" in e && e.type === "done")).toBe(false)
+      // The load never finished, so the table holds none of its rows (it may not exist).
+      const count = yield* call(s, "POST", "/v1/query", {
+        token,
+        body: { sql: "SELECT count() AS c FROM cancelled" }
+      })
+      if (count.status === 200) {
+        expect(count.json).toMatchObject({ data: [{ c: "0" }] })
+      } else {
+        expect(count.status).toBe(400)
+      }
     })
   )
 
