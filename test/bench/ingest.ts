@@ -10,6 +10,7 @@
  * client): its cost stays out of the server's share of this process's CPU.
  */
 import { Context, Effect, Stream } from "effect"
+import * as fs from "node:fs"
 import { Agent, request } from "undici"
 import { Engines, InsertRequest } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
@@ -17,6 +18,7 @@ import { command } from "../../src/tables/EngineSql.js"
 import * as Layout from "../../src/tables/Layout.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
 import { measureMemory } from "./ingestMemory.js"
+import { workerPids } from "../clusters/workerProcesses.js"
 
 const RECORDS_PER_BATCH = 5_000
 const BATCHES = 96
@@ -38,6 +40,12 @@ const batches = Array.from({ length: BATCHES }, (_, b) =>
     )
   )
 )
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+const cpuSecondsOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 
 const timed = async (run: () => Promise<void>) => {
   const start = performance.now()
@@ -106,6 +114,19 @@ export const ingest = () =>
           if (reply.statusCode !== 200)
             throw new Error(`insert failed: ${reply.statusCode} ${text}`)
         }
+        const [worker] = workerPids(keys.cluster.id)
+        if (worker === undefined) throw new Error("no engine worker found")
+        // CPU seconds each side cost this process (server and clients) and the engine.
+        const cpu = { direct: { service: 0, engine: 0 }, http: { service: 0, engine: 0 } }
+        const measured = async (side: keyof typeof cpu, run: () => Promise<void>) => {
+          const service = process.cpuUsage()
+          const engine = cpuSecondsOf(worker)
+          const seconds = await timed(run)
+          const used = process.cpuUsage(service)
+          cpu[side].service += (used.user + used.system) / 1e6
+          cpu[side].engine += cpuSecondsOf(worker) - engine
+          return seconds
+        }
         let direct = 0
         let http = 0
         let busy = 0
@@ -117,11 +138,11 @@ export const ingest = () =>
           let httpRound = 0
           const sides = [
             async () => {
-              directRound = await timed(() => pool(some, directBatch))
+              directRound = await measured("direct", () => pool(some, directBatch))
             },
             async () => {
               const before = performance.eventLoopUtilization()
-              httpRound = await timed(() => pool(some, httpBatch))
+              httpRound = await measured("http", () => pool(some, httpBatch))
               busy += performance.eventLoopUtilization(before).utilization / ROUNDS
             }
           ]
@@ -144,6 +165,11 @@ export const ingest = () =>
           `ratio http/direct:    ${medianRatio.toFixed(2)} median of ${ROUNDS} rounds (${sorted.map((r) => r.toFixed(2)).join(" ")}); ${(direct / http).toFixed(2)} over the whole run (target ≥ 0.70)`
         )
         console.log(`event loop busy during HTTP: ${(busy * 100).toFixed(0)}%`)
+        const perBatch = (seconds: number) => `${((seconds * 1000) / BATCHES).toFixed(0)} ms`
+        console.log(
+          `CPU per batch, direct: this process ${perBatch(cpu.direct.service)}, engine ${perBatch(cpu.direct.engine)}; ` +
+            `HTTP: this process ${perBatch(cpu.http.service)} (server and client), engine ${perBatch(cpu.http.engine)}`
+        )
         yield* Effect.promise(() => measureMemory(server.url, token))
       })
     )

@@ -234,11 +234,24 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const own = yield* cancel(b)
         expect(own.status, own.text).toBe(200)
         expect(own.json).toEqual({ cancelled: true })
-        // The stream ends soon after (the query would run for the 30 s limit otherwise).
-        yield* Effect.promise(async () => {
-          while (!(await stream.reader.read()).done);
+        // The stream ends soon after (the query would run for the 30 s limit otherwise),
+        // with the reason as its last line and cut off: the result is not whole.
+        const tail = yield* Effect.promise(async () => {
+          const decoder = new TextDecoder()
+          let text = ""
+          try {
+            for (;;) {
+              const { done, value } = await stream.reader.read()
+              if (done) return { text, complete: true }
+              text = (text + decoder.decode(value, { stream: true })).slice(-200)
+            }
+          } catch {
+            return { text, complete: false }
+          }
         })
         expect(Date.now() - started).toBeLessThan(10_000)
+        expect(tail.complete).toBe(false)
+        expect(tail.text.trim().split("\n").at(-1)).toBe("The query was cancelled.")
         expectError(yield* cancel(b), 404, "not_found")
         yield* bravoIsWhole(b)
       })
