@@ -24,11 +24,9 @@ export class ApiKeyTokens extends Effect.Service<ApiKeyTokens>()("sluice/ApiKeyT
     return {
       generate: () => Redacted.make(TOKEN_PREFIX + randomBytes(32).toString("base64url")),
       digest,
-      /** Constant-time comparison of a presented token against a stored digest. */
-      matches: (token: string, stored: Uint8Array) => {
-        const presented = digest(token)
-        return presented.length === stored.length && timingSafeEqual(presented, stored)
-      }
+      /** Constant-time comparison of a presented token's digest against a stored one. */
+      matches: (presented: Uint8Array, stored: Uint8Array) =>
+        presented.length === stored.length && timingSafeEqual(presented, stored)
     }
   })
 }) {}

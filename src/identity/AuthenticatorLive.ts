@@ -50,8 +50,9 @@ export const AuthenticatorLive = Layer.effect(
       })
 
     const byApiKey = Effect.fn("Authenticator.apiKey")(function* (token: string) {
-      const key = yield* keys.findActiveByHash(tokens.digest(token))
-      if (Option.isNone(key) || !tokens.matches(token, key.value.token_hash)) return yield* rejected
+      const digest = tokens.digest(token)
+      const key = yield* keys.findActiveByHash(digest)
+      if (Option.isNone(key) || !tokens.matches(digest, key.value.token_hash)) return yield* rejected
       const k = key.value
       yield* recordUse(k.id)
       const caller = new ApiKeyCaller({
