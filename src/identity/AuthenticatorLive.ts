@@ -52,7 +52,8 @@ export const AuthenticatorLive = Layer.effect(
     const byApiKey = Effect.fn("Authenticator.apiKey")(function* (token: string) {
       const digest = tokens.digest(token)
       const key = yield* keys.findActiveByHash(digest)
-      if (Option.isNone(key) || !tokens.matches(digest, key.value.token_hash)) return yield* rejected
+      if (Option.isNone(key) || !tokens.matches(digest, key.value.token_hash))
+        return yield* rejected
       const k = key.value
       yield* recordUse(k.id)
       const caller = new ApiKeyCaller({
