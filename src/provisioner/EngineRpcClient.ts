@@ -87,15 +87,16 @@ export const connect = (
       // The worker's engine belongs to this cluster alone.
       databasePrefix: "",
       query: (request) =>
-        client
-          .Query(request)
-          .pipe(
-            Stream.catchAllCause((cause) =>
-              isLost(cause)
-                ? Stream.die(engineLost)
-                : Stream.failCause(cause as Cause.Cause<EngineError>)
-            )
-          ),
+        client.Query(request).pipe(
+          // Done at the last piece: the stream's own end follows one round trip later.
+          Stream.takeUntil((piece) => piece.last),
+          Stream.map((piece) => piece.bytes),
+          Stream.catchAllCause((cause) =>
+            isLost(cause)
+              ? Stream.die(engineLost)
+              : Stream.failCause(cause as Cause.Cause<EngineError>)
+          )
+        ),
       insert: (request, body) =>
         Effect.gen(function* () {
           const insertId = crypto.randomUUID()

@@ -1,7 +1,9 @@
 /**
  * The typed channel between the service and a cluster's engine worker process. It is
  * the `AnalyticalEngine` contract spelled as RPCs: a query streams its result bytes
- * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory);
+ * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory;
+ * the last piece says so, so a reader can finish without waiting for the stream's end,
+ * which comes only after the last piece's acknowledgement, one more round trip);
  * an insert is opened, fed chunk by chunk (each acknowledged only once the engine has
  * room for it) and committed, so a body is never held whole on either side.
  */
@@ -25,10 +27,13 @@ export class WorkerSample extends Schema.Class<WorkerSample>("WorkerSample")({
 
 const insertId = Schema.String
 
+/** A piece of a query's result; `last` on the final one. */
+export const QueryPiece = Schema.Struct({ bytes: Schema.Uint8ArrayFromSelf, last: Schema.Boolean })
+
 export class EngineRpcs extends RpcGroup.make(
   Rpc.make("Query", {
     payload: QueryRequest,
-    success: Schema.Uint8ArrayFromSelf,
+    success: QueryPiece,
     error: EngineError,
     stream: true
   }),

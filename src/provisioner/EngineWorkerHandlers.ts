@@ -30,7 +30,13 @@ export const handlers = (engine: AnalyticalEngine) =>
         })
 
       return EngineRpcs.of({
-        Query: (request) => engine.query(request),
+        // One piece of look-ahead marks the last; for a one-piece result (most small ones)
+        // that costs nothing, as the engine's stream ends right after it.
+        Query: (request) =>
+          Stream.map(Stream.zipWithNext(engine.query(request)), ([bytes, next]) => ({
+            bytes,
+            last: Option.isNone(next)
+          })),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)
