@@ -34,7 +34,9 @@ export const make = (
       Stream.unwrapScoped(
         Effect.gen(function* () {
           const format = yield* Sql.formatName(request.format)
-          const statement = yield* statements.begin(request.queryId, request.settings)
+          const statement = yield* statements.begin(request.queryId, request.settings, {
+            database: request.database
+          })
           return yield* Query.run(statement, request, format)
         })
       ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))

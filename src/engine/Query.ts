@@ -101,6 +101,21 @@ async function* streamOrOnce(
   }
 }
 
+/** `sql` run with our query id marking its end; the engine's messages speak of `sql` alone. */
+async function* marked(
+  native: NativeSession,
+  sql: string,
+  queryId: string,
+  format: string,
+  signal: AbortSignal
+) {
+  try {
+    yield* streamOrOnce(native, Sql.withQueryMarker(sql, queryId), format, signal)
+  } catch (error) {
+    throw error instanceof Error ? new Error(Sql.withoutMarkerPosition(error.message, sql)) : error
+  }
+}
+
 const natively = (
   native: NativeSession,
   statement: Statement,
@@ -109,11 +124,12 @@ const natively = (
 ): Chunks =>
   Effect.tryPromise({
     try: async () => {
-      await native.run(Sql.sessionStatements(request.database, statement.settings))
-      // The query id travels in `log_comment` (set above): chDB has none of its own.
-      return streamOrOnce(
+      if (statement.setup !== undefined) await native.run(statement.setup)
+      // chDB has no query id of its own: ours ends the text, where a kill finds it.
+      return marked(
         native,
         Sql.stripTrailingSemicolons(request.sql),
+        request.queryId,
         format,
         statement.signal
       )

@@ -58,11 +58,35 @@ export const insertStatement = (request: InsertRequest): string => {
 }
 
 /**
- * chDB has no server-side query id (it makes up its own), so every statement also
- * carries ours in `log_comment`, and a kill matches either.
+ * chDB has no server-side query id (it makes up its own), so a statement also carries
+ * ours: in `log_comment`, or, for a query on a kept session (whose settings cannot change),
+ * as a marker ending its text (`withQueryMarker`). A kill matches any of the three.
  */
 export const killStatement =
-  "KILL QUERY WHERE query_id = {id:String} OR Settings['log_comment'] = {id:String} ASYNC\nFORMAT TabSeparated"
+  "KILL QUERY WHERE query_id = {id:String} OR Settings['log_comment'] = {id:String} " +
+  "OR endsWith(query, concat('\n/* sluice:', {id:String}, ' */')) ASYNC\nFORMAT TabSeparated"
+
+/**
+ * `sql` with our query id as a comment on a line of its own at the end (after the text, so
+ * positions in the engine's error messages stay the user's).
+ */
+export const withQueryMarker = (sql: string, queryId: string): string =>
+  `${sql}\n/* sluice:${queryId} */`
+
+const END_OF_QUERY = /failed at position \d+ \(end of query\)(?: \(line \d+, col \d+\))?/
+
+/**
+ * A syntax error at the end of a marked query points past the user's text, into the
+ * marker: it is pointed back at the end of `sql`, as the engine would say it for `sql`.
+ */
+export const withoutMarkerPosition = (message: string, sql: string): string =>
+  message.replace(END_OF_QUERY, () => {
+    const lines = sql.split("\n")
+    const at = `failed at position ${Buffer.byteLength(sql) + 1} (end of query)`
+    return lines.length === 1
+      ? at
+      : `${at} (line ${lines.length}, col ${Buffer.byteLength(lines[lines.length - 1]!) + 1})`
+  })
 
 /**
  * chDB applies settings as `SET`s in key order, and after `readonly=1` no other setting

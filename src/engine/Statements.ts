@@ -3,7 +3,7 @@
  * registry, and a kill for statements whose caller went away before they ended.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import type { Scope } from "effect"
 import type { EngineError, EngineSettings } from "../../domain/Engine.js"
 import { cancelledError, toEngineError } from "./EngineMessage.js"
@@ -47,6 +47,11 @@ export interface Statement {
   readonly client: ClickHouseClient
   /** Present on chDB: the statement's session, for real streaming. */
   readonly native: NativeSession | undefined
+  /**
+   * chDB: the session statements to run before this one (`Sql.sessionStatements`), or
+   * `undefined` when its session was kept from an earlier query with the same ones.
+   */
+  readonly setup: string | undefined
   readonly signal: AbortSignal
   readonly settings: Record<string, string | number | boolean>
   /** The engine has finished the statement: leaving the scope needs no kill. */
@@ -57,18 +62,44 @@ export interface Statement {
 
 const KILL_TIMEOUT = "5 seconds"
 
+/**
+ * Query sessions kept for reuse, by their session statements. Opening a chDB session and
+ * setting it up costs about as much as a small query; a session that answered a query
+ * cleanly is as the setup left it (`readonly=1` lets no statement change it), so the next
+ * query with the same setup takes it. Such a session carries no `log_comment`: a kill
+ * finds its query by the marker at the end of the query text (`Sql.withQueryMarker`).
+ */
+const IDLE_SESSIONS_PER_SETUP = 4
+const IDLE_SESSIONS = 16
+
+const closeClient = (c: StatementClient) =>
+  // chDB closes the session synchronously (deferred behind native work, which `drain`
+  // awaits); the promise only settles milliseconds later.
+  Effect.sync(() => void c.client.close().catch(() => undefined))
+
 export const make = (client: ClickHouseClient, options: StatementOptions) => {
   const inFlight = InFlight.make()
   const defaults = options.defaultSettings ?? {}
   const perStatement = options.clientPerStatement
-  const clientFor =
-    perStatement === undefined
-      ? Effect.succeed<StatementClient>({ client })
-      : Effect.acquireRelease(Effect.try({ try: perStatement, catch: toEngineError }), (c) =>
-          // chDB closes the session synchronously (deferred behind native work, which
-          // `drain` awaits); the promise only settles milliseconds later.
-          Effect.sync(() => void c.client.close().catch(() => undefined))
-        )
+  const idle = new Map<string, Array<StatementClient>>()
+  let idleCount = 0
+  let closing = false
+
+  const takeIdle = (setup: string): StatementClient | undefined => {
+    const kept = idle.get(setup)?.pop()
+    if (kept !== undefined) idleCount--
+    return kept
+  }
+  const keep = (setup: string, c: StatementClient) => {
+    const kept = idle.get(setup) ?? []
+    if (closing || kept.length >= IDLE_SESSIONS_PER_SETUP || idleCount >= IDLE_SESSIONS) {
+      return closeClient(c)
+    }
+    kept.push(c)
+    idle.set(setup, kept)
+    idleCount++
+    return Effect.void
+  }
 
   // `client` runs nothing else on chDB, so a kill never queues behind a query.
   const kill = (queryId: string): Effect.Effect<boolean, EngineError> =>
@@ -85,15 +116,40 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       catch: toEngineError
     })
 
-  /** Registers a statement; if its scope ends before it settles, aborts and kills it. */
+  /**
+   * Registers a statement; if its scope ends before it settles, aborts and kills it.
+   * `session` (queries only): the database it runs in, and that its session may be one
+   * kept from an earlier query with the same setup, and kept again if it ends cleanly.
+   */
   const begin = (
     queryId: string | undefined,
-    settings: EngineSettings
+    settings: EngineSettings,
+    session?: { readonly database: string | undefined }
   ): Effect.Effect<Statement, EngineError, Scope.Scope> =>
     Effect.gen(function* () {
       let settled = false
       const controller = yield* inFlight.enter(queryId)
-      const statementClient = yield* clientFor
+      const reusable = session !== undefined && perStatement !== undefined
+      const statementSettings = Sql.statementSettings(
+        defaults,
+        settings,
+        reusable ? undefined : queryId
+      )
+      const setup = Sql.sessionStatements(session?.database, statementSettings)
+      let kept: StatementClient | undefined = undefined
+      const statementClient: StatementClient =
+        perStatement === undefined
+          ? { client }
+          : yield* Effect.acquireRelease(
+              Effect.try({
+                try: () => (reusable ? (kept = takeIdle(setup)) : undefined) ?? perStatement(),
+                catch: toEngineError
+              }),
+              (c, exit) =>
+                reusable && settled && !controller.signal.aborted && Exit.isSuccess(exit)
+                  ? keep(setup, c)
+                  : closeClient(c)
+            )
       // Registered last so it runs first: kill before the statement's client goes.
       yield* Effect.addFinalizer(() => {
         if (settled || queryId === undefined) return Effect.void
@@ -103,8 +159,9 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       return {
         client: statementClient.client,
         native: statementClient.native,
+        setup: kept === undefined ? setup : undefined,
         signal: controller.signal,
-        settings: Sql.statementSettings(defaults, settings, queryId),
+        settings: statementSettings,
         settle: () => {
           settled = true
         },
@@ -118,6 +175,15 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
 
   /** Waits for work in flight and work the engine still runs, then closes `client`. */
   const close = inFlight.close.pipe(
+    Effect.zipRight(
+      Effect.suspend(() => {
+        closing = true
+        const sessions = [...idle.values()].flat()
+        idle.clear()
+        idleCount = 0
+        return Effect.forEach(sessions, closeClient, { discard: true })
+      })
+    ),
     Effect.zipRight(Effect.promise(() => options.drain?.() ?? Promise.resolve())),
     Effect.zipRight(Effect.promise(() => client.close()))
   )

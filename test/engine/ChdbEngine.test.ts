@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import type { EngineSettings } from "../../domain/Engine.js"
 import { Layer } from "effect"
 import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
 import * as EmbeddedProvisioner from "../../src/provisioner/EmbeddedProvisioner.js"
@@ -166,6 +167,9 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const e = yield* engine
       const syntax = yield* Effect.flip(queryText(e, "SELEC 1", "CSV"))
       expect(syntax).toMatchObject({ code: 62, type: "SYNTAX_ERROR" })
+      // At the end of the text: the position is the user's, not past the query's marker.
+      const early = yield* Effect.flip(queryText(e, "SELECT 1 +", "CSV"))
+      expect(early.message).toContain("failed at position 11 (end of query):")
       const format = yield* Effect.flip(queryText(e, "SELECT 1", "CSV; DROP DATABASE logs"))
       expect(format.type).toBe("UNKNOWN_FORMAT")
       const row = yield* Effect.flip(
@@ -186,6 +190,30 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const error = yield* Effect.flip(e.insert(insertRequest(), body))
       expect(error).toBeInstanceOf(BodyBroke)
       expect(yield* count(e)).toBe(4)
+    })
+  )
+
+  it.effect("a session kept from one query carries nothing into a query set up otherwise", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const setting = (settings: EngineSettings, database?: string) =>
+        text(
+          e.query(
+            new QueryRequest({
+              sql: "SELECT getSetting('readonly'), getSetting('max_threads'), currentDatabase()",
+              format: "TabSeparated",
+              queryId: randomUUID(),
+              settings,
+              ...(database === undefined ? {} : { database })
+            })
+          )
+        )
+      // Each twice, so the second of each runs on a kept session.
+      for (let round = 0; round < 2; round++) {
+        expect(yield* setting({ readonly: 1, max_threads: 1 }, "logs")).toBe("1\t1\tlogs\n")
+        expect(yield* setting({ max_threads: 2 })).toBe("0\t2\tdefault\n")
+        expect(yield* setting({ readonly: 1, max_threads: 1 })).toBe("1\t1\tdefault\n")
+      }
     })
   )
 

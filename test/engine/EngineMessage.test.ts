@@ -118,6 +118,37 @@ describe("Sql", () => {
     ])
   })
 
+  it("sets a session up with one SET, readonly last, after the database", () => {
+    expect(Sql.sessionStatements("db", { max_threads: 2, log_comment: "q'1", readonly: 1 })).toBe(
+      "USE `db`; SET max_threads = 2, log_comment = 'q\\'1', readonly = 1"
+    )
+    expect(Sql.sessionStatements(undefined, {})).toBe("SELECT 1")
+  })
+
+  it("marks a query's end with its id, and keeps end-of-query positions the user's", () => {
+    const sql = "SELECT a\nFROM t WHERE"
+    const marked = Sql.withQueryMarker(sql, "q1")
+    expect(marked).toBe("SELECT a\nFROM t WHERE\n/* sluice:q1 */")
+    expect(
+      Sql.withoutMarkerPosition(
+        "Syntax error: failed at position 38 (end of query) (line 3, col 16): . Expected one of: expression",
+        sql
+      )
+    ).toBe(
+      "Syntax error: failed at position 22 (end of query) (line 2, col 13): . Expected one of: expression"
+    )
+    expect(
+      Sql.withoutMarkerPosition(
+        "Syntax error: failed at position 27 (end of query) (line 2, col 16): .",
+        "SELECT 'é' +"
+      )
+    ).toBe("Syntax error: failed at position 14 (end of query): .")
+    // Other messages are left as they are.
+    expect(Sql.withoutMarkerPosition("Syntax error: failed at position 1 ('SELEC'):", sql)).toBe(
+      "Syntax error: failed at position 1 ('SELEC'):"
+    )
+  })
+
   it("quotes identifiers in an insert", () => {
     const request = new InsertRequest({
       database: "db",

@@ -19,11 +19,15 @@ export const queryText = (
   settings: EngineSettings = {}
 ) => text(engine.query(new QueryRequest({ sql, format, queryId: randomUUID(), settings })))
 
-/** Rows of `system.processes` still carrying `queryId` (the engine tags them with it). */
+/**
+ * Rows of `system.processes` still carrying `queryId`: the engine tags a query with it at
+ * the end of its text, and other statements in `log_comment`.
+ */
 export const runningWith = (engine: AnalyticalEngine, queryId: string) =>
   queryText(
     engine,
-    `SELECT count() FROM system.processes WHERE Settings['log_comment'] = '${queryId}'`,
+    `SELECT count() FROM system.processes WHERE Settings['log_comment'] = '${queryId}' ` +
+      `OR endsWith(query, '\\n/* sluice:${queryId} */')`,
     "TabSeparated"
   ).pipe(Effect.map((out) => Number(out.trim())))
 
