@@ -63,10 +63,10 @@ export interface Statement {
 const KILL_TIMEOUT = "5 seconds"
 
 /**
- * Query sessions kept for reuse, by their session statements. Opening a chDB session and
- * setting it up costs about as much as a small query; a session that answered a query
- * cleanly is as the setup left it (`readonly=1` lets no statement change it), so the next
- * query with the same setup takes it. Such a session carries no `log_comment`: a kill
+ * Read-only query sessions kept for reuse, by their session statements. Opening a chDB
+ * session and setting it up costs about as much as a small query; a session that answered
+ * a query cleanly is as the setup left it (`readonly=1` lets no statement change it), so
+ * the next query with the same setup takes it. Such a session carries no `log_comment`: a kill
  * finds its query by the marker at the end of the query text (`Sql.withQueryMarker`).
  */
 const IDLE_SESSIONS_PER_SETUP = 4
@@ -129,7 +129,12 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
     Effect.gen(function* () {
       let settled = false
       const controller = yield* inFlight.enter(queryId)
-      const reusable = session !== undefined && perStatement !== undefined
+      // Only `readonly=1` keeps a session as its setup left it, whatever the query runs.
+      const readonly = { ...defaults, ...settings }.readonly
+      const reusable =
+        session !== undefined &&
+        perStatement !== undefined &&
+        (readonly === 1 || readonly === "1" || readonly === true)
       const statementSettings = Sql.statementSettings(
         defaults,
         settings,
