@@ -19,6 +19,7 @@ import * as Layout from "../../src/tables/Layout.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
 import { measureMemory } from "./ingestMemory.js"
 import { workerPids } from "../clusters/workerProcesses.js"
+import { pool, timed } from "./clients.js"
 
 const RECORDS_PER_BATCH = 5_000
 const BATCHES = 96
@@ -45,25 +46,6 @@ const batches = Array.from({ length: BATCHES }, (_, b) =>
 const cpuSecondsOf = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
   return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-const timed = async (run: () => Promise<void>) => {
-  const start = performance.now()
-  await run()
-  return (performance.now() - start) / 1000
-}
-
-/** Runs `each` over `some` batches with `CLIENTS` workers. */
-const pool = async (
-  some: ReadonlyArray<Uint8Array>,
-  each: (batch: Uint8Array) => Promise<void>
-) => {
-  let next = 0
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < some.length) await each(some[next++]!)
-    })
-  )
 }
 
 const ROUNDS = 8
@@ -138,11 +120,11 @@ export const ingest = () =>
           let httpRound = 0
           const sides = [
             async () => {
-              directRound = await measured("direct", () => pool(some, directBatch))
+              directRound = await measured("direct", () => pool(CLIENTS, some, directBatch))
             },
             async () => {
               const before = performance.eventLoopUtilization()
-              httpRound = await measured("http", () => pool(some, httpBatch))
+              httpRound = await measured("http", () => pool(CLIENTS, some, httpBatch))
               busy += performance.eventLoopUtilization(before).utilization / ROUNDS
             }
           ]

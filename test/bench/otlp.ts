@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { grpcPortOf, installOtlpApp } from "../support/otel.js"
 import { nanos, spans } from "../support/otelData.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { pool, timed } from "./clients.js"
 
 const SPANS_PER_BATCH = 512
 const BATCHES = 160
@@ -47,24 +48,6 @@ const flattened = (span: ReadableSpan) => ({
   })),
   Links: span.links.map((l) => ({ TraceId: l.context.traceId, SpanId: l.context.spanId }))
 })
-
-const timed = async (run: () => Promise<void>) => {
-  const start = performance.now()
-  await run()
-  return (performance.now() - start) / 1000
-}
-
-const pool = async (
-  some: ReadonlyArray<Uint8Array>,
-  each: (batch: Uint8Array) => Promise<void>
-) => {
-  let next = 0
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < some.length) await each(some[next++]!)
-    })
-  )
-}
 
 const grpcExport = (client: Client, metadata: Metadata, bytes: Uint8Array) =>
   new Promise<void>((resolve, reject) =>
@@ -141,7 +124,9 @@ export const otlp = () =>
           for (let i = 0; i < round % 3; i++) order.push(order.shift()!)
           for (const side of order) {
             const some = (side === "tables" ? rows : protobuf).slice(from, from + perRound)
-            seconds[side] += yield* Effect.promise(() => timed(() => pool(some, sides[side])))
+            seconds[side] += yield* Effect.promise(() =>
+              timed(() => pool(CLIENTS, some, sides[side]))
+            )
           }
         }
         const spanCount = BATCHES * SPANS_PER_BATCH
