@@ -25,7 +25,7 @@ import {
 } from "../support/otel.js"
 import { logRecords, recordedMetrics, spans } from "../support/otelData.js"
 import { countOf, expectLogs, expectMetrics, expectSpans } from "../support/otelChecks.js"
-import { adminKeyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { adminKeyOf, call, freshDataDir, TestServer, createDatabase } from "../support/server.js"
 
 const ADMIN = "otlp-grpc@example.com"
 const PASSWORD = "otlp grpc password"
@@ -93,11 +93,7 @@ layer(
   it.effect("x-service-database and the table metadata choose where rows land", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      const created = yield* call(server, "POST", "/v1/databases", {
-        token: adminKeyOf(server),
-        body: { name: "grpcdb" }
-      })
-      expect(created.status, created.text).toBe(201)
+      yield* createDatabase(server, "grpcdb")
       const to = destinationOf(server, { database: "grpcdb", table: "edge_spans" })
       const result = yield* send(traceExporter("grpc", to), spans(60, 3))
       expect(result.code, String(result.error)).toBe(ExportResultCode.SUCCESS)

@@ -6,7 +6,7 @@
 import { expect, layer } from "@effect/vitest"
 import { ExportResultCode } from "@opentelemetry/core"
 import { Effect } from "effect"
-import { adminKeyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { adminKeyOf, call, freshDataDir, TestServer, createDatabase } from "../support/server.js"
 import {
   destinationOf,
   installOtlpApp,
@@ -93,11 +93,7 @@ layer(TestServer.layer(freshDataDir("otlp-native"), env), {
   it.effect("gzip, the table headers and ?database= choose where rows land", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      const created = yield* call(server, "POST", "/v1/databases", {
-        token: adminKeyOf(server),
-        body: { name: "telemetry" }
-      })
-      expect(created.status, created.text).toBe(201)
+      yield* createDatabase(server, "telemetry")
       for (const [n, transport] of httpTransports.entries()) {
         const to = destinationOf(server, { gzip: true, database: "telemetry", table: "spans_gz" })
         const result = yield* send(traceExporter(transport, to), spans(30, 5))

@@ -4,7 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { TestServer, adminKeyOf, call } from "../support/server.js"
+import { TestServer, adminKeyOf, call, createDatabase } from "../support/server.js"
 import { otherCluster } from "../support/otherCluster.js"
 
 const env = {
@@ -317,11 +317,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       Effect.gen(function* () {
         const server = yield* TestServer
         const token = adminKeyOf(server)
-        const created = yield* call(server, "POST", "/v1/databases", {
-          token,
-          body: { name: "other" }
-        })
-        expect(created.status).toBe(201)
+        yield* createDatabase(server, "other")
         const elsewhere = (yield* otherCluster(server, "elsewhere")).token
         const running = yield* Effect.fork(query({ sql: LONG, query_id: "long-1" }))
         const cancel = (database: string) =>

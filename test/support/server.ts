@@ -88,3 +88,13 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, Runni
   static readonly layer = (dataDir = freshDataDir(), env: Readonly<Record<string, string>> = {}) =>
     Layer.scoped(TestServer, startServer(dataDir, env)).pipe(Layer.orDie)
 }
+
+/** Creates `name` in the first-start cluster with the admin key; fails the test unless 201. */
+export const createDatabase = (server: RunningServer, name: string) =>
+  Effect.flatMap(
+    call(server, "POST", "/v1/databases", { token: adminKeyOf(server), body: { name } }),
+    (reply) =>
+      reply.status === 201
+        ? Effect.void
+        : Effect.die(new Error(`creating database ${name}: ${reply.status} ${reply.text}`))
+  )

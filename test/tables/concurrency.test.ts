@@ -4,7 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServer, adminKeyOf, call } from "../support/server.js"
+import { TestServer, createDatabase } from "../support/server.js"
 import { insert, sql } from "./helpers.js"
 
 const batch = (client: number, n: number) =>
@@ -41,11 +41,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
     it.effect("staging tables a previous process left behind are dropped, ours are reused", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
-        const made = yield* call(server, "POST", "/v1/databases", {
-          token: adminKeyOf(server),
-          body: { name: "sweep" }
-        })
-        expect(made.status).toBe(201)
+        yield* createDatabase(server, "sweep")
         yield* sql(server, "CREATE TABLE sweep.__staging_leftover (x UInt8) ENGINE = Memory")
         const reply = yield* insert(server, "t", batch(1, 3), {
           "content-type": "application/json",
