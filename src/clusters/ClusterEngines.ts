@@ -61,7 +61,7 @@ export const layer = Layer.effect(
         }
       })
 
-    const waitForEngine = Effect.fnUntraced(function* (cluster: ClusterId) {
+    const waitForEngine = Effect.fn("Engines.waitForEngine")(function* (cluster: ClusterId) {
       const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(WAKE_TIMEOUT)
       while (true) {
         const engine = yield* attempt(cluster)
@@ -76,10 +76,15 @@ export const layer = Layer.effect(
     }, Effect.withClock(liveClock))
 
     // Activity is stamped on the caller's clock: that is the clock idling compares with.
-    const forCluster = Effect.fn("Engines.forCluster")(function* (cluster: ClusterId) {
-      yield* lifecycle.touch(cluster)
-      return yield* waitForEngine(cluster)
-    })
+    // Every data request asks, so the common case (ready, engine up) is one look with no
+    // span; only waiting (a wake, a restart) is traced.
+    const forCluster = (cluster: ClusterId) =>
+      Effect.zipRight(
+        lifecycle.touch(cluster),
+        Effect.flatMap(attempt(cluster), (engine) =>
+          Option.isSome(engine) ? Effect.succeed(engine.value) : waitForEngine(cluster)
+        )
+      )
 
     return Engines.of({ forCluster })
   })

@@ -3,7 +3,7 @@
  * `chdb/connection`) and a ClickHouse server over HTTP.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
-import { Effect, Stream } from "effect"
+import { Effect, Exit, Stream } from "effect"
 import type { Scope } from "effect"
 import type {
   AnalyticalEngine,
@@ -61,7 +61,7 @@ export const make = (
             abort_signal: statement.signal
           }),
         catch: statement.failure
-      }).pipe(Effect.ensuring(Effect.sync(statement.settle)))
+      }).pipe(Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))))
     }, Effect.scoped)
 
     const cancel = Effect.fn("Engine.cancel")(function* (queryId: string) {

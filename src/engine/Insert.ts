@@ -1,5 +1,5 @@
 /** Streams an Effect `Stream` into `INSERT … FORMAT …` without holding it whole. */
-import { Cause, Effect, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { Readable } from "node:stream"
 import { InsertSummary } from "../../domain/Engine.js"
@@ -40,7 +40,7 @@ export const run = <E>(
       },
       catch: statement.failure
     }).pipe(
-      Effect.ensuring(Effect.sync(statement.settle)),
+      Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))),
       Effect.catchAll((error): Effect.Effect<never, EngineError | E> =>
         Option.isSome(bodyFailure) ? Effect.failCause(bodyFailure.value) : Effect.fail(error)
       )

@@ -152,14 +152,14 @@ const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
       })
     )
     const fail = (error: unknown) => {
-      statement.settle()
+      statement.settle(false)
       return Option.some(statement.failure(error))
     }
     return Stream.repeatEffectOption(
       Effect.tryPromise({ try: () => iterator.next(), catch: fail }).pipe(
         Effect.flatMap((next) => {
           if (next.done !== true) return Effect.succeed(next.value)
-          statement.settle()
+          statement.settle(true)
           return Effect.fail(Option.none())
         })
       )

@@ -3,7 +3,7 @@
  * registry, and a kill for statements whose caller went away before they ended.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import type { Scope } from "effect"
 import type { EngineError, EngineSettings } from "../../domain/Engine.js"
 import { cancelledError, toEngineError } from "./EngineMessage.js"
@@ -54,8 +54,11 @@ export interface Statement {
   readonly setup: string | undefined
   readonly signal: AbortSignal
   readonly settings: Record<string, string | number | boolean>
-  /** The engine has finished the statement: leaving the scope needs no kill. */
-  readonly settle: () => void
+  /**
+   * The engine has finished the statement (`completed`: without an error), so leaving the
+   * scope needs no kill.
+   */
+  readonly settle: (completed: boolean) => void
   /** Maps a failure, reporting an abort by `cancel` as a cancellation. */
   readonly failure: (error: unknown) => EngineError
 }
@@ -128,6 +131,7 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
   ): Effect.Effect<Statement, EngineError, Scope.Scope> =>
     Effect.gen(function* () {
       let settled = false
+      let completed = false
       const controller = yield* inFlight.enter(queryId)
       // Only `readonly=1` keeps a session as its setup left it, whatever the query runs.
       const readonly = { ...defaults, ...settings }.readonly
@@ -150,8 +154,11 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
                 try: () => (reusable ? (kept = takeIdle(setup)) : undefined) ?? perStatement(),
                 catch: toEngineError
               }),
-              (c, exit) =>
-                reusable && settled && !controller.signal.aborted && Exit.isSuccess(exit)
+              // Kept only if its statement completed in the engine and was not aborted: then
+              // the session is as its setup left it, however the reader ended (over the
+              // worker's RPC the reader stops at the last piece, interrupting the stream).
+              (c) =>
+                reusable && completed && !controller.signal.aborted
                   ? keep(setup, c)
                   : closeClient(c)
             )
@@ -167,8 +174,9 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
         setup: kept === undefined ? setup : undefined,
         signal: controller.signal,
         settings: statementSettings,
-        settle: () => {
+        settle: (ok) => {
           settled = true
+          completed = ok
         },
         failure: (error) => (controller.signal.aborted ? cancelledError : toEngineError(error))
       }

@@ -145,15 +145,11 @@ export const layer = (options: { readonly dataDir: string }) =>
 
       const running = (cluster: ClusterId) => Option.fromNullable(slots.get(cluster))
 
-      const engine = Effect.fn("Provisioner.engine")(function* (cluster: ClusterId) {
-        const slot = running(cluster)
-        if (Option.isNone(slot)) {
-          return yield* new EngineUnavailable({ message: "The cluster's engine is not running." })
-        }
-        // The common case, on every data request: the engine is up, no timer needed.
-        const ready = yield* Deferred.poll(slot.value.current)
-        if (Option.isSome(ready)) return (yield* ready.value).engine
-        const remote = yield* Deferred.await(slot.value.current).pipe(
+      // Worker timeouts are real time even under a test's `TestClock`.
+      const liveClock = Clock.make()
+      const notRunning = new EngineUnavailable({ message: "The cluster's engine is not running." })
+      const awaitEngine = Effect.fn("Provisioner.awaitEngine")(function* (slot: Slot) {
+        const remote = yield* Deferred.await(slot.current).pipe(
           Effect.timeoutFail({
             duration: WAIT_FOR_ENGINE,
             onTimeout: () =>
@@ -161,7 +157,20 @@ export const layer = (options: { readonly dataDir: string }) =>
           })
         )
         return remote.engine
-      })
+      }, Effect.withClock(liveClock))
+
+      // Every data request asks: the common case (the engine is up) is a lookup, with no
+      // span and no timer.
+      const engine = (cluster: ClusterId) =>
+        Effect.suspend(() => {
+          const slot = slots.get(cluster)
+          if (slot === undefined) return Effect.fail(notRunning)
+          return Effect.flatMap(Deferred.poll(slot.current), (ready) =>
+            Option.isSome(ready)
+              ? Effect.map(ready.value, (remote) => remote.engine)
+              : awaitEngine(slot)
+          )
+        })
 
       const status = Effect.fn("Provisioner.status")(function* (cluster: ClusterId) {
         return Option.match(running(cluster), {
@@ -190,14 +199,13 @@ export const layer = (options: { readonly dataDir: string }) =>
         )
       })
 
-      const liveClock = Clock.make()
       const onLiveClock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.withClock(effect, liveClock)
       return Provisioner.of({
         start: (spec) => onLiveClock(start(spec)),
         stop: (cluster) => onLiveClock(stop(cluster)),
         destroy: (cluster) => onLiveClock(destroy(cluster)),
-        engine: (cluster) => onLiveClock(engine(cluster)),
+        engine,
         status,
         sample: (cluster) => onLiveClock(sample(cluster))
       })
