@@ -11,6 +11,7 @@ import { ApiKeyCaller, Authenticator, UserCaller } from "../../domain/Identity.j
 import { DatabaseName } from "../../domain/Ids.js"
 import type { ApiKeyId } from "../../domain/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import type { ActiveApiKey } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
 import { rememberDatabases } from "./CallerDatabases.js"
 import { OidcVerifier } from "./OidcVerifier.js"
@@ -49,13 +50,12 @@ export const AuthenticatorLive = Layer.effect(
         return Effect.asVoid(Effect.forkDaemon(keys.touch(id)))
       })
 
-    const byApiKey = Effect.fn("Authenticator.apiKey")(function* (token: string) {
-      const digest = tokens.digest(token)
-      const key = yield* keys.findActiveByHash(digest)
-      if (Option.isNone(key) || !tokens.matches(digest, key.value.token_hash))
-        return yield* rejected
-      const k = key.value
-      yield* recordUse(k.id)
+    // One caller per key row: `ApiKeysRepo` hands out the same row while it caches it, so
+    // a busy key's caller (and the databases read with it) is built once, not per request.
+    const callers = new WeakMap<ActiveApiKey, ApiKeyCaller>()
+    const callerOf = (k: ActiveApiKey) => {
+      const known = callers.get(k)
+      if (known !== undefined) return known
       const caller = new ApiKeyCaller({
         keyId: k.id,
         keyName: k.name,
@@ -67,8 +67,21 @@ export const AuthenticatorLive = Layer.effect(
         defaultDatabase: DatabaseName.make(k.default_database)
       })
       rememberDatabases(caller, k.cluster_id, k.databases)
+      callers.set(k, caller)
       return caller
-    })
+    }
+
+    // Untraced: on every request, and (its row cached) without I/O.
+    const byApiKey = (token: string) =>
+      Effect.suspend(() => {
+        const digest = tokens.digest(token)
+        return Effect.flatMap(keys.findActiveByHash(digest), (key) => {
+          if (Option.isNone(key) || !tokens.matches(digest, key.value.token_hash)) {
+            return Effect.fail(rejected)
+          }
+          return Effect.as(recordUse(key.value.id), callerOf(key.value))
+        })
+      })
 
     const byUserToken = Effect.fn("Authenticator.userToken")(
       function* (token: string) {

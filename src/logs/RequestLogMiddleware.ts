@@ -7,7 +7,7 @@
  */
 import { HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import type { LogSource } from "../../domain/api/LogsApi.js"
 import { DATABASE_HEADER } from "../databases/DatabaseSelection.js"
 import { captureBody } from "./BodyCapture.js"
@@ -116,8 +116,12 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
     const bytes: ResponseBytes = { streamed: null }
     return yield* app.pipe(
       HttpApp.withPreResponseHandler(countStreamedBytes(bytes)),
-      Effect.provideService(HttpServerRequest.HttpServerRequest, captureBody(request, body)),
-      Effect.provideService(RequestAnnotations, annotations),
+      // One context change, not two: each copies the server's whole context.
+      Effect.provide(
+        Context.make(HttpServerRequest.HttpServerRequest, captureBody(request, body)).pipe(
+          Context.add(RequestAnnotations, annotations)
+        )
+      ),
       // Runs for every outcome, interruption included; a bug here costs the entry, never
       // the response (which has been sent by now).
       Effect.onExit((exit) =>

@@ -25,7 +25,7 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
       maxResultBytes: config.queryMaxResultBytes
     }
 
-    const resolve = Effect.fn("Query.scope")(function* (urlParams: {
+    const resolve = Effect.fnUntraced(function* (urlParams: {
       readonly organization?: string | undefined
       readonly cluster?: string | undefined
       readonly database?: string | undefined

@@ -51,18 +51,17 @@ const checkSize = (sql: string, max: number) =>
  * The result limit counts the bytes we send: chDB's streaming path does not apply
  * `max_result_bytes`. Past the first chunk a streamed response can only end early.
  */
+const tooLarge = (max: number) =>
+  new EngineError({
+    message: `The result is larger than ${max} bytes.`,
+    type: "TOO_MANY_ROWS_OR_BYTES"
+  })
+
 const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number) => {
   let sent = 0
   return Stream.mapChunksEffect(result, (chunk) => {
     for (const bytes of chunk) sent += bytes.length
-    return sent <= max
-      ? Effect.succeed(chunk)
-      : Effect.fail(
-          new EngineError({
-            message: `The result is larger than ${max} bytes.`,
-            type: "TOO_MANY_ROWS_OR_BYTES"
-          })
-        )
+    return sent <= max ? Effect.succeed(chunk) : Effect.fail(tooLarge(max))
   })
 }
 
@@ -94,13 +93,18 @@ const nextPiece = (
     )
   )
 
-/** The whole result from its first piece on, as one buffer. */
-const readRest = (first: Option.Option<Chunk.Chunk<Uint8Array>>, pull: Pull) =>
+/** The whole result from its first piece on, as one buffer of at most `max` bytes. */
+const readRest = (first: Option.Option<Chunk.Chunk<Uint8Array>>, pull: Pull, max: number) =>
   Effect.gen(function* () {
     const pieces: Array<Uint8Array> = []
+    let size = 0
     let next = first
     while (Option.isSome(next)) {
-      for (const bytes of next.value) pieces.push(bytes)
+      for (const bytes of next.value) {
+        pieces.push(bytes)
+        size += bytes.length
+      }
+      if (size > max) return yield* tooLarge(max)
       next = yield* nextPiece(pull)
     }
     return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)
@@ -137,8 +141,10 @@ export const runQuery = (run: QueryRun) =>
       yield* run.running.register(run.scope, run.queryId, {
         stop: Effect.asVoid(run.engine.cancel(engineQueryId))
       })
+      // A JSON result is limited as it is read whole (`readRest`), others as they stream.
+      const result = run.engine.query(request)
       const pull = yield* Stream.toPull(
-        limitBytes(run.engine.query(request), run.limits.maxResultBytes)
+        run.format === "JSON" ? result : limitBytes(result, run.limits.maxResultBytes)
       )
       return { pull, first: yield* nextPiece(pull) }
     }).pipe(
@@ -151,7 +157,7 @@ export const runQuery = (run: QueryRun) =>
     if (hints.length > 0) headers[HINTS_HEADER] = hintsHeader(hints)
     if (run.format === "JSON") {
       // Pulled to the end here rather than through a stream pipeline: usually one piece.
-      const json = yield* readRest(opened.first, opened.pull).pipe(
+      const json = yield* readRest(opened.first, opened.pull, run.limits.maxResultBytes).pipe(
         Effect.flatMap((bytes) => reshapeJson(bytes, hints)),
         Effect.catchTag("EngineError", failed),
         Effect.ensuring(Scope.close(scope, Exit.void))
