@@ -15,7 +15,8 @@ export const DATABASE_HEADER = "x-service-database"
 
 const decodeName = Schema.decodeUnknown(DatabaseName)
 
-export const selectDatabase = Effect.fn("DatabaseSelection.select")(function* (
+// Untraced: on every data request, and mostly in memory (see `Policy`).
+export const selectDatabase = Effect.fnUntraced(function* (
   scope: ClusterScope,
   fromQuery: string | undefined
 ) {

@@ -56,11 +56,14 @@ export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
             })
           )
 
+    // Untraced, like the other per-request decisions (authentication, database selection):
+    // they run on every request, mostly in memory, and a span would cost more than they
+    // do; the control-plane reads they make are traced by the SQL client.
     return {
       user,
 
       /** A user's standing in an organization, for organization, cluster and app endpoints. */
-      organizationScope: Effect.fn("Policy.organizationScope")(function* (
+      organizationScope: Effect.fnUntraced(function* (
         organization: string | undefined,
         need: OrganizationRole,
         what: string
@@ -77,7 +80,7 @@ export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
       }),
 
       /** The cluster a data-plane request acts on, if the caller may do `action` there. */
-      clusterScope: Effect.fn("Policy.clusterScope")(function* (
+      clusterScope: Effect.fnUntraced(function* (
         action: DataAction,
         params: {
           readonly organization?: string | undefined

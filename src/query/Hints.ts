@@ -74,7 +74,8 @@ export const makeHints = () => {
       return mixed
     })
 
-  return Effect.fn("QueryHints.of")(
+  // Untraced: on every query, and usually answered from the cache.
+  return Effect.fnUntraced(
     function* (request: HintsRequest) {
       const references = referencesOf(request.sql)
       // Only tables of the selected database: the key may not be entitled to others' types.

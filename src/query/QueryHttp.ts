@@ -35,6 +35,8 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
       return { cluster, scope: { ...cluster, database } }
     })
 
+    // No span of their own: the request's span (named by its route) covers each, and the
+    // engine call inside has its own.
     return handlers
       .handle("query", ({ payload, urlParams }) =>
         Effect.gen(function* () {
@@ -60,14 +62,14 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
               sql: payload.sql
             })
           })
-        }).pipe(Effect.withSpan("Query.run"))
+        })
       )
       .handle("cancel", ({ payload, urlParams }) =>
         Effect.gen(function* () {
           const { scope } = yield* resolve(urlParams)
           yield* running.cancel(scope, payload.query_id)
           return { cancelled: true as const }
-        }).pipe(Effect.withSpan("Query.cancel"))
+        })
       )
   })
 )
