@@ -61,12 +61,12 @@ layer(ServerWithOidc, { excludeTestServices: true, timeout: 120_000 })("users", 
           const reply = yield* login(email, password)
           return { reply, ms: performance.now() - start }
         })
-      // Warm up, then compare medians of a few attempts each.
+      // Warm up, then compare the fastest of a few attempts each.
       yield* timed(ADMIN, "warm-up-password")
       const wrong = [] as Array<number>
       const unknown = [] as Array<number>
       const bodies = new Set<string>()
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const a = yield* timed(ADMIN, "not the password")
         const b = yield* timed("nobody@example.com", "not the password")
         for (const r of [a.reply, b.reply]) {
@@ -78,9 +78,10 @@ layer(ServerWithOidc, { excludeTestServices: true, timeout: 120_000 })("users", 
       }
       expect(bodies.size).toBe(1)
       expect(JSON.parse([...bodies][0]!)).toMatchObject({ error: "unauthorized" })
-      const median = (xs: Array<number>) => [...xs].sort((x, y) => x - y)[2]!
-      // Both run one argon2 verification; a missing user must not answer much faster.
-      expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5)
+      // Both run one argon2 verification; a missing user must not answer much faster. The
+      // fastest attempt of each is its own work: a busy machine only ever adds time (with
+      // other suites running beside this one, medians of a few attempts swung 2.5×).
+      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...wrong) * 0.5)
     })
   )
 
