@@ -92,6 +92,15 @@ export interface AnalyticalEngine {
   readonly databasePrefix: string
   /** Runs a statement and streams its result bytes as the engine produces them. */
   readonly query: (request: QueryRequest) => Stream.Stream<Uint8Array, EngineError>
+  /**
+   * Runs a statement and returns its whole result, for a reader that needs it whole (a
+   * `JSON` document): one call where a stream costs a pull per piece and an end. Fails
+   * with `TOO_MANY_ROWS_OR_BYTES` once the result passes `maxBytes`.
+   */
+  readonly queryWhole: (
+    request: QueryRequest,
+    maxBytes: number
+  ) => Effect.Effect<Uint8Array, EngineError>
   /** Streams `body` into a table; the body is never buffered whole. */
   readonly insert: <E>(
     request: InsertRequest,

@@ -41,6 +41,18 @@ export const make = (
         })
       ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))
 
+    const queryWhole = Effect.fn("Engine.queryWhole")(function* (
+      request: QueryRequest,
+      maxBytes: number
+    ) {
+      yield* Effect.annotateCurrentSpan("queryId", request.queryId)
+      const format = yield* Sql.formatName(request.format)
+      const statement = yield* statements.begin(request.queryId, request.settings, {
+        database: request.database
+      })
+      return yield* Query.whole(statement, request, format, maxBytes)
+    }, Effect.scoped)
+
     const insert = Effect.fn("Engine.insert")(function* <E>(
       request: InsertRequest,
       body: Stream.Stream<Uint8Array, E>
@@ -71,6 +83,7 @@ export const make = (
     const engine: AnalyticalEngine = {
       databasePrefix: options.databasePrefix ?? "",
       query,
+      queryWhole,
       insert,
       command,
       cancel

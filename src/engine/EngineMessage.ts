@@ -52,3 +52,10 @@ export const cancelledError = new EngineError({
   code: 394,
   type: "QUERY_WAS_CANCELLED"
 })
+
+/** A result past the limit of bytes its reader takes (`max_result_bytes` does not apply to streamed results). */
+export const resultTooLarge = (maxBytes: number) =>
+  new EngineError({
+    message: `The result is larger than ${maxBytes} bytes.`,
+    type: "TOO_MANY_ROWS_OR_BYTES"
+  })

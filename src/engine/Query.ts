@@ -5,6 +5,7 @@
  */
 import { Effect, Option, Stream } from "effect"
 import type { EngineError, QueryRequest } from "../../domain/Engine.js"
+import { resultTooLarge } from "./EngineMessage.js"
 import * as Sql from "./Sql.js"
 import type { NativeSession, Statement } from "./Statements.js"
 
@@ -166,11 +167,50 @@ const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
     )
   })
 
+const chunksOf = (statement: Statement, request: QueryRequest, format: string) =>
+  statement.native === undefined
+    ? overHttp(statement, request, format)
+    : natively(statement.native, statement, request, format)
+
 /** The result stream; the statement settles when it ends. */
 export const run = (statement: Statement, request: QueryRequest, format: string) =>
-  Effect.flatMap(
-    statement.native === undefined
-      ? overHttp(statement, request, format)
-      : natively(statement.native, statement, request, format),
-    (chunks) => pull(statement, chunks)
+  Effect.flatMap(chunksOf(statement, request, format), (chunks) => pull(statement, chunks))
+
+/** All of `chunks` in one buffer, or `undefined` once they pass `maxBytes` (reading stops there). */
+const readAtMost = async (chunks: AsyncIterable<Uint8Array>, maxBytes: number) => {
+  const pieces: Array<Uint8Array> = []
+  let size = 0
+  for await (const piece of chunks) {
+    size += piece.byteLength
+    if (size > maxBytes) return undefined
+    pieces.push(piece)
+  }
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, size)
+}
+
+/**
+ * The whole result, read in one promise (no effect per piece). The statement settles once
+ * it is read to its end; past `maxBytes` it does not, so its scope's end kills it.
+ */
+export const whole = (
+  statement: Statement,
+  request: QueryRequest,
+  format: string,
+  maxBytes: number
+): Effect.Effect<Uint8Array, EngineError> =>
+  chunksOf(statement, request, format).pipe(
+    Effect.flatMap((chunks) =>
+      Effect.tryPromise({
+        try: () => readAtMost(chunks, maxBytes),
+        catch: (error) => {
+          statement.settle(false)
+          return statement.failure(error)
+        }
+      })
+    ),
+    Effect.flatMap((bytes) => {
+      if (bytes === undefined) return Effect.fail(resultTooLarge(maxBytes))
+      statement.settle(true)
+      return Effect.succeed(bytes)
+    })
   )

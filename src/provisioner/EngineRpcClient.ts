@@ -97,6 +97,7 @@ export const connect = (
               : Stream.failCause(cause as Cause.Cause<EngineError>)
           )
         ),
+      queryWhole: (request, maxBytes) => lost(client.QueryWhole({ request, maxBytes })),
       insert: (request, body) =>
         Effect.gen(function* () {
           const insertId = crypto.randomUUID()

@@ -3,9 +3,10 @@
  * the `AnalyticalEngine` contract spelled as RPCs: a query streams its result bytes
  * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory;
  * the last piece says so, so a reader can finish without waiting for the stream's end,
- * which comes only after the last piece's acknowledgement, one more round trip);
- * an insert is opened, fed chunk by chunk (each acknowledged only once the engine has
- * room for it) and committed, so a body is never held whole on either side.
+ * which comes only after the last piece's acknowledgement, one more round trip), or
+ * comes back whole in one reply (`QueryWhole`); an insert is opened, fed chunk by chunk
+ * (each acknowledged only once the engine has room for it) and committed, so a body is
+ * never held whole on either side.
  */
 import { Rpc, RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
@@ -36,6 +37,11 @@ export class EngineRpcs extends RpcGroup.make(
     success: QueryPiece,
     error: EngineError,
     stream: true
+  }),
+  Rpc.make("QueryWhole", {
+    payload: { request: QueryRequest, maxBytes: Schema.Number },
+    success: Schema.Uint8ArrayFromSelf,
+    error: EngineError
   }),
   Rpc.make("InsertOpen", { payload: { insertId, request: InsertRequest } }),
   Rpc.make("InsertChunk", {

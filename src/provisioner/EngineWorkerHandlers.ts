@@ -37,6 +37,7 @@ export const handlers = (engine: AnalyticalEngine) =>
             bytes,
             last: Option.isNone(next)
           })),
+        QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)

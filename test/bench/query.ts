@@ -15,7 +15,7 @@
  * share one thread with the server.
  */
 import { createChdbConnection } from "chdb/connection"
-import { Context, Effect, Stream } from "effect"
+import { Context, Effect } from "effect"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { Agent, request } from "undici"
@@ -28,6 +28,7 @@ const SMALL = "SELECT number, toString(number) AS s FROM numbers(10)"
 const RUNS = 1_000
 const WARM_UP = 1_000
 const BIG_ROWS = 10_000_000
+const MAX_RESULT_BYTES = 10 * 1024 * 1024 * 1024
 
 const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -41,7 +42,7 @@ export const query = () =>
     Effect.scoped(
       Effect.gen(function* () {
         const server = yield* startServer(freshDataDir("bench-query"), {
-          SLUICE_QUERY_MAX_RESULT_BYTES: String(10 * 1024 * 1024 * 1024)
+          SLUICE_QUERY_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES)
         })
         const token = adminKeyOf(server)
         const keys = yield* Effect.promise(() =>
@@ -89,20 +90,20 @@ export const query = () =>
           await post("/v1/query/cancel", { query_id: "none" })
         }
 
+        // The call the service makes for a JSON result (`queryWhole`), from this process.
         const direct = (sql: string, format: string) =>
           Effect.runPromise(
-            Stream.runDrain(
-              engine.query(
-                new QueryRequest({
-                  sql,
-                  format,
-                  queryId: crypto.randomUUID(),
-                  settings: { readonly: 1 }
-                })
-              )
+            engine.queryWhole(
+              new QueryRequest({
+                sql,
+                format,
+                queryId: crypto.randomUUID(),
+                settings: { readonly: 1 }
+              }),
+              MAX_RESULT_BYTES
             )
           )
-        const timed = async (run: () => Promise<void>) => {
+        const timed = async (run: () => Promise<unknown>) => {
           const start = performance.now()
           await run()
           return performance.now() - start

@@ -245,6 +245,58 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
     })
   )
 
+  it.effect("queryWhole answers what the stream does, in one buffer, up to its byte limit", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const request = (format: string) =>
+        new QueryRequest({
+          sql: "SELECT number, toString(number) AS s FROM numbers(1000)",
+          format,
+          queryId: randomUUID(),
+          settings: { readonly: 1 }
+        })
+      const csv = new TextDecoder().decode(yield* e.queryWhole(request("CSV"), 1e6))
+      expect(csv).toBe(yield* text(e.query(request("CSV"))))
+      // JSON differs between runs only in its timings.
+      const json = (raw: string) => {
+        const { statistics: _, ...rest } = JSON.parse(raw) as Record<string, unknown>
+        return rest
+      }
+      const whole = json(new TextDecoder().decode(yield* e.queryWhole(request("JSON"), 1e6)))
+      expect(whole).toMatchObject({ rows: 1000 })
+      expect(whole).toEqual(json(yield* text(e.query(request("JSON")))))
+      const tooLarge = yield* Effect.flip(e.queryWhole(request("JSON"), 1000))
+      expect(tooLarge).toMatchObject({ type: "TOO_MANY_ROWS_OR_BYTES" })
+      expect(tooLarge.message).toBe("The result is larger than 1000 bytes.")
+      const failed = yield* Effect.flip(e.queryWhole(request("NoSuchFormat"), 1e6))
+      expect(failed._tag).toBe("EngineError")
+    })
+  )
+
+  it.effect("interrupting or cancelling a queryWhole stops the engine's work", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      const whole = (queryId: string) =>
+        Effect.fork(
+          e.queryWhole(new QueryRequest({ sql: LONG_QUERY, format: "JSON", queryId }), 1e6)
+        )
+      const interrupted = randomUUID()
+      const fiber = yield* whole(interrupted)
+      yield* awaitRunning(e, interrupted)
+      yield* Fiber.interrupt(fiber)
+      yield* awaitGone(e, interrupted)
+
+      const cancelled = randomUUID()
+      const running = yield* whole(cancelled)
+      yield* awaitRunning(e, cancelled)
+      expect(yield* e.cancel(cancelled)).toBe(true)
+      expect(yield* Effect.flip(Fiber.join(running))).toMatchObject({
+        type: "QUERY_WAS_CANCELLED"
+      })
+      yield* awaitGone(e, cancelled)
+    })
+  )
+
   it.effect("interrupting a query stream stops the engine's work", () =>
     Effect.gen(function* () {
       const e = yield* engine
