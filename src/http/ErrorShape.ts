@@ -25,6 +25,7 @@ import {
 import { EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { errorResponse } from "./errorResponse.js"
+import { BODY_TOO_LARGE } from "./RequestText.js"
 
 const tooLarge = (max: number) =>
   new PayloadTooLarge({
@@ -43,7 +44,7 @@ const describeDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
 
 /** A request error raised while reading the body (it arrives as a defect from HttpApi). */
 const bodyError = (error: HttpServerError.RequestError, max: number) =>
-  String(error.cause).includes("maxBytes exceeded")
+  String(error.cause).includes(BODY_TOO_LARGE)
     ? tooLarge(max)
     : new BadRequest({
         message: `The request body could not be read: ${error.cause instanceof SyntaxError ? error.cause.message : "malformed body"}.`,

@@ -1,11 +1,13 @@
 /**
  * Lets the request log see a request body only if the endpoint itself read it as text
  * (HttpApi reads JSON payloads that way). The request is wrapped so that `text` (and the
- * `json` and form readers built on it) hand a copy to the log; `stream`, which raw
- * endpoints such as insert use, is untouched, so nothing is ever buffered for the log.
+ * `json` and form readers built on it) read it with `RequestText` and hand a copy to the
+ * log; `stream`, which raw endpoints such as insert use, is untouched, so nothing is ever
+ * buffered for the log.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import { textReader } from "../http/RequestText.js"
 import { redactBody } from "./Redaction.js"
 
 /** Bodies larger than this are not kept. */
@@ -21,15 +23,16 @@ export interface CapturedBody {
 export const captureBody = (
   request: HttpServerRequest.HttpServerRequest,
   captured: CapturedBody
-): HttpServerRequest.HttpServerRequest =>
-  new Proxy(request, {
+): HttpServerRequest.HttpServerRequest => {
+  const text = Effect.tap(textReader(request), (text) => {
+    if (captured.bytes !== null) return
+    const bytes = Buffer.byteLength(text)
+    captured.bytes = bytes
+    if (bytes > 0 && bytes <= MAX_LOGGED_BODY_BYTES) captured.text = redactBody(text)
+  })
+  return new Proxy(request, {
     get(target, property, receiver) {
-      if (property !== "text") return Reflect.get(target, property, receiver)
-      return Effect.tap(target.text, (text) => {
-        if (captured.bytes !== null) return
-        const bytes = Buffer.byteLength(text)
-        captured.bytes = bytes
-        if (bytes > 0 && bytes <= MAX_LOGGED_BODY_BYTES) captured.text = redactBody(text)
-      })
+      return property === "text" ? text : Reflect.get(target, property, receiver)
     }
   })
+}
