@@ -28,28 +28,37 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
   sync: () => {
     const running = new Map<string, Running>()
 
+    const add = (scope: QueryScope, queryId: string, entry: Running) =>
+      Effect.suspend(() => {
+        const key = keyOf(scope, queryId)
+        if (running.has(key))
+          return Effect.fail(
+            new Conflict({
+              message: `A query with id '${queryId}' is already running.`,
+              hint: "Choose another query_id, or leave it out to have one generated."
+            })
+          )
+        running.set(key, entry)
+        return Effect.succeed(key)
+      })
+    const remove = (key: string) => Effect.sync(() => running.delete(key))
+
     /** Registers a query for the enclosing scope; 409 while one with its id runs. */
     const register = (
       scope: QueryScope,
       queryId: string,
       entry: Running
-    ): Effect.Effect<void, Conflict, Scope.Scope> => {
-      const key = keyOf(scope, queryId)
-      return Effect.acquireRelease(
-        Effect.suspend(() => {
-          if (running.has(key))
-            return Effect.fail(
-              new Conflict({
-                message: `A query with id '${queryId}' is already running.`,
-                hint: "Choose another query_id, or leave it out to have one generated."
-              })
-            )
-          running.set(key, entry)
-          return Effect.void
-        }),
-        () => Effect.sync(() => running.delete(key))
-      )
-    }
+    ): Effect.Effect<void, Conflict, Scope.Scope> =>
+      Effect.asVoid(Effect.acquireRelease(add(scope, queryId, entry), remove))
+
+    /** Runs `effect` with the query registered; 409 while one with its id runs. */
+    const whileRegistered = <A, E, R>(
+      scope: QueryScope,
+      queryId: string,
+      entry: Running,
+      effect: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, E | Conflict, R> =>
+      Effect.acquireUseRelease(add(scope, queryId, entry), () => effect, remove)
 
     const cancel = Effect.fn("RunningQueries.cancel")(function* (
       scope: QueryScope,
@@ -73,6 +82,6 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
       )
     })
 
-    return { register, cancel }
+    return { register, whileRegistered, cancel }
   }
 }) {}

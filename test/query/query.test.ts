@@ -313,6 +313,28 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("a query id is refused (409) while a query with it runs, and free again after", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const running = yield* Effect.fork(query({ sql: LONG, query_id: "twin-1" }))
+        const twin = (format: string) => query({ sql: "SELECT 1", format, query_id: "twin-1" })
+        // Well after it registered (it runs until the 3 s limit unless cancelled).
+        yield* Effect.sleep("500 millis")
+        const refused = yield* twin("JSON")
+        expect(refused.status).toBe(409)
+        expect(refused.json).toMatchObject({ hint: expect.stringContaining("query_id") })
+        // Both result paths: JSON is read whole, other formats stream.
+        expect((yield* twin("CSV")).status).toBe(409)
+        const cancelled = yield* call(server, "POST", "/v1/query/cancel", {
+          token: adminKeyOf(server),
+          body: { query_id: "twin-1" }
+        })
+        expect(cancelled.status).toBe(200)
+        expect((yield* Fiber.join(running)).status).toBe(400)
+        expect((yield* twin("JSON")).status).toBe(200)
+      })
+    )
+
     it.effect("cancel stops a running query; only its own cluster and database may cancel it", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
