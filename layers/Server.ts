@@ -4,9 +4,9 @@
  * a `Provisioner` and `SluiceConfig` — see `Infrastructure.ts` and `Main.ts`. The
  * data plane reaches engines through `Engines`, which the cluster lifecycle provides.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SluiceApi } from "../domain/Api.js"
 import { AppGate } from "../src/apps/AppGate.js"
 import { AppsHttpLive } from "../src/apps/AppsHttp.js"
@@ -134,8 +134,13 @@ const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
 )
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(SluiceConfig, ({ host, port }) =>
-    NodeHttpServer.layer(createBodyLimitedServer, { host, port })
+  Effect.map(SluiceConfig, ({ host, port, maxRequestBytes }) =>
+    Layer.merge(
+      NodeHttpServer.layer(createBodyLimitedServer, { host, port }),
+      // Each request's fiber starts from the server's context, so the body readers (the
+      // platform's and `RequestText`) find the limit there without a provide per request.
+      Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxRequestBytes)))
+    )
   )
 )
 

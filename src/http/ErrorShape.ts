@@ -1,14 +1,14 @@
 /**
  * The API-wide middleware that gives every failure the `{error, message, hint}` shape:
  * schema violations, malformed or oversized bodies, unknown routes and defects alike.
- * It also caps the bodies HttpApi buffers (`SLUICE_MAX_REQUEST_BYTES`): reading stops
- * at the limit, whatever length was declared. Endpoints that stream their body read
- * the raw stream under their own limits, so no route needs an exception here.
+ * A body HttpApi buffers stops being read at the server's cap (`SLUICE_MAX_REQUEST_BYTES`,
+ * the `MaxBodySize` of layers/Server.ts), whatever length was declared, and is answered
+ * here with 413. Endpoints that stream their body read the raw stream under their own
+ * limits, so no route needs an exception here.
  */
 import {
   HttpApiBuilder,
   HttpApiError,
-  HttpIncomingMessage,
   HttpServerError,
   HttpServerRequest
 } from "@effect/platform"
@@ -104,7 +104,6 @@ export const ErrorShapeLive = HttpApiBuilder.middleware(
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           return yield* app.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBytes)),
             Effect.catchAllCause((original) => {
               // Typed `never` by HttpApi, but handlers' ApiErrors travel here too.
               const cause: Cause.Cause<unknown> = original
