@@ -6,12 +6,7 @@
  * here with 413. Endpoints that stream their body read the raw stream under their own
  * limits, so no route needs an exception here.
  */
-import {
-  HttpApiBuilder,
-  HttpApiError,
-  HttpServerError,
-  HttpServerRequest
-} from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import type { ApiError } from "../../domain/Errors.js"
 import {
