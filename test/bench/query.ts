@@ -8,20 +8,21 @@
  *     costs is visible too. Last, because chDB's threads in this process slow what
  *     runs beside them.
  *
- * The HTTP client is undici's `request` on one keep-alive connection: the leanest
- * client Node has, so the figure is the server's cost rather than `fetch`'s. It runs
- * twice over: in a process of its own (`remoteClient.ts`), as a service's clients do,
- * and in this process, where its own work and the server's work after each response
- * share one thread with the server.
+ * The HTTP client of the target figure is `minimalHttp.ts`, a keep-alive HTTP/1.1 client
+ * that does no more than a load generator such as wrk, in a process of its own
+ * (`remoteClient.ts`) as a service's clients are, so the figure is the server's cost.
+ * Two more figures give the context: undici (Node's leanest client library) in that
+ * process, and the minimal client in this process, where its work and the server's work
+ * after each response share one thread with the server.
  */
 import { createChdbConnection } from "chdb/connection"
 import { Context, Effect } from "effect"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { Agent, request } from "undici"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { connectMinimal } from "./minimalHttp.js"
 import type { RemoteCall, RemoteReply } from "./remoteClient.js"
 
 const SMALL = "SELECT number, toString(number) AS s FROM numbers(10)"
@@ -70,20 +71,16 @@ export const query = () =>
             )
             client.send(call)
           })
-        const dispatcher = new Agent({ connections: 1 })
-        yield* Effect.addFinalizer(() => Effect.promise(() => dispatcher.close()))
-        const post = async (path: string, body: unknown) => {
-          const reply = await request(`${server.url}${path}`, {
-            method: "POST",
-            dispatcher,
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: JSON.stringify(body)
-          })
-          return { status: reply.statusCode, text: await reply.body.text() }
-        }
+        const local = yield* Effect.acquireRelease(
+          Effect.promise(() => connectMinimal(server.url)),
+          (connection) => Effect.sync(() => connection.close())
+        )
+        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
+        const post = (path: string, body: unknown) =>
+          local.post(path, headers, JSON.stringify(body))
         const overHttp = async (sql: string, format: string) => {
           const reply = await post("/v1/query", { sql, format })
-          if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${reply.text}`)
+          if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${reply.body}`)
         }
         // The same gate as a query (authentication, policy, database selection), no engine.
         const unknownCancel = async () => {
@@ -114,32 +111,38 @@ export const query = () =>
           // Steady state, not warm-up: V8 keeps optimizing the request path for a thousand
           // or so requests (the median fell ~0.5 ms from the first thousand to the third).
           const query = { path: "/v1/query", body: { sql: SMALL, format: "JSON" } }
+          const minimal: RemoteCall = { client: "minimal", ...query }
+          const undici: RemoteCall = { client: "undici", ...query }
           for (let i = 0; i < WARM_UP; i++) {
-            await remote(query)
+            await remote(minimal)
             await direct(SMALL, "JSON")
+            await remote(undici)
             await overHttp(SMALL, "JSON")
             await unknownCancel()
           }
           const apart: Array<number> = []
           const engineOnly: Array<number> = []
+          const apartUndici: Array<number> = []
           const http: Array<number> = []
           const gate: Array<number> = []
           for (let i = 0; i < RUNS; i++) {
-            apart.push(await remote(query))
+            apart.push(await remote(minimal))
             engineOnly.push(await timed(() => direct(SMALL, "JSON")))
+            apartUndici.push(await remote(undici))
             http.push(await timed(() => overHttp(SMALL, "JSON")))
             gate.push(await timed(unknownCancel))
           }
           httpMedian = median(http)
           const engine = median(engineOnly)
-          const line = (label: string, ms: number) =>
+          const line = (label: string, ms: number, note = "") =>
             console.log(
-              `${label.padEnd(40)} ${ms.toFixed(2)} ms, added ${(ms - engine).toFixed(2)} ms (target ≤ 2 ms)`
+              `${label.padEnd(50)} ${ms.toFixed(2)} ms, added ${(ms - engine).toFixed(2)} ms${note}`
             )
           console.log(`${RUNS} small queries (JSON, 10 rows), interleaved, medians`)
-          console.log(`${"cluster engine direct:".padEnd(40)} ${engine.toFixed(2)} ms`)
-          line("sluice HTTP, client in its own process:", median(apart))
-          line("sluice HTTP, client in this process:", median(http))
+          console.log(`${"cluster engine direct:".padEnd(50)} ${engine.toFixed(2)} ms`)
+          line("sluice HTTP, minimal client in its own process:", median(apart), " (target ≤ 2 ms)")
+          line("sluice HTTP, undici client in its own process:", median(apartUndici))
+          line("sluice HTTP, minimal client in this process:", median(http))
           console.log(
             `a cancel of an unknown id (HTTP, auth, policy, database selection, no engine): ${median(gate).toFixed(2)} ms`
           )

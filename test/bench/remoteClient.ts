@@ -1,12 +1,17 @@
 /**
- * An HTTP client in a process of its own, as a service's clients are: the parent sends
- * `{ path, body }` over IPC, this posts it on one keep-alive connection (undici) and
- * answers with the milliseconds from sending to the last byte of the response, or an
- * error. Run by `fork`ing this file with the server's URL and a bearer token.
+ * HTTP clients in a process of their own, as a service's clients are: the parent sends
+ * `{ client, path, body }` over IPC, this posts it on that client's one keep-alive
+ * connection and answers with the milliseconds from sending to the last byte of the
+ * response, or an error. `minimal` is `minimalHttp.ts`; `undici` is Node's own client.
+ * Run by `fork`ing this file with the server's URL and a bearer token.
  */
 import { Agent, request } from "undici"
+import { connectMinimal } from "./minimalHttp.js"
+
+export type RemoteClient = "minimal" | "undici"
 
 export interface RemoteCall {
+  readonly client: RemoteClient
   readonly path: string
   readonly body: unknown
 }
@@ -15,18 +20,22 @@ export type RemoteReply =
   { readonly ms: number; readonly status: number } | { readonly error: string }
 
 const [url, token] = process.argv.slice(2)
+const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
 const dispatcher = new Agent({ connections: 1 })
+const minimal = await connectMinimal(url!)
 
-const call = async ({ path, body }: RemoteCall): Promise<RemoteReply> => {
-  const start = performance.now()
-  const reply = await request(`${url}${path}`, {
-    method: "POST",
-    dispatcher,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(body)
-  })
+const send = async ({ client, path, body }: RemoteCall) => {
+  const text = JSON.stringify(body)
+  if (client === "minimal") return (await minimal.post(path, headers, text)).status
+  const reply = await request(`${url}${path}`, { method: "POST", dispatcher, headers, body: text })
   await reply.body.text()
-  return { ms: performance.now() - start, status: reply.statusCode }
+  return reply.statusCode
+}
+
+const call = async (message: RemoteCall): Promise<RemoteReply> => {
+  const start = performance.now()
+  const status = await send(message)
+  return { ms: performance.now() - start, status }
 }
 
 process.on("message", (message: RemoteCall) => {
@@ -35,5 +44,8 @@ process.on("message", (message: RemoteCall) => {
     (error: unknown) => process.send!({ error: String(error) })
   )
 })
-process.on("disconnect", () => void dispatcher.close().finally(() => process.exit(0)))
+process.on("disconnect", () => {
+  minimal.close()
+  void dispatcher.close().finally(() => process.exit(0))
+})
 process.send!("ready")
