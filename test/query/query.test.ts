@@ -240,6 +240,43 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect(
+      "a streamed result that ends within two pieces goes out whole; a longer one streams",
+      () =>
+        Effect.gen(function* () {
+          const small = yield* query({ sql: "SELECT number FROM numbers(3)", format: "CSV" })
+          expect(small.status).toBe(200)
+          expect(small.text).toBe("0\n1\n2\n")
+          expect(small.headers.get("content-length")).toBe(String(small.text.length))
+          expect(small.headers.get("transfer-encoding")).toBeNull()
+          // 300,000 rows are several engine blocks, and 600 kB stay under the 1 MB limit.
+          const long = yield* query({
+            sql: "SELECT number % 10 FROM numbers(300000)",
+            format: "TSV"
+          })
+          expect(long.status).toBe(200)
+          expect(long.headers.get("transfer-encoding")).toBe("chunked")
+          expect(long.text.length).toBe(600_000)
+          expect(long.text.split("\n")[299_999]).toBe("9")
+        })
+    )
+
+    it.effect("a streamed result that passes the limit in its second piece is refused whole", () =>
+      Effect.gen(function* () {
+        // The first block (65,536 rows of 11 bytes) is under the 1 MB limit; the second
+        // takes the result past it, before anything was sent.
+        const reply = yield* query({
+          sql: "SELECT repeat('x', 10) FROM numbers(100000)",
+          format: "TSV"
+        })
+        expect(reply.status).toBe(400)
+        expect(reply.json).toMatchObject({ message: "The result is larger than 1000000 bytes." })
+        expect((reply.json as { readonly hint: string }).hint).toContain(
+          "SLUICE_QUERY_MAX_RESULT_BYTES"
+        )
+      })
+    )
+
     it.effect("a streamed result that passes the limit ends with the error, cut off", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
