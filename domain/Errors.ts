@@ -51,8 +51,48 @@ export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
 /** 503: a dependency (engine, control plane) cannot serve right now. */
 export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", fields) {}
 
+/**
+ * Errors named after what happened, for capabilities in `domain/`. Each carries its HTTP
+ * status as an annotation, and its wire code (`errorCode`) is the status's, so clients
+ * that read `error` see what they always saw.
+ */
+/** The asked-for database does not exist in the cluster. */
+export class DatabaseNotFound extends Schema.TaggedError<DatabaseNotFound>()(
+  "DatabaseNotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+/** The asked-for database name is not a valid identifier. */
+export class InvalidDatabaseName extends Schema.TaggedError<InvalidDatabaseName>()(
+  "InvalidDatabaseName",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+/** An insert token was used before with a different body. */
+export class InsertTokenReused extends Schema.TaggedError<InsertTokenReused>()(
+  "InsertTokenReused",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+/** A body's records could not be read; nothing of it was inserted. */
+export class MalformedRecords extends Schema.TaggedError<MalformedRecords>()(
+  "MalformedRecords",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+/** A query was refused before or by the engine (size, guard, syntax, limits). */
+export class QueryRefused extends Schema.TaggedError<QueryRefused>()(
+  "QueryRefused",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+
+export type DomainError =
+  DatabaseNotFound | InvalidDatabaseName | InsertTokenReused | MalformedRecords | QueryRefused
+
 /** Every error a transport may return. */
 export type ApiError =
+  | DomainError
   | BadRequest
   | Unauthorized
   | Forbidden
@@ -85,15 +125,37 @@ export const errorStatus = {
   TooManyRequests: 429,
   Internal: 500,
   NotImplemented: 501,
-  Unavailable: 503
+  Unavailable: 503,
+  DatabaseNotFound: 404,
+  InvalidDatabaseName: 400,
+  InsertTokenReused: 409,
+  MalformedRecords: 400,
+  QueryRefused: 400
 } as const satisfies Record<ApiError["_tag"], number>
 
-/** The wire body of an error: `error` is the snake_case tag, or a conflict's own code. */
+/** The stable wire code of each error (a conflict may carry its own). */
+export const errorCode = {
+  BadRequest: "bad_request",
+  Unauthorized: "unauthorized",
+  Forbidden: "forbidden",
+  NotFound: "not_found",
+  Conflict: "conflict",
+  PayloadTooLarge: "payload_too_large",
+  UnsupportedMediaType: "unsupported_media_type",
+  TooManyRequests: "too_many_requests",
+  Internal: "internal",
+  NotImplemented: "not_implemented",
+  Unavailable: "unavailable",
+  DatabaseNotFound: "not_found",
+  InvalidDatabaseName: "bad_request",
+  InsertTokenReused: "insert_token_reused",
+  MalformedRecords: "bad_request",
+  QueryRefused: "bad_request"
+} as const satisfies Record<ApiError["_tag"], string>
+
+/** The wire body of an error: its stable code, or a conflict's own. */
 export const errorBody = (error: ApiError): ErrorBody => ({
-  error:
-    error._tag === "Conflict"
-      ? error.code
-      : error._tag.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? "" : "_") + c.toLowerCase()),
+  error: error._tag === "Conflict" ? error.code : errorCode[error._tag],
   message: error.message,
   hint: error.hint
 })
@@ -126,5 +188,10 @@ export const ErrorWire = {
   TooManyRequests: wire(TooManyRequests, (b) => new TooManyRequests(text(b))),
   Internal: wire(Internal, (b) => new Internal(text(b))),
   NotImplemented: wire(NotImplemented, (b) => new NotImplemented(text(b))),
-  Unavailable: wire(Unavailable, (b) => new Unavailable(text(b)))
+  Unavailable: wire(Unavailable, (b) => new Unavailable(text(b))),
+  DatabaseNotFound: wire(DatabaseNotFound, (b) => new DatabaseNotFound(text(b))),
+  InvalidDatabaseName: wire(InvalidDatabaseName, (b) => new InvalidDatabaseName(text(b))),
+  InsertTokenReused: wire(InsertTokenReused, (b) => new InsertTokenReused(text(b))),
+  MalformedRecords: wire(MalformedRecords, (b) => new MalformedRecords(text(b))),
+  QueryRefused: wire(QueryRefused, (b) => new QueryRefused(text(b)))
 }

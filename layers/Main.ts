@@ -1,13 +1,23 @@
-/** The program `npm start` runs: the server on the infrastructure the environment picks. */
+/**
+ * The program `npm start` runs: both transports and the start-up work over the
+ * capabilities, on the infrastructure the environment picks.
+ */
 import { Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
-import { OtlpGrpcServerLive } from "../src/otlp/grpc/OtlpGrpcServer.js"
+import { CapabilitiesLive } from "./Capabilities.js"
+import { GrpcLive } from "./Grpc.js"
+import { HttpLive } from "./Http.js"
 import { InfrastructureLive } from "./Infrastructure.js"
-import { ServerLive } from "./Server.js"
+import { StartupLive } from "./Startup.js"
 
-// The gRPC server starts after the HTTP server, on the same services.
-export const MainLive = OtlpGrpcServerLive.pipe(
-  Layer.provideMerge(ServerLive),
+/** Transports and start-up over the capabilities; each transport can be used alone. */
+export const ServiceLive = Layer.mergeAll(HttpLive, GrpcLive).pipe(
+  // The HTTP server listens once bootstrap is done (`AnnounceLive` reads `FirstStart`).
+  Layer.provideMerge(StartupLive),
+  Layer.provideMerge(CapabilitiesLive)
+)
+
+export const MainLive = ServiceLive.pipe(
   Layer.provide(InfrastructureLive),
   Layer.provide(SluiceConfig.layer)
 )

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication, Permission } from "../Identity.js"
 import { ApiKeyId } from "../Ids.js"
 import { ClusterRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
@@ -55,5 +56,7 @@ export class KeysApi extends HttpApiGroup.make("keys")
       .setUrlParams(DataScopeParams)
       .addSuccess(Deleted)
   )
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Cluster API keys") {}

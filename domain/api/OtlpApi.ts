@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DataScopeParams } from "./Scope.js"
 
@@ -40,5 +41,7 @@ export class OtlpApi extends HttpApiGroup.make("otlp")
   .add(signal("traces").setHeaders(Schema.Struct({ "x-service-traces-table": table })))
   .add(signal("logs").setHeaders(Schema.Struct({ "x-service-logs-table": table })))
   .add(signal("metrics").setHeaders(Schema.Struct({ "x-service-metrics-table": table })))
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "OTLP/HTTP ingest (otlp-app)") {}

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DataScopeParams } from "./Scope.js"
 
@@ -89,5 +90,8 @@ export class QueryApi extends HttpApiGroup.make("query")
         "Cancels a running SQL query or SPL search; only the scope that started it may."
       )
   )
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
+  .addError(ErrorWire.QueryRefused)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Read-only SQL") {}

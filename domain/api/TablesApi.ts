@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { TableName } from "../Ids.js"
 import { DatabaseRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
@@ -116,5 +117,9 @@ export class TablesApi extends HttpApiGroup.make("tables")
       .addSuccess(Deleted)
       .annotate(OpenApi.Description, "Admin only.")
   )
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
+  .addError(ErrorWire.InsertTokenReused)
+  .addError(ErrorWire.MalformedRecords)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Tables and inserts") {}

@@ -7,13 +7,13 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { App } from "../../domain/api/AppsApi.js"
 import type { AppId } from "../../domain/api/AppsApi.js"
 import { NotFound } from "../../domain/Errors.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
-import { Policy } from "../identity/Policy.js"
 import { appCatalog, appName, catalogEntry } from "./AppCatalog.js"
 import { AppsRepo } from "./AppsRepo.js"
 
@@ -28,14 +28,14 @@ const toApp = (id: AppId, installed: boolean) => new App({ id, name: appName(id)
 
 export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const clusters = yield* ClustersRepo
     const apps = yield* AppsRepo
 
     /** The named cluster of the named organization, if the caller's role allows `what`. */
     const clusterOf = (params: AppParams, need: OrganizationRole, what: string) =>
       Effect.gen(function* () {
-        const scope = yield* policy.organizationScope(params.organization, need, what)
+        const scope = yield* scopes.organizationScope(params.organization, need, what)
         const found = yield* clusters.findByName(scope.organizationId, params.cluster)
         if (Option.isSome(found)) return found.value
         const names = (yield* clusters.listOfOrganization(scope.organizationId))

@@ -5,13 +5,13 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { NotFound } from "../../domain/Errors.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { Provisioner } from "../../domain/Provisioner.js"
 import { StorageVerifier } from "../../domain/StorageVerifier.js"
-import { Policy } from "../identity/Policy.js"
-import type { OrganizationScope } from "../identity/Scopes.js"
+import type { OrganizationScope } from "../../domain/Authorization.js"
 import { ClusterLifecycle } from "./ClusterLifecycle.js"
 import type { ClusterRow } from "./ClustersRepo.js"
 import { ClustersRepo } from "./ClustersRepo.js"
@@ -26,7 +26,7 @@ const notFound = (what: string) =>
 
 export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const repo = yield* ClustersRepo
     const lifecycle = yield* ClusterLifecycle
     const provisioner = yield* Provisioner
@@ -45,14 +45,14 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
     /** The caller's cluster `id` in `organization`, if the caller has role `need` there. */
     const cluster = (organization: string, id: ClusterId, need: "member" | "admin", what: string) =>
       Effect.gen(function* () {
-        const scope = yield* policy.organizationScope(organization, need, what)
+        const scope = yield* scopes.organizationScope(organization, need, what)
         return yield* ofScope(scope, yield* repo.findById(id), `'${id}'`)
       })
 
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(
+          const scope = yield* scopes.organizationScope(
             urlParams.organization,
             "member",
             "list clusters"
@@ -72,7 +72,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
       )
       .handle("create", ({ payload, urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(
+          const scope = yield* scopes.organizationScope(
             urlParams.organization,
             "admin",
             "create clusters"
@@ -138,7 +138,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
       )
       .handle("metricsByName", ({ urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(
+          const scope = yield* scopes.organizationScope(
             urlParams.organization,
             "member",
             "read metrics"
@@ -150,7 +150,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
       )
       .handle("verifyS3Access", ({ payload, urlParams }) =>
         Effect.gen(function* () {
-          yield* policy.organizationScope(urlParams.organization, "admin", "verify storage")
+          yield* scopes.organizationScope(urlParams.organization, "admin", "verify storage")
           return yield* storage.verify(payload.byo_s3)
         })
       )

@@ -46,6 +46,20 @@ const email = (name: string) =>
     check(name, "expected an email address", (s) => /^[^\s@]+@[^\s@]+$/.test(s))
   )
 
+/** The user-level SQL path's limits, on their own so `QueryRunner` can be used alone. */
+export const queryConfig = Config.all({
+  maxSqlBytes: positiveInt("SLUICE_QUERY_MAX_SQL_BYTES", 128 * 1024),
+  timeoutSeconds: positiveInt("SLUICE_QUERY_TIMEOUT_SECONDS", 30),
+  maxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024)
+})
+
+export class QueryConfig extends Context.Tag("sluice/QueryConfig")<
+  QueryConfig,
+  Config.Config.Success<typeof queryConfig>
+>() {
+  static readonly layer = Layer.effect(QueryConfig, queryConfig)
+}
+
 export const sluiceConfig = Config.all({
   dataDir: Config.string("SLUICE_DATA_DIR").pipe(Config.withDefault("./data")),
   host: Config.string("SLUICE_HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -93,9 +107,7 @@ export const sluiceConfig = Config.all({
   logRetentionDays: positiveInt("SLUICE_LOG_RETENTION_DAYS", 30),
   metricsIntervalSeconds: positiveInt("SLUICE_METRICS_INTERVAL_SECONDS", 60),
   metricsRetentionDays: positiveInt("SLUICE_METRICS_RETENTION_DAYS", 30),
-  queryMaxSqlBytes: positiveInt("SLUICE_QUERY_MAX_SQL_BYTES", 128 * 1024),
-  queryTimeoutSeconds: positiveInt("SLUICE_QUERY_TIMEOUT_SECONDS", 30),
-  queryMaxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024),
+  query: queryConfig,
   maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024),
   /** The size catalog and cluster defaults (decisions.md §9). */
   clusters: Config.all({

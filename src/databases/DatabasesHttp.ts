@@ -1,27 +1,23 @@
 /** `/v1/databases`: list, create and delete a cluster's databases (decisions.md §5). */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Conflict, NotFound } from "../../domain/Errors.js"
-import { Policy } from "../identity/Policy.js"
-import { ApiKeysRepo } from "../identity/ApiKeysRepo.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
-import { ensureEngineDatabases } from "./EnsureEngineDatabases.js"
 
 const DEFAULT_DATABASE = "default"
 
 export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const databases = yield* DatabasesRepo
-    const apiKeys = yield* ApiKeysRepo
     const engine = yield* EngineDatabases
-    yield* ensureEngineDatabases
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("read", urlParams)
+          const scope = yield* scopes.clusterScope("read", urlParams)
           const names = yield* databases.list(scope.clusterId)
           return {
             databases: names.map((name) => ({ name })),
@@ -32,7 +28,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
       )
       .handle("create", ({ urlParams, payload }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("manage_databases", urlParams)
+          const scope = yield* scopes.clusterScope("manage_databases", urlParams)
           const name = payload.name
           if (!(yield* databases.create(scope.clusterId, name))) {
             return yield* new Conflict({
@@ -49,7 +45,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
       )
       .handle("delete", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("manage_databases", urlParams)
+          const scope = yield* scopes.clusterScope("manage_databases", urlParams)
           const name = path.database
           if (name === DEFAULT_DATABASE) {
             return yield* new Conflict({
@@ -66,8 +62,6 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
           // Data first: if the drop fails the database stays listed and can be retried.
           yield* engine.drop(scope, name)
           yield* databases.remove(scope.clusterId, name)
-          // Key lookups carry their cluster's database list; this one just changed.
-          yield* apiKeys.forgetCached
           return { deleted: true } as const
         })
       )

@@ -1,12 +1,34 @@
-/** The databases each cluster has, as the control plane records them. */
+/**
+ * The databases each cluster has, as the control plane records them. Every change goes
+ * through here, so the cache of each cluster's names (`known`) is dropped here too; it
+ * only spares data requests a round trip, and a name missing from it is looked up again.
+ */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Cache, Duration, Effect } from "effect"
 import type { ClusterId } from "../../domain/Ids.js"
+
+/** How long a cluster's list of names is reused. */
+const KNOWN_TTL = Duration.seconds(5)
 
 export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/DatabasesRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const names = (cluster: ClusterId) =>
+      sql<{ name: string }>`select name from databases where cluster_id = ${cluster}
+                            order by name`.pipe(
+        Effect.map((rows) => rows.map((row) => row.name)),
+        Effect.orDie
+      )
+    const known = yield* Cache.make({
+      capacity: 10_000,
+      timeToLive: KNOWN_TTL,
+      lookup: (cluster: ClusterId) => Effect.map(names(cluster), (all) => new Set(all))
+    })
+    const changed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.ensuring(effect, known.invalidateAll)
     return {
+      /** The cluster's names as read at most a few seconds ago (a newer one may be missing). */
+      known: (cluster: ClusterId): Effect.Effect<ReadonlySet<string>> => known.get(cluster),
       exists: (cluster: ClusterId, name: string) =>
         sql<{ n: number }>`select 1 as n from databases
                            where cluster_id = ${cluster} and name = ${name}`.pipe(
@@ -14,31 +36,30 @@ export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/Datab
           Effect.orDie
         ),
       /** Names of the cluster's databases, sorted. */
-      list: (cluster: ClusterId) =>
-        sql<{ name: string }>`select name from databases where cluster_id = ${cluster}
-                              order by name`.pipe(
-          Effect.map((rows) => rows.map((row) => row.name)),
-          Effect.orDie
-        ),
+      list: names,
       /** Every database of every live cluster. */
       all: sql<{ cluster_id: ClusterId; name: string }>`select d.cluster_id, d.name
         from databases d join clusters c on c.id = d.cluster_id
         where c.deleted_at is null`.pipe(Effect.orDie),
       /** Records a database; `false` when the cluster already has one of that name. */
       create: (cluster: ClusterId, name: string) =>
-        sql<{ name: string }>`insert into databases (cluster_id, name)
+        changed(
+          sql<{ name: string }>`insert into databases (cluster_id, name)
                               values (${cluster}, ${name})
                               on conflict do nothing returning name`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          )
         ),
       /** Forgets a database; `false` when there was none of that name. */
       remove: (cluster: ClusterId, name: string) =>
-        sql<{ name: string }>`delete from databases
+        changed(
+          sql<{ name: string }>`delete from databases
                               where cluster_id = ${cluster} and name = ${name}
                               returning name`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          )
         )
     }
   })

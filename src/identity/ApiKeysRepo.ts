@@ -4,7 +4,7 @@
  * Successful lookups by token digest are kept for `CACHE_TTL_MS`, so a busy key costs
  * the control plane one lookup per interval rather than one per request. Anything that
  * changes what a lookup returns must call `forgetCached` once it is committed: `revoke`
- * here does; so must deleting or renaming a cluster and deleting a database. A lookup
+ * here does; so must deleting or renaming a cluster. A lookup
  * that was under way when the cache was cleared does not store its (maybe stale) row.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
@@ -30,11 +30,10 @@ export class ApiKeyRow extends Schema.Class<ApiKeyRow>("ApiKeyRow")({
   last_used_at: Schema.NullOr(Schema.DateFromSelf)
 }) {}
 
-/** A live key with the names of its scope and its cluster's databases, as authentication needs it. */
+/** A live key with the names of its scope, as authentication needs it. */
 export class ActiveApiKey extends ApiKeyRow.extend<ActiveApiKey>("ActiveApiKey")({
   organization_name: Schema.String,
-  cluster_name: Schema.String,
-  databases: Schema.Array(Schema.String)
+  cluster_name: Schema.String
 }) {}
 
 export class NewApiKey extends Schema.Class<NewApiKey>("NewApiKey")({
@@ -58,8 +57,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       Request: Schema.Uint8ArrayFromSelf,
       Result: ActiveApiKey,
       execute: (hash) =>
-        sql`select ${cols}, o.name as organization_name, c.name as cluster_name,
-              array(select d.name from databases d where d.cluster_id = k.cluster_id) as databases
+        sql`select ${cols}, o.name as organization_name, c.name as cluster_name
             from api_keys k
             join organizations o on o.id = k.organization_id
             join clusters c on c.id = k.cluster_id and c.deleted_at is null

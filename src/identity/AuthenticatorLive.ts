@@ -13,7 +13,6 @@ import type { ApiKeyId } from "../../domain/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 import type { ActiveApiKey } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
-import { rememberDatabases } from "./CallerDatabases.js"
 import { OidcVerifier } from "./OidcVerifier.js"
 import { SESSION_ISSUER, SessionTokens } from "./SessionTokens.js"
 import { UsersRepo } from "./UsersRepo.js"
@@ -51,7 +50,7 @@ export const AuthenticatorLive = Layer.effect(
       })
 
     // One caller per key row: `ApiKeysRepo` hands out the same row while it caches it, so
-    // a busy key's caller (and the databases read with it) is built once, not per request.
+    // a busy key's caller is built once, not per request.
     const callers = new WeakMap<ActiveApiKey, ApiKeyCaller>()
     const callerOf = (k: ActiveApiKey) => {
       const known = callers.get(k)
@@ -66,7 +65,6 @@ export const AuthenticatorLive = Layer.effect(
         clusterName: k.cluster_name,
         defaultDatabase: DatabaseName.make(k.default_database)
       })
-      rememberDatabases(caller, k.cluster_id, k.databases)
       callers.set(k, caller)
       return caller
     }

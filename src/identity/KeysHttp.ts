@@ -3,14 +3,13 @@ import { HttpApiBuilder } from "@effect/platform"
 import { DateTime, Effect, Redacted, Schema } from "effect"
 import { NotFound } from "../../domain/Errors.js"
 import { ApiKeyId } from "../../domain/Ids.js"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { ApiKey, CreatedApiKey } from "../../domain/api/KeysApi.js"
-import { selectDatabase } from "../databases/DatabaseSelection.js"
 import type { ApiKeyRow } from "./ApiKeysRepo.js"
 import { ApiKeysRepo, NewApiKey } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, looksLikeToken, tokenHint } from "./ApiKeyTokens.js"
-import { Policy } from "./Policy.js"
-import type { ClusterScope } from "./Scopes.js"
+import type { ClusterScope } from "../../domain/Authorization.js"
 
 const iso = (date: Date) => DateTime.formatIso(DateTime.unsafeFromDate(date))
 
@@ -34,21 +33,20 @@ const isKeyId = Schema.is(ApiKeyId)
 
 export const KeysHttpLive = HttpApiBuilder.group(SluiceApi, "keys", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const keys = yield* ApiKeysRepo
     const tokens = yield* ApiKeyTokens
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("manage_keys", urlParams)
+          const scope = yield* scopes.clusterScope("manage_keys", urlParams)
           const rows = yield* keys.listActive(scope.clusterId)
           return { keys: rows.map(toApiKey), ...where(scope) }
         })
       )
       .handle("create", ({ urlParams, payload }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("manage_keys", urlParams)
-          const database = yield* selectDatabase(scope, urlParams.database)
+          const { scope, database } = yield* scopes.dataScope("manage_keys", urlParams)
           const token = tokens.generate()
           const row = yield* keys.create(
             new NewApiKey({
@@ -69,7 +67,7 @@ export const KeysHttpLive = HttpApiBuilder.group(SluiceApi, "keys", (handlers) =
       )
       .handle("revoke", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.clusterScope("manage_keys", urlParams)
+          const scope = yield* scopes.clusterScope("manage_keys", urlParams)
           const value = path.id_or_token
           const revoked = looksLikeToken(value)
             ? yield* keys.revoke(scope.clusterId, { hash: tokens.digest(value) })

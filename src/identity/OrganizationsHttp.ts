@@ -4,13 +4,13 @@ import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../../domain/Errors.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
 import type { UserId } from "../../domain/Ids.js"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Member, OrganizationMembership } from "../../domain/api/OrganizationsApi.js"
 import type { MembershipRow } from "./OrganizationsRepo.js"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
 import { Passwords } from "./Passwords.js"
-import { Policy } from "./Policy.js"
-import type { OrganizationScope } from "./Scopes.js"
+import type { OrganizationScope } from "../../domain/Authorization.js"
 import { UsersRepo } from "./UsersRepo.js"
 
 const toMember = (m: MembershipRow) =>
@@ -18,7 +18,7 @@ const toMember = (m: MembershipRow) =>
 
 export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizations", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const organizations = yield* OrganizationsRepo
     const users = yield* UsersRepo
     const passwords = yield* Passwords
@@ -54,7 +54,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
     return handlers
       .handle("list", () =>
         Effect.gen(function* () {
-          const user = yield* policy.user
+          const user = yield* scopes.user
           const rows = yield* organizations.membershipsOfUser(user.userId)
           return {
             organizations: rows.map(
@@ -65,14 +65,14 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
       )
       .handle("members", ({ path }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(path.org, "member", "list members")
+          const scope = yield* scopes.organizationScope(path.org, "member", "list members")
           const rows = yield* organizations.members(scope.organizationId)
           return { members: rows.map(toMember) }
         })
       )
       .handle("addMember", ({ path, payload }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(path.org, "admin", "add members")
+          const scope = yield* scopes.organizationScope(path.org, "admin", "add members")
           const existing = yield* users.findByEmail(payload.email)
           const user = Option.isSome(existing)
             ? existing.value
@@ -93,7 +93,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
       )
       .handle("updateMember", ({ path, payload }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(path.org, "admin", "change roles")
+          const scope = yield* scopes.organizationScope(path.org, "admin", "change roles")
           const { member, all } = yield* memberOf(scope, path.user_id)
           yield* keepsAnAdmin(all, member.user_id, payload.role)
           yield* organizations.setRole(scope.organizationId, member.user_id, payload.role)
@@ -102,7 +102,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
       )
       .handle("removeMember", ({ path }) =>
         Effect.gen(function* () {
-          const scope = yield* policy.organizationScope(path.org, "admin", "remove members")
+          const scope = yield* scopes.organizationScope(path.org, "admin", "remove members")
           const { member, all } = yield* memberOf(scope, path.user_id)
           yield* keepsAnAdmin(all, member.user_id, null)
           yield* organizations.removeMember(scope.organizationId, member.user_id)

@@ -1,10 +1,6 @@
-/** What the `Policy` resolves a request to, and the permission tables it uses. */
-import type { Caller, OrganizationRole, Permission, UserCaller } from "../../domain/Identity.js"
-import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
-
-/** Data-plane actions (decisions.md §2). */
-export type DataAction =
-  "manage_keys" | "manage_databases" | "delete_table" | "insert" | "query" | "read"
+/** The permission tables `Authorization` decides by. */
+import type { DataAction } from "../../domain/Authorization.js"
+import type { OrganizationRole, Permission } from "../../domain/Identity.js"
 
 const keyPermissions: Record<DataAction, ReadonlyArray<Permission>> = {
   manage_keys: ["admin"],
@@ -31,21 +27,4 @@ export const actionDescription: Record<DataAction, string> = {
   insert: "insert data",
   query: "run queries",
   read: "read databases, tables and logs"
-}
-
-export interface ClusterScope {
-  readonly organizationId: OrganizationId
-  readonly organizationName: string
-  readonly clusterId: ClusterId
-  readonly clusterName: string
-  /** The key's stored default database; users have none (`default` applies). */
-  readonly defaultDatabase: DatabaseName | undefined
-  readonly caller: Caller
-}
-
-export interface OrganizationScope {
-  readonly organizationId: OrganizationId
-  readonly organizationName: string
-  readonly role: OrganizationRole
-  readonly user: UserCaller
 }

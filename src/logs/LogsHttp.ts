@@ -1,18 +1,18 @@
 /** `GET /v1/logs`: the caller's cluster's request log, newest first, filtered and paged. */
 import { HttpApiBuilder } from "@effect/platform"
 import { DateTime, Effect } from "effect"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
-import { Policy } from "../identity/Policy.js"
 import { toLogEntry } from "./LogRecord.js"
 import { RequestLogStore } from "./RequestLogStore.js"
 
 export const LogsHttpLive = HttpApiBuilder.group(SluiceApi, "logs", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const store = yield* RequestLogStore
     return handlers.handle("list", ({ urlParams: p }) =>
       Effect.gen(function* () {
-        const scope = yield* policy.clusterScope("read", p)
+        const scope = yield* scopes.clusterScope("read", p)
         const page = yield* store.list({
           organizationId: scope.organizationId,
           clusterId: scope.clusterId,

@@ -1,11 +1,11 @@
 /**
  * Decorators that report callers and scopes to the request log from the two places that
  * decide them, so every handler's requests are attributed without any handler code.
- * They wrap the `Authenticator` and the `Policy` layers (see layers/Server.ts).
+ * They wrap the `Authenticator` and `Authorization` layers (see layers/Capabilities.ts).
  */
 import { Effect, Layer } from "effect"
+import { Authorization } from "../../domain/Authorization.js"
 import { Authenticator } from "../../domain/Identity.js"
-import { Policy } from "../identity/Policy.js"
 import { reportCaller, reportScope } from "./RequestAnnotations.js"
 
 export const reportingAuthenticator = <E, R>(live: Layer.Layer<Authenticator, E, R>) =>
@@ -18,16 +18,14 @@ export const reportingAuthenticator = <E, R>(live: Layer.Layer<Authenticator, E,
     )
   ).pipe(Layer.provide(live))
 
-export const reportingPolicy = <E, R>(live: Layer.Layer<Policy, E, R>) =>
+export const reportingAuthorization = <E, R>(live: Layer.Layer<Authorization, E, R>) =>
   Layer.effect(
-    Policy,
-    Effect.map(Policy, (inner) =>
-      Policy.make({
+    Authorization,
+    Effect.map(Authorization, (inner) =>
+      Authorization.of({
         ...inner,
-        organizationScope: (...args: Parameters<typeof inner.organizationScope>) =>
-          Effect.tap(inner.organizationScope(...args), reportScope),
-        clusterScope: (...args: Parameters<typeof inner.clusterScope>) =>
-          Effect.tap(inner.clusterScope(...args), reportScope)
+        organizationScope: (...args) => Effect.tap(inner.organizationScope(...args), reportScope),
+        clusterScope: (...args) => Effect.tap(inner.clusterScope(...args), reportScope)
       })
     )
   ).pipe(Layer.provide(live))

@@ -7,15 +7,13 @@ import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import { Engines } from "../../domain/Engine.js"
-import { AppGate } from "../apps/AppGate.js"
-import { DatabasesRepo } from "../databases/DatabasesRepo.js"
-import { Policy } from "../identity/Policy.js"
+import type { ScopeParams } from "../../domain/Authorization.js"
+import { CurrentCaller } from "../../domain/Identity.js"
+import { requestedDatabase } from "../http/DatabaseParam.js"
 import type { OtlpSignal } from "./OtlpIngest.js"
 import { OTLP_BODY_LIMIT, encodingOf, readOtlpBody, tooLarge } from "./native/OtlpBody.js"
 import { responseBinary, responseJson } from "./native/OtlpResponse.js"
-import { ingestSignal, otlpTarget } from "./native/OtlpTarget.js"
-import type { TargetParams } from "./native/OtlpTarget.js"
+import { ingestSignal, makeOtlpTarget } from "./native/OtlpTarget.js"
 
 /** The body; the rest of a refused one is drained so that the error still reaches the client. */
 const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
@@ -30,21 +28,25 @@ const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
 
 export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
-    const gate = yield* AppGate
-    const engines = yield* Engines
-    const databases = yield* DatabasesRepo
+    const otlpTarget = yield* makeOtlpTarget
 
     const handle =
       (signal: OtlpSignal) =>
       (input: {
-        readonly urlParams: TargetParams
+        readonly urlParams: ScopeParams & { readonly database?: string | undefined }
         readonly tableOverride: string | undefined
         readonly request: HttpServerRequest.HttpServerRequest
       }) =>
         Effect.gen(function* () {
-          const { request } = input
-          const target = yield* otlpTarget(signal, input.urlParams, input.tableOverride)
+          const { request, urlParams } = input
+          const caller = yield* CurrentCaller
+          const database = yield* requestedDatabase(urlParams.database)
+          const target = yield* otlpTarget(
+            caller,
+            signal,
+            { ...urlParams, database },
+            input.tableOverride
+          )
           const encoding = yield* encodingOf(request.headers["content-type"])
           const declared = Number(request.headers["content-length"] ?? "0")
           const encoded = request.headers["content-encoding"] !== undefined
@@ -56,12 +58,7 @@ export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =
             : HttpServerResponse.uint8Array(responseBinary(signal, outcome), {
                 contentType: "application/x-protobuf"
               })
-        }).pipe(
-          Effect.provideService(Policy, policy),
-          Effect.provideService(AppGate, gate),
-          Effect.provideService(Engines, engines),
-          Effect.provideService(DatabasesRepo, databases)
-        )
+        })
 
     return handlers
       .handleRaw("traces", ({ urlParams, headers, request }) =>

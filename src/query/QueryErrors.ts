@@ -1,9 +1,9 @@
-/** Engine failures of a user's query as API errors whose hints say what to change. */
+/** Engine failures of a user's query as `QueryFailure`s whose hints say what to change. */
 import { Effect, Stream } from "effect"
 import { QueryRequest } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
-import type { ApiError } from "../../domain/Errors.js"
-import { BadRequest, Unavailable } from "../../domain/Errors.js"
+import { QueryRefused, Unavailable } from "../../domain/Errors.js"
+import type { QueryFailure } from "../../domain/QueryRunner.js"
 import { quoteString } from "../tables/Layout.js"
 
 export interface QueryLimits {
@@ -39,7 +39,7 @@ const tablesOf = (engine: AnalyticalEngine, engineDatabase: string) =>
       Effect.orElseSucceed((): ReadonlyArray<string> => [])
     )
 
-export const toApiError = (
+export const toQueryFailure = (
   error: EngineError,
   context: {
     readonly engine: AnalyticalEngine
@@ -47,7 +47,7 @@ export const toApiError = (
     readonly engineDatabase: string
     readonly limits: QueryLimits
   }
-): Effect.Effect<ApiError> =>
+): Effect.Effect<QueryFailure> =>
   Effect.gen(function* () {
     const message = cleaned(error.message)
     switch (error.type) {
@@ -55,7 +55,7 @@ export const toApiError = (
         return new Unavailable({ message, hint: "Retry shortly." })
       case "UNKNOWN_TABLE": {
         const tables = yield* tablesOf(context.engine, context.engineDatabase)
-        return new BadRequest({
+        return new QueryRefused({
           message,
           hint:
             tables.length === 0
@@ -64,21 +64,21 @@ export const toApiError = (
         })
       }
       case "TIMEOUT_EXCEEDED":
-        return new BadRequest({
+        return new QueryRefused({
           message,
           hint: `Queries may run for ${context.limits.timeoutSeconds} s (max_execution_time, set by SLUICE_QUERY_TIMEOUT_SECONDS). Narrow the query.`
         })
       case "TOO_MANY_ROWS_OR_BYTES":
-        return new BadRequest({
+        return new QueryRefused({
           message,
           hint: `Results may hold ${context.limits.maxResultBytes} bytes (max_result_bytes, result_overflow_mode=throw; set by SLUICE_QUERY_MAX_RESULT_BYTES). Add a LIMIT or aggregate.`
         })
       case "READONLY":
-        return new BadRequest({ message, hint: READ_ONLY_HINT })
+        return new QueryRefused({ message, hint: READ_ONLY_HINT })
       case "QUERY_WAS_CANCELLED":
-        return new BadRequest({ message: "The query was cancelled.", hint: "" })
+        return new QueryRefused({ message: "The query was cancelled.", hint: "" })
       default:
-        return new BadRequest({
+        return new QueryRefused({
           message,
           hint: /Multi-statements/i.test(message)
             ? "Send one statement per request."

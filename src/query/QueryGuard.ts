@@ -11,7 +11,7 @@
  * is left to the engine.
  */
 import { Effect } from "effect"
-import { BadRequest, Forbidden } from "../../domain/Errors.js"
+import { Forbidden, QueryRefused } from "../../domain/Errors.js"
 import { READ_ONLY_HINT } from "./QueryErrors.js"
 import { tokens } from "./SqlTokens.js"
 
@@ -83,10 +83,10 @@ export const severalStatements = (sql: string): boolean => {
   return end !== -1 && list.slice(end + 1).some((token) => token.text !== ";")
 }
 
-export const guard = (sql: string): Effect.Effect<void, BadRequest | Forbidden> => {
+export const guard = (sql: string): Effect.Effect<void, QueryRefused | Forbidden> => {
   if (severalStatements(sql))
     return Effect.fail(
-      new BadRequest({
+      new QueryRefused({
         message: "The SQL holds more than one statement.",
         hint: "Send one statement per request."
       })
@@ -94,7 +94,7 @@ export const guard = (sql: string): Effect.Effect<void, BadRequest | Forbidden> 
   const kind = refusedStatement(sql)
   if (kind !== undefined)
     return Effect.fail(
-      new BadRequest({
+      new QueryRefused({
         message: `${kind} statements cannot run here: queries are read-only.`,
         hint: READ_ONLY_HINT
       })

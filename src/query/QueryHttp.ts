@@ -1,73 +1,82 @@
-/** `POST /v1/query` and `POST /v1/query/cancel` (decisions.md §7). */
-import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+/**
+ * `POST /v1/query` and `POST /v1/query/cancel` (decisions.md §7): the HTTP side of
+ * `QueryRunner`. A whole result goes out with its length; a streamed one that fails after
+ * its headers went out ends with the reason as its last line (`{"exception": …}` for JSON
+ * rows, the message itself for text formats), and the connection closes without
+ * completing the response, so clients see it cut off rather than whole.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect, Stream } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import { Engines } from "../../domain/Engine.js"
-import { engineAccessError } from "../clusters/EngineAccess.js"
-import { SluiceConfig } from "../config/SluiceConfig.js"
-import { engineDatabase } from "../databases/EngineDatabase.js"
-import { selectDatabase } from "../databases/DatabaseSelection.js"
-import { Policy } from "../identity/Policy.js"
-import { makeHints } from "./Hints.js"
-import { runQuery } from "./QueryRun.js"
-import { RunningQueries } from "./RunningQueries.js"
+import type { QueryFormat } from "../../domain/api/QueryApi.js"
+import type { QueryFailure, QueryResult } from "../../domain/QueryRunner.js"
+import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
+import { abortResponse } from "../http/AbortResponse.js"
+import { requestScopes } from "../http/RequestScope.js"
+import { HINTS_HEADER, hintsHeader } from "./Hints.js"
+import { contentType } from "./QueryFormats.js"
+
+export const QUERY_ID_HEADER = "x-service-query-id"
+
+const errorLine = (format: QueryFormat, error: QueryFailure): Uint8Array => {
+  const text = error.hint === "" ? error.message : `${error.message} ${error.hint}`
+  return Buffer.from(
+    format.startsWith("JSON")
+      ? `${JSON.stringify({ exception: text })}\n`
+      : `\n${text.replace(/\s+/g, " ")}\n`
+  )
+}
+
+const responseHeaders = (result: QueryResult) => {
+  const headers: Record<string, string> = { [QUERY_ID_HEADER]: result.queryId }
+  if (result.hints.length > 0) headers[HINTS_HEADER] = hintsHeader(result.hints)
+  return headers
+}
+
+const respond = (format: QueryFormat, result: QueryResult) =>
+  Effect.gen(function* () {
+    const options = { contentType: contentType(format), headers: responseHeaders(result) }
+    if (result._tag === "Whole") {
+      return typeof result.body === "string"
+        ? HttpServerResponse.text(result.body, options)
+        : HttpServerResponse.uint8Array(result.body, options)
+    }
+    const abort = yield* abortResponse
+    const body = Stream.concat(Stream.fromIterable(result.head), result.rest).pipe(
+      Stream.catchAll((error) =>
+        Stream.concat(Stream.make(errorLine(format, error)), Stream.drain(Stream.fromEffect(abort)))
+      )
+    )
+    return HttpServerResponse.stream(body, options)
+  })
 
 export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
-    const engines = yield* Engines
-    const running = yield* RunningQueries
-    const config = yield* SluiceConfig
-    const hintsOf = makeHints()
-    const limits = {
-      maxSqlBytes: config.queryMaxSqlBytes,
-      timeoutSeconds: config.queryTimeoutSeconds,
-      maxResultBytes: config.queryMaxResultBytes
-    }
-
-    const resolve = Effect.fnUntraced(function* (urlParams: {
-      readonly organization?: string | undefined
-      readonly cluster?: string | undefined
-      readonly database?: string | undefined
-    }) {
-      const cluster = yield* policy.clusterScope("query", urlParams)
-      const database = yield* selectDatabase(cluster, urlParams.database)
-      return { cluster, scope: { ...cluster, database } }
-    })
+    const scopes = yield* requestScopes
+    const runner = yield* QueryRunner
 
     // No span of their own: the request's span (named by its route) covers each, and the
     // engine call inside has its own.
     return handlers
       .handle("query", ({ payload, urlParams }) =>
         Effect.gen(function* () {
-          const { cluster, scope } = yield* resolve(urlParams)
-          const engine = yield* engines
-            .forCluster(cluster.clusterId)
-            .pipe(Effect.mapError(engineAccessError))
-          const engineDb = engineDatabase(engine, scope.database)
-          return yield* runQuery({
-            engine,
-            running,
-            scope,
-            engineDatabase: engineDb,
-            limits,
-            sql: payload.sql,
-            format: payload.format,
-            queryId: payload.query_id ?? crypto.randomUUID(),
-            hints: hintsOf({
-              engine,
-              clusterId: cluster.clusterId,
-              database: scope.database,
-              engineDatabase: engineDb,
-              sql: payload.sql
-            })
-          })
+          const { scope, database } = yield* scopes.dataScope("query", urlParams)
+          const statement = new QueryStatement(
+            {
+              sql: payload.sql,
+              format: payload.format,
+              queryId: payload.query_id ?? crypto.randomUUID()
+            },
+            true
+          )
+          const result = yield* runner.run(scope, database, statement)
+          return yield* respond(payload.format, result)
         })
       )
       .handle("cancel", ({ payload, urlParams }) =>
         Effect.gen(function* () {
-          const { scope } = yield* resolve(urlParams)
-          yield* running.cancel(scope, payload.query_id)
+          const { scope, database } = yield* scopes.dataScope("query", urlParams)
+          yield* runner.cancel(scope, database, payload.query_id)
           return { cancelled: true as const }
         })
       )

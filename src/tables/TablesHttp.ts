@@ -1,16 +1,15 @@
 /** `/v1/tables`: list, describe, insert into (created on first insert) and drop tables. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { NotFound } from "../../domain/Errors.js"
 import { engineAccessError } from "../clusters/EngineAccess.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
-import { selectDatabase } from "../databases/DatabaseSelection.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
-import { Policy } from "../identity/Policy.js"
-import type { DataAction } from "../identity/Scopes.js"
+import type { DataAction } from "../../domain/Authorization.js"
 import { insertFromBody } from "../ingest/InsertHandler.js"
 import * as InsertTokens from "../ingest/InsertTokens.js"
 import { TableLocks } from "../ingest/TableLocks.js"
@@ -28,7 +27,7 @@ const unknownTable = (table: string, database: string, existing: ReadonlyArray<s
 
 export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handlers) =>
   Effect.gen(function* () {
-    const policy = yield* Policy
+    const scopes = yield* requestScopes
     const engines = yield* Engines
     const tables = yield* SchemalessTables
     const locks = yield* TableLocks
@@ -45,8 +44,7 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
       }
     ) =>
       Effect.gen(function* () {
-        const scope = yield* policy.clusterScope(action, params)
-        const database = yield* selectDatabase(scope, params.database)
+        const { scope, database } = yield* scopes.dataScope(action, params)
         const engine: AnalyticalEngine = yield* engines
           .forCluster(scope.clusterId)
           .pipe(Effect.mapError(engineAccessError))

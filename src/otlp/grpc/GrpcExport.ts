@@ -4,14 +4,13 @@
  * `decodeExport`, so a malformed message is an INVALID_ARGUMENT rather than a transport
  * failure.
  */
-import { HttpServerRequest } from "@effect/platform"
 import type { Metadata } from "@grpc/grpc-js"
 import { Effect, Redacted } from "effect"
 import { Unauthorized } from "../../../domain/Errors.js"
-import { Authenticator, CurrentCaller } from "../../../domain/Identity.js"
+import { Authenticator } from "../../../domain/Identity.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import { responseBinary } from "../native/OtlpResponse.js"
-import { ingestSignal, otlpTarget, tableHeader } from "../native/OtlpTarget.js"
+import { ingestSignal, makeOtlpTarget, tableHeader } from "../native/OtlpTarget.js"
 
 const missing = new Unauthorized({
   message: "The call carries no bearer credential.",
@@ -25,26 +24,25 @@ const text = (metadata: Metadata, key: string): string | undefined => {
   return typeof value === "string" ? value : value.toString("utf8")
 }
 
-// The database comes from metadata, so the request the selection would read has no headers.
-const noHeaders = HttpServerRequest.fromWeb(new Request("http://grpc.invalid/"))
-
-export const grpcExport = Effect.fn("OtlpGrpc.export")(function* (
-  signal: OtlpSignal,
-  metadata: Metadata,
-  bytes: Uint8Array
-) {
+/** Serves one `Export` call; built once with the server. */
+export const makeGrpcExport = Effect.gen(function* () {
   const authenticator = yield* Authenticator
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(text(metadata, "authorization") ?? "")?.[1]
-  if (token === undefined) return yield* missing
-  const caller = yield* authenticator.authenticate(Redacted.make(token))
-  const target = yield* otlpTarget(
-    signal,
-    { database: text(metadata, "x-service-database") },
-    text(metadata, tableHeader(signal))
-  ).pipe(
-    Effect.provideService(CurrentCaller, caller),
-    Effect.provideService(HttpServerRequest.HttpServerRequest, noHeaders)
-  )
-  const outcome = yield* ingestSignal(target, signal, "protobuf", bytes)
-  return responseBinary(signal, outcome)
+  const otlpTarget = yield* makeOtlpTarget
+  return Effect.fn("OtlpGrpc.export")(function* (
+    signal: OtlpSignal,
+    metadata: Metadata,
+    bytes: Uint8Array
+  ) {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(text(metadata, "authorization") ?? "")?.[1]
+    if (token === undefined) return yield* missing
+    const caller = yield* authenticator.authenticate(Redacted.make(token))
+    const target = yield* otlpTarget(
+      caller,
+      signal,
+      { database: text(metadata, "x-service-database") },
+      text(metadata, tableHeader(signal))
+    )
+    const outcome = yield* ingestSignal(target, signal, "protobuf", bytes)
+    return responseBinary(signal, outcome)
+  })
 })

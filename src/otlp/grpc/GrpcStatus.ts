@@ -21,7 +21,12 @@ const codes: Record<ApiError["_tag"], status> = {
   Internal: status.INTERNAL,
   NotImplemented: status.UNIMPLEMENTED,
   // OTLP exporters retry UNAVAILABLE, which is what a paused cluster needs.
-  Unavailable: status.UNAVAILABLE
+  Unavailable: status.UNAVAILABLE,
+  DatabaseNotFound: status.NOT_FOUND,
+  InvalidDatabaseName: status.INVALID_ARGUMENT,
+  InsertTokenReused: status.FAILED_PRECONDITION,
+  MalformedRecords: status.INVALID_ARGUMENT,
+  QueryRefused: status.INVALID_ARGUMENT
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({

@@ -6,19 +6,14 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js"
 import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from "@grpc/grpc-js"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime } from "effect"
-import type { Engines } from "../../../domain/Engine.js"
-import type { Authenticator } from "../../../domain/Identity.js"
 import type { OtlpTransforms } from "../../../domain/OtlpTransforms.js"
-import type { AppGate } from "../../apps/AppGate.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
-import type { DatabasesRepo } from "../../databases/DatabasesRepo.js"
-import type { Policy } from "../../identity/Policy.js"
 import { LogsService } from "../gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
 import { MetricsService } from "../gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
 import { TraceService } from "../gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import { OTLP_BODY_LIMIT } from "../native/OtlpBody.js"
-import { grpcExport } from "./GrpcExport.js"
+import { makeGrpcExport } from "./GrpcExport.js"
 import { grpcError, internalError } from "./GrpcStatus.js"
 
 /** The running server; `port` is the bound one (useful when configured as 0). */
@@ -27,7 +22,9 @@ export class OtlpGrpcServer extends Context.Tag("sluice/OtlpGrpcServer")<
   { readonly port: number }
 >() {}
 
-type Needs = Authenticator | Policy | AppGate | Engines | DatabasesRepo | OtlpTransforms
+type Export = Effect.Effect.Success<typeof makeGrpcExport>
+// What an export needs beyond what it was built with (the row flatteners).
+type Needs = OtlpTransforms
 
 const services = { traces: TraceService, logs: LogsService, metrics: MetricsService } as const
 
@@ -52,7 +49,7 @@ const definition = (signal: OtlpSignal): ServiceDefinition => {
 }
 
 const handler =
-  (runtime: Runtime.Runtime<Needs>, signal: OtlpSignal) =>
+  (runtime: Runtime.Runtime<Needs>, grpcExport: Export, signal: OtlpSignal) =>
   (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
     const fiber = Runtime.runFork(runtime)(grpcExport(signal, call.metadata, call.request))
     call.on("cancelled", () => Effect.runFork(Fiber.interrupt(fiber)))
@@ -90,9 +87,10 @@ export const OtlpGrpcServerLive = Layer.scoped(
   Effect.gen(function* () {
     const { host, grpcPort } = yield* SluiceConfig
     const runtime = yield* Effect.runtime<Needs>()
+    const grpcExport = yield* makeGrpcExport
     const server = new Server({ "grpc.max_receive_message_length": OTLP_BODY_LIMIT })
     for (const signal of ["traces", "logs", "metrics"] as const) {
-      server.addService(definition(signal), { Export: handler(runtime, signal) })
+      server.addService(definition(signal), { Export: handler(runtime, grpcExport, signal) })
     }
     const address = `${host.includes(":") ? `[${host}]` : host}:${grpcPort}`
     const port = yield* Effect.acquireRelease(

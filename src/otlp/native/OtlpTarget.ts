@@ -1,18 +1,20 @@
 /**
  * What the native OTLP transports (HTTP and gRPC) share: where an export lands — the
  * caller's cluster, with the otlp-app installed, the selected database and the signal's
- * table — and the decode-then-ingest step. Both run inside a request whose
- * `CurrentCaller` is known; the database selection reads the request's headers.
+ * table — and the decode-then-ingest step. Each transport authenticates its caller and
+ * reads the asked-for database its own way (a header or parameter, gRPC metadata).
  */
 import { Effect, Schema } from "effect"
 import { Engines } from "../../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../../domain/Engine.js"
 import { BadRequest, Unavailable } from "../../../domain/Errors.js"
 import { TableName } from "../../../domain/Ids.js"
+import { Authorization } from "../../../domain/Authorization.js"
+import type { ScopeParams } from "../../../domain/Authorization.js"
+import { DatabaseSelection } from "../../../domain/DatabaseSelection.js"
+import type { Caller } from "../../../domain/Identity.js"
 import { AppGate } from "../../apps/AppGate.js"
-import { selectDatabase } from "../../databases/DatabaseSelection.js"
 import { engineDatabase } from "../../databases/EngineDatabase.js"
-import { Policy } from "../../identity/Policy.js"
 import { decodeExport, ingestExport } from "../OtlpIngest.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import type { OtlpEncoding } from "./OtlpBody.js"
@@ -30,12 +32,6 @@ export interface OtlpTarget {
   readonly table: string
 }
 
-export interface TargetParams {
-  readonly organization?: string | undefined
-  readonly cluster?: string | undefined
-  readonly database?: string | undefined
-}
-
 const decodeTable = Schema.decodeUnknown(TableName)
 
 const tableOf = (signal: OtlpSignal, override: string | undefined) =>
@@ -49,27 +45,32 @@ const tableOf = (signal: OtlpSignal, override: string | undefined) =>
     )
   )
 
-export const otlpTarget = Effect.fn("Otlp.target")(function* (
-  signal: OtlpSignal,
-  params: TargetParams,
-  tableOverride: string | undefined
-) {
-  const policy = yield* Policy
+/** Resolves where an export of `caller` lands; built once per transport. */
+export const makeOtlpTarget = Effect.gen(function* () {
+  const authorization = yield* Authorization
+  const selection = yield* DatabaseSelection
   const gate = yield* AppGate
   const engines = yield* Engines
-  const scope = yield* policy.clusterScope("insert", params)
-  yield* gate.require(scope.clusterId, OTLP_APP)
-  const table = yield* tableOf(signal, tableOverride)
-  const database = yield* selectDatabase(scope, params.database)
-  const engine = yield* engines
-    .forCluster(scope.clusterId)
-    .pipe(
-      Effect.mapError(
-        (error) =>
-          new Unavailable({ message: error.message, hint: "Retry when the cluster is running." })
+  return Effect.fn("Otlp.target")(function* (
+    caller: Caller,
+    signal: OtlpSignal,
+    where: ScopeParams & { readonly database: string | undefined },
+    tableOverride: string | undefined
+  ) {
+    const scope = yield* authorization.clusterScope(caller, "insert", where)
+    yield* gate.require(scope.clusterId, OTLP_APP)
+    const table = yield* tableOf(signal, tableOverride)
+    const database = yield* selection.select(scope, where.database)
+    const engine = yield* engines
+      .forCluster(scope.clusterId)
+      .pipe(
+        Effect.mapError(
+          (error) =>
+            new Unavailable({ message: error.message, hint: "Retry when the cluster is running." })
+        )
       )
-    )
-  return { engine, database: engineDatabase(engine, database), table } satisfies OtlpTarget
+    return { engine, database: engineDatabase(engine, database), table } satisfies OtlpTarget
+  })
 })
 
 /** Decodes the export and stores its rows; a payload that does not decode stores nothing. */

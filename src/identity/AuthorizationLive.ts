@@ -1,15 +1,14 @@
 /**
- * The one place that decides what a caller may do. Handlers ask for the scope they act
- * in — a cluster's data plane or an organization's management plane — and get it back
- * resolved, or the 400/403/404 that explains why not.
+ * The one place that decides what a caller may do (`Authorization`), over the control
+ * plane's organizations and clusters.
  */
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { Authorization, ClusterScope, OrganizationScope } from "../../domain/Authorization.js"
+import type { DataAction, ScopeParams } from "../../domain/Authorization.js"
 import { BadRequest, Forbidden, NotFound } from "../../domain/Errors.js"
-import { CurrentCaller } from "../../domain/Identity.js"
-import type { OrganizationRole, Permission, UserCaller } from "../../domain/Identity.js"
+import type { Caller, OrganizationRole, Permission, UserCaller } from "../../domain/Identity.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
-import type { ClusterScope, DataAction, OrganizationScope } from "./Scopes.js"
 import { actionDescription, keyMayDo, memberMayDo } from "./Scopes.js"
 
 const userOnly = new Forbidden({
@@ -18,15 +17,17 @@ const userOnly = new Forbidden({
   hint: "Log in with POST /v1/auth/login and send the session token."
 })
 
-export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
-  effect: Effect.gen(function* () {
+// Scopes are built here from rows already validated: construction skips re-validation.
+const trusted = true
+
+export const AuthorizationLive = Layer.effect(
+  Authorization,
+  Effect.gen(function* () {
     const organizations = yield* OrganizationsRepo
     const clusters = yield* ClustersRepo
 
-    /** The calling user, or 403 for an API key. */
-    const user = Effect.flatMap(CurrentCaller, (caller) =>
+    const user = (caller: Caller) =>
       caller._tag === "UserCaller" ? Effect.succeed(caller) : Effect.fail(userOnly)
-    )
 
     const membership = (caller: UserCaller, organization: string | undefined) =>
       Effect.gen(function* () {
@@ -59,35 +60,34 @@ export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
     // Untraced, like the other per-request decisions (authentication, database selection):
     // they run on every request, mostly in memory, and a span would cost more than they
     // do; the control-plane reads they make are traced by the SQL client.
-    return {
+    return Authorization.of({
       user,
 
-      /** A user's standing in an organization, for organization, cluster and app endpoints. */
       organizationScope: Effect.fnUntraced(function* (
+        caller: Caller,
         organization: string | undefined,
         need: OrganizationRole,
         what: string
       ) {
-        const caller = yield* user
-        const m = yield* membership(caller, organization)
+        const userCaller = yield* user(caller)
+        const m = yield* membership(userCaller, organization)
         yield* requireRole(m.role, need, what)
-        return {
-          organizationId: m.organization_id,
-          organizationName: m.organization_name,
-          role: m.role,
-          user: caller
-        } satisfies OrganizationScope
+        return new OrganizationScope(
+          {
+            organizationId: m.organization_id,
+            organizationName: m.organization_name,
+            role: m.role,
+            user: userCaller
+          },
+          trusted
+        )
       }),
 
-      /** The cluster a data-plane request acts on, if the caller may do `action` there. */
       clusterScope: Effect.fnUntraced(function* (
+        caller: Caller,
         action: DataAction,
-        params: {
-          readonly organization?: string | undefined
-          readonly cluster?: string | undefined
-        }
+        params: ScopeParams
       ) {
-        const caller = yield* CurrentCaller
         if (caller._tag === "ApiKeyCaller") {
           const mismatch =
             (params.organization !== undefined &&
@@ -101,14 +101,17 @@ export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
           }
           if (!keyMayDo(caller.permission, action))
             return yield* forbiddenFor(caller.permission, action)
-          return {
-            organizationId: caller.organizationId,
-            organizationName: caller.organizationName,
-            clusterId: caller.clusterId,
-            clusterName: caller.clusterName,
-            defaultDatabase: caller.defaultDatabase,
-            caller
-          } satisfies ClusterScope
+          return new ClusterScope(
+            {
+              organizationId: caller.organizationId,
+              organizationName: caller.organizationName,
+              clusterId: caller.clusterId,
+              clusterName: caller.clusterName,
+              defaultDatabase: caller.defaultDatabase,
+              caller
+            },
+            trusted
+          )
         }
         const m = yield* membership(caller, params.organization)
         if (!memberMayDo(m.role, action)) {
@@ -131,18 +134,21 @@ export class Policy extends Effect.Service<Policy>()("sluice/Policy", {
                 hint: `Clusters of '${m.organization_name}': ${names}.`
               })
         }
-        return {
-          organizationId: m.organization_id,
-          organizationName: m.organization_name,
-          clusterId: cluster.value.id,
-          clusterName: cluster.value.name,
-          defaultDatabase: undefined,
-          caller
-        } satisfies ClusterScope
+        return new ClusterScope(
+          {
+            organizationId: m.organization_id,
+            organizationName: m.organization_name,
+            clusterId: cluster.value.id,
+            clusterName: cluster.value.name,
+            defaultDatabase: undefined,
+            caller
+          },
+          trusted
+        )
       })
-    }
+    })
   })
-}) {}
+)
 
 const forbiddenFor = (permission: Permission, action: DataAction) =>
   new Forbidden({

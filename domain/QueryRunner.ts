@@ -1,0 +1,70 @@
+/**
+ * The user-level SQL path: one read-only statement in a cluster's database, under the
+ * size, time and result limits, registered for cancel by its id while it runs, with the
+ * result's hints (decisions.md §5, §7). What it answers is bytes in the asked-for format,
+ * never a transport's response.
+ */
+import { Context, Schema } from "effect"
+import type { Effect, Stream } from "effect"
+import { QueryFormat } from "./api/QueryApi.js"
+import type { ClusterScope } from "./Authorization.js"
+import type { Conflict, Forbidden, NotFound, QueryRefused, Unavailable } from "./Errors.js"
+import type { DatabaseName } from "./Ids.js"
+
+export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement")({
+  sql: Schema.String,
+  format: QueryFormat,
+  /** The caller's name for the query, for cancel: unique in its database while it runs. */
+  queryId: Schema.String
+}) {}
+
+/** Why a query failed: refused (the caller's to fix) or the engine unavailable. */
+export type QueryFailure = QueryRefused | Unavailable
+
+/**
+ * A result read whole: a `JSON` document (as text), or a streamed format that ended
+ * within the engine's first pieces.
+ */
+export interface WholeResult {
+  readonly _tag: "Whole"
+  readonly queryId: string
+  readonly hints: ReadonlyArray<string>
+  readonly body: string | Uint8Array
+}
+
+/**
+ * A longer result: the pieces read before answering, then the rest as the engine makes
+ * them. The rest may still fail (cancelled, past a limit); running it to its end, or
+ * interrupting it, ends the query.
+ */
+export interface StreamedResult {
+  readonly _tag: "Streamed"
+  readonly queryId: string
+  readonly hints: ReadonlyArray<string>
+  readonly head: ReadonlyArray<Uint8Array>
+  readonly rest: Stream.Stream<Uint8Array, QueryFailure>
+}
+
+export type QueryResult = WholeResult | StreamedResult
+
+export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
+  QueryRunner,
+  {
+    /**
+     * Runs `statement` in `database` of the scope's cluster. `Forbidden`: it reaches
+     * outside the cluster (files, URLs, other servers); `Conflict`: its id is running, or
+     * the cluster is paused.
+     */
+    readonly run: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: QueryStatement
+    ) => Effect.Effect<QueryResult, QueryFailure | Forbidden | Conflict>
+    /** Stops the running query of that id started in the same scope and database. */
+    readonly cancel: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      queryId: string
+    ) => Effect.Effect<void, NotFound | Unavailable>
+  }
+>() {}

@@ -1,0 +1,96 @@
+/**
+ * Every capability, live, over the control plane (`SqlClient`), the `Provisioner` of
+ * cluster engines and `SluiceConfig` (see `Infrastructure.ts`). Transports (`Http.ts`,
+ * `Grpc.ts`), start-up work (`Startup.ts`) and embedding programs all use this one set.
+ */
+import { Layer } from "effect"
+import { AppGate } from "../src/apps/AppGate.js"
+import { AppsRepo } from "../src/apps/AppsRepo.js"
+import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
+import { ClusterLifecycle } from "../src/clusters/ClusterLifecycle.js"
+import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
+import { EngineLocks } from "../src/clusters/EngineLocks.js"
+import { ClusterMetricsQuery } from "../src/clusters/metrics/ClusterMetricsQuery.js"
+import { StorageVerifierLive } from "../src/clusters/StorageCheck.js"
+import { QueryConfig } from "../src/config/SluiceConfig.js"
+import { DatabaseSelectionLive } from "../src/databases/DatabaseSelectionLive.js"
+import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
+import { EngineDatabases } from "../src/databases/EngineDatabases.js"
+import { ApiKeysRepo } from "../src/identity/ApiKeysRepo.js"
+import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
+import { AuthenticatorLive } from "../src/identity/AuthenticatorLive.js"
+import { AuthorizationLive } from "../src/identity/AuthorizationLive.js"
+import { OidcVerifier } from "../src/identity/OidcVerifier.js"
+import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
+import { Passwords } from "../src/identity/Passwords.js"
+import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
+import { SessionTokens } from "../src/identity/SessionTokens.js"
+import { UsersRepo } from "../src/identity/UsersRepo.js"
+import { TableLocks } from "../src/ingest/TableLocks.js"
+import { UrlIngest } from "../src/ingest/UrlIngest.js"
+import { RequestLogQueue } from "../src/logs/RequestLogQueue.js"
+import { RequestLogStore } from "../src/logs/RequestLogStore.js"
+import { reportingAuthenticator, reportingAuthorization } from "../src/logs/ScopeReporting.js"
+import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
+import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
+import { RunningQueries } from "../src/query/RunningQueries.js"
+import { SchemalessTables } from "../src/tables/SchemalessTables.js"
+import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
+
+/** The control plane's records. */
+export const RepositoriesLive = Layer.mergeAll(
+  UsersRepo.Default,
+  OrganizationsRepo.Default,
+  ClustersRepo.Default,
+  DatabasesRepo.Default,
+  ApiKeysRepo.Default,
+  AppsRepo.Default,
+  RequestLogStore.Default
+)
+
+/** Who is calling (`Authenticator`) and what they may do (`Authorization`). */
+export const IdentityLive = Layer.mergeAll(
+  reportingAuthenticator(AuthenticatorLive),
+  reportingAuthorization(AuthorizationLive)
+).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      SessionTokens.Default,
+      OidcVerifier.Default,
+      ApiKeyTokens.Default,
+      Passwords.Default
+    )
+  ),
+  Layer.provideMerge(ServiceSecrets.Default)
+)
+
+/** Cluster lifecycle, apps, and `Engines` on top of them. */
+export const ClustersLive = Layer.mergeAll(
+  ClusterEngines.layer,
+  ClusterMetricsQuery.Default,
+  StorageVerifierLive,
+  AppGate.Default
+).pipe(Layer.provideMerge(ClusterLifecycle.Default), Layer.provideMerge(EngineLocks.Default))
+
+/** Databases, tables, ingest and SQL on the clusters' engines. */
+export const DataPlaneLive = Layer.mergeAll(
+  DatabaseSelectionLive,
+  QueryRunnerLive,
+  UrlIngest.Default,
+  SchemalessTables.Default,
+  TableLocks.Default,
+  EngineDatabases.Default,
+  EventTransformsLive,
+  OtlpTransformsLive,
+  RequestLogQueue.Default
+).pipe(
+  // One registry of running queries: SQL queries and URL loads are cancelled alike.
+  Layer.provideMerge(RunningQueries.Default),
+  Layer.provide(QueryConfig.layer)
+)
+
+export const CapabilitiesLive = DataPlaneLive.pipe(
+  Layer.provideMerge(ClustersLive),
+  Layer.provideMerge(IdentityLive),
+  Layer.provideMerge(RepositoriesLive)
+)

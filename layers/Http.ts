@@ -1,0 +1,71 @@
+/**
+ * The HTTP transport: the API's handlers over the capabilities, the request log around
+ * them, the server, and the start-up announcement (once bootstrap is done).
+ */
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Option } from "effect"
+import { SluiceApi } from "../domain/Api.js"
+import { AppsHttpLive } from "../src/apps/AppsHttp.js"
+import { AnnounceLive } from "../src/bootstrap/Announce.js"
+import { ClustersHttpLive, ClusterSizesHttpLive } from "../src/clusters/ClustersHttp.js"
+import { SluiceConfig } from "../src/config/SluiceConfig.js"
+import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
+import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
+import { ErrorShapeLive } from "../src/http/ErrorShape.js"
+import { HealthHttpLive } from "../src/http/HealthHttp.js"
+import { PendingGroupsLive } from "../src/http/PendingGroups.js"
+import { AuthenticationLive } from "../src/identity/AuthenticationLive.js"
+import { AuthHttpLive } from "../src/identity/AuthHttp.js"
+import { KeysHttpLive } from "../src/identity/KeysHttp.js"
+import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
+import { LogsHttpLive } from "../src/logs/LogsHttp.js"
+import { requestLogMiddleware } from "../src/logs/RequestLogMiddleware.js"
+import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
+import { QueryHttpLive } from "../src/query/QueryHttp.js"
+import { TablesHttpLive } from "../src/tables/TablesHttp.js"
+import { DeliveryStreamErrorsLive } from "../src/transforms/DeliveryStreamErrors.js"
+
+const GroupsLive = Layer.mergeAll(
+  HealthHttpLive,
+  AuthHttpLive,
+  OrganizationsHttpLive,
+  KeysHttpLive,
+  LogsHttpLive,
+  DatabasesHttpLive,
+  TablesHttpLive,
+  QueryHttpLive,
+  AppsHttpLive,
+  ClustersHttpLive,
+  ClusterSizesHttpLive,
+  OtlpHttpLive,
+  PendingGroupsLive
+).pipe(Layer.provide(AuthenticationLive))
+
+const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
+  Layer.provide(GroupsLive),
+  // Added after ErrorShape, so it wraps it and sees the responses ErrorShape makes too.
+  Layer.provide(DeliveryStreamErrorsLive),
+  Layer.provide(ErrorShapeLive)
+)
+
+const HttpServerLive = Layer.unwrapEffect(
+  Effect.map(SluiceConfig, ({ host, port, maxRequestBytes }) =>
+    Layer.merge(
+      NodeHttpServer.layer(createBodyLimitedServer, { host, port }),
+      // Each request's fiber starts from the server's context, so the body readers (the
+      // platform's and `RequestText`) find the limit there without a provide per request.
+      Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxRequestBytes)))
+    )
+  )
+)
+
+export const HttpLive = AnnounceLive.pipe(
+  Layer.provideMerge(
+    HttpApiBuilder.serve(requestLogMiddleware).pipe(
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+      Layer.provide(ApiLive),
+      Layer.provideMerge(HttpServerLive)
+    )
+  )
+)

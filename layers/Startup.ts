@@ -1,0 +1,33 @@
+/**
+ * What runs when sluice starts, in order: bootstrap the control plane (the first start's
+ * organization, cluster, admin), make sure every recorded database exists in its engine,
+ * bring each cluster to the phase it was left in; then the background work: idling,
+ * metrics sampling and request-log retention.
+ */
+import { Effect, Layer } from "effect"
+import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
+import { FirstStart } from "../src/bootstrap/FirstStart.js"
+import { ClusterLifecycle } from "../src/clusters/ClusterLifecycle.js"
+import { IdlingLive } from "../src/clusters/Idling.js"
+import { MetricsSamplerLive } from "../src/clusters/metrics/MetricsSampler.js"
+import { MetricsStore } from "../src/clusters/metrics/MetricsStore.js"
+import { ensureEngineDatabases } from "../src/databases/EnsureEngineDatabases.js"
+import { RetentionLive } from "../src/logs/Retention.js"
+
+const BootLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    yield* ensureEngineDatabases
+    yield* Effect.flatMap(ClusterLifecycle, (lifecycle) => lifecycle.boot)
+  })
+)
+
+const BackgroundLive = Layer.mergeAll(
+  IdlingLive,
+  MetricsSamplerLive.pipe(Layer.provide(MetricsStore.Default)),
+  RetentionLive
+)
+
+export const StartupLive = Layer.merge(BootLive, BackgroundLive).pipe(
+  Layer.provideMerge(FirstStart.layer),
+  Layer.provide(Bootstrap.Default)
+)
