@@ -87,8 +87,41 @@ export class QueryRefused extends Schema.TaggedError<QueryRefused>()(
   HttpApiSchema.annotations({ status: 400 })
 ) {}
 
+/** The asked-for cluster does not exist in the caller's organization. */
+export class ClusterNotFound extends Schema.TaggedError<ClusterNotFound>()(
+  "ClusterNotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+/** The cluster's phase does not allow the transition now. */
+export class ClusterTransitionConflict extends Schema.TaggedError<ClusterTransitionConflict>()(
+  "ClusterTransitionConflict",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+/** The organization already has a cluster of that name. */
+export class DuplicateClusterName extends Schema.TaggedError<DuplicateClusterName>()(
+  "DuplicateClusterName",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+/** A requested size, replica count or bound is not in the size catalog. */
+export class InvalidClusterSize extends Schema.TaggedError<InvalidClusterSize>()(
+  "InvalidClusterSize",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+
 export type DomainError =
-  DatabaseNotFound | InvalidDatabaseName | InsertTokenReused | MalformedRecords | QueryRefused
+  | DatabaseNotFound
+  | InvalidDatabaseName
+  | InsertTokenReused
+  | MalformedRecords
+  | QueryRefused
+  | ClusterNotFound
+  | ClusterTransitionConflict
+  | DuplicateClusterName
+  | InvalidClusterSize
 
 /** Every error a transport may return. */
 export type ApiError =
@@ -130,7 +163,11 @@ export const errorStatus = {
   InvalidDatabaseName: 400,
   InsertTokenReused: 409,
   MalformedRecords: 400,
-  QueryRefused: 400
+  QueryRefused: 400,
+  ClusterNotFound: 404,
+  ClusterTransitionConflict: 409,
+  DuplicateClusterName: 409,
+  InvalidClusterSize: 400
 } as const satisfies Record<ApiError["_tag"], number>
 
 /** The stable wire code of each error (a conflict may carry its own). */
@@ -150,7 +187,11 @@ export const errorCode = {
   InvalidDatabaseName: "bad_request",
   InsertTokenReused: "insert_token_reused",
   MalformedRecords: "bad_request",
-  QueryRefused: "bad_request"
+  QueryRefused: "bad_request",
+  ClusterNotFound: "not_found",
+  ClusterTransitionConflict: "conflict",
+  DuplicateClusterName: "duplicate_name",
+  InvalidClusterSize: "bad_request"
 } as const satisfies Record<ApiError["_tag"], string>
 
 /** The wire body of an error: its stable code, or a conflict's own. */
@@ -193,5 +234,12 @@ export const ErrorWire = {
   InvalidDatabaseName: wire(InvalidDatabaseName, (b) => new InvalidDatabaseName(text(b))),
   InsertTokenReused: wire(InsertTokenReused, (b) => new InsertTokenReused(text(b))),
   MalformedRecords: wire(MalformedRecords, (b) => new MalformedRecords(text(b))),
-  QueryRefused: wire(QueryRefused, (b) => new QueryRefused(text(b)))
+  QueryRefused: wire(QueryRefused, (b) => new QueryRefused(text(b))),
+  ClusterNotFound: wire(ClusterNotFound, (b) => new ClusterNotFound(text(b))),
+  ClusterTransitionConflict: wire(
+    ClusterTransitionConflict,
+    (b) => new ClusterTransitionConflict(text(b))
+  ),
+  DuplicateClusterName: wire(DuplicateClusterName, (b) => new DuplicateClusterName(text(b))),
+  InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b)))
 }

@@ -2,7 +2,7 @@
  * The metrics half of the decoded OTLP model (see `OtlpModel.ts`): metrics of five
  * kinds, each a list of data points.
  */
-import type { OtlpAttributes, OtlpResource, OtlpScope } from "./OtlpModel.js"
+import type { OtlpAttributes, OtlpResource, OtlpScope } from "./OtlpCommonModel.js"
 
 export interface OtlpExemplar {
   readonly filteredAttributes: OtlpAttributes

@@ -6,8 +6,10 @@
 import { Layer } from "effect"
 import { AppGate } from "../src/apps/AppGate.js"
 import { AppsRepo } from "../src/apps/AppsRepo.js"
+import { ClusterConfig } from "../src/clusters/ClusterConfig.js"
 import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
-import { ClusterLifecycle } from "../src/clusters/ClusterLifecycle.js"
+import { ClusterEvents } from "../src/clusters/ClusterEvents.js"
+import { ClusterLifecycleLive } from "../src/clusters/ClusterLifecycleLive.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { EngineLocks } from "../src/clusters/EngineLocks.js"
 import { ClusterMetricsQuery } from "../src/clusters/metrics/ClusterMetricsQuery.js"
@@ -46,7 +48,7 @@ export const RepositoriesLive = Layer.mergeAll(
   ApiKeysRepo.Default,
   AppsRepo.Default,
   RequestLogStore.Default
-)
+).pipe(Layer.provideMerge(ClusterEvents.Default))
 
 /** Who is calling (`Authenticator`) and what they may do (`Authorization`). */
 export const IdentityLive = Layer.mergeAll(
@@ -70,7 +72,11 @@ export const ClustersLive = Layer.mergeAll(
   ClusterMetricsQuery.Default,
   StorageVerifierLive,
   AppGate.Default
-).pipe(Layer.provideMerge(ClusterLifecycle.Default), Layer.provideMerge(EngineLocks.Default))
+).pipe(
+  Layer.provideMerge(ClusterLifecycleLive),
+  Layer.provideMerge(EngineLocks.Default),
+  Layer.provide(ClusterConfig.layer)
+)
 
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(

@@ -7,7 +7,7 @@
 import { Effect, Layer } from "effect"
 import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
 import { FirstStart } from "../src/bootstrap/FirstStart.js"
-import { ClusterLifecycle } from "../src/clusters/ClusterLifecycle.js"
+import { ClusterLifecycle } from "../domain/ClusterLifecycle.js"
 import { IdlingLive } from "../src/clusters/Idling.js"
 import { MetricsSamplerLive } from "../src/clusters/metrics/MetricsSampler.js"
 import { MetricsStore } from "../src/clusters/metrics/MetricsStore.js"
@@ -16,6 +16,7 @@ import { RetentionLive } from "../src/logs/Retention.js"
 
 const BootLive = Layer.effectDiscard(
   Effect.gen(function* () {
+    yield* FirstStart
     yield* ensureEngineDatabases
     yield* Effect.flatMap(ClusterLifecycle, (lifecycle) => lifecycle.boot)
   })

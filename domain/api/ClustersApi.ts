@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { ClusterId } from "../Ids.js"
 import {
@@ -122,5 +123,9 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
       .setUrlParams(MetricsParams)
       .addSuccess(ClusterMetrics)
   )
+  .addError(ErrorWire.ClusterNotFound)
+  .addError(ErrorWire.ClusterTransitionConflict)
+  .addError(ErrorWire.DuplicateClusterName)
+  .addError(ErrorWire.InvalidClusterSize)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Clusters") {}

@@ -9,8 +9,8 @@ import { ClusterPaused, Engines, EngineUnavailable } from "../../domain/Engine.j
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { Provisioner } from "../../domain/Provisioner.js"
-import type { ClusterState } from "./ClusterLifecycle.js"
-import { ClusterLifecycle } from "./ClusterLifecycle.js"
+import type { ClusterState } from "../../domain/ClusterLifecycle.js"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo } from "./ClustersRepo.js"
 
 const WAKE_TIMEOUT = Duration.seconds(60)
@@ -43,7 +43,7 @@ export const layer = Layer.effect(
           case "ready": {
             const running = yield* Effect.option(provisioner.engine(id))
             if (Option.isSome(running)) return running
-            yield* Effect.ignore(lifecycle.ensureStarted({ id }))
+            yield* Effect.ignore(lifecycle.ensureStarted(id))
             return Option.none<AnalyticalEngine>()
           }
           case "paused":

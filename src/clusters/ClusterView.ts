@@ -6,7 +6,7 @@ import {
   ReplicaSize
 } from "../../domain/api/ClusterModels.js"
 import type { EngineStatus } from "../../domain/Provisioner.js"
-import type { ClusterRow } from "./ClustersRepo.js"
+import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
 
 const GIB = 1024 ** 3
 
@@ -17,7 +17,7 @@ const size = (cpu_cores: number, memory_gib: number) =>
  * `engine` adds what only the running engine knows (a crash and restart). Resources are
  * null while the cluster is being provisioned: nothing runs with them yet.
  */
-export const clusterView = (row: ClusterRow, engine: EngineStatus): Cluster =>
+export const clusterView = (row: ClusterRecord, engine: EngineStatus): Cluster =>
   new Cluster({
     id: row.id,
     name: row.name,

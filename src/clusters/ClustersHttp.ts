@@ -7,19 +7,19 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
-import { NotFound } from "../../domain/Errors.js"
+import { ClusterNotFound } from "../../domain/Errors.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { Provisioner } from "../../domain/Provisioner.js"
 import { StorageVerifier } from "../../domain/StorageVerifier.js"
 import type { OrganizationScope } from "../../domain/Authorization.js"
-import { ClusterLifecycle } from "./ClusterLifecycle.js"
-import type { ClusterRow } from "./ClustersRepo.js"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
+import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo } from "./ClustersRepo.js"
 import { clusterView } from "./ClusterView.js"
 import { ClusterMetricsQuery } from "./metrics/ClusterMetricsQuery.js"
 
 const notFound = (what: string) =>
-  new NotFound({
+  new ClusterNotFound({
     message: `Cluster ${what} not found in this organization.`,
     hint: "GET /v1/clusters?organization=<name> lists the organization's clusters."
   })
@@ -33,10 +33,10 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
     const metrics = yield* ClusterMetricsQuery
     const storage = yield* StorageVerifier
 
-    const view = (row: ClusterRow) =>
+    const view = (row: ClusterRecord) =>
       Effect.map(provisioner.status(row.id), (s) => clusterView(row, s))
 
-    const ofScope = (scope: OrganizationScope, found: Option.Option<ClusterRow>, what: string) =>
+    const ofScope = (scope: OrganizationScope, found: Option.Option<ClusterRecord>, what: string) =>
       Option.match(
         Option.filter(found, (row) => row.organization_id === scope.organizationId),
         { onNone: () => Effect.fail(notFound(what)), onSome: Effect.succeed }
@@ -159,6 +159,6 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
 
 export const ClusterSizesHttpLive = HttpApiBuilder.group(SluiceApi, "clusterSizes", (handlers) =>
   Effect.map(ClusterLifecycle, (lifecycle) =>
-    handlers.handle("sizes", () => Effect.succeed(lifecycle.catalog))
+    handlers.handle("sizes", () => Effect.succeed(lifecycle.sizes))
   )
 )

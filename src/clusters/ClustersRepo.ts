@@ -6,42 +6,14 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { ClusterPhase } from "../../domain/api/ClusterModels.js"
+import { ClusterRecord, ClusterSizing, PausedBy } from "../../domain/ClusterLifecycle.js"
 import { ClusterId, OrganizationId } from "../../domain/Ids.js"
-
-/** Who paused a cluster: an admin's pause keeps it paused; an idle pause wakes on use. */
-export const PausedBy = Schema.Literal("admin", "idle")
-export type PausedBy = typeof PausedBy.Type
-
-/** What a cluster is asked to be: size, bounds and idling. */
-const sizing = {
-  replicas: Schema.Int,
-  cpu_cores: Schema.Number,
-  memory_gib: Schema.Number,
-  min_cpu_cores: Schema.Number,
-  min_memory_gib: Schema.Number,
-  max_cpu_cores: Schema.Number,
-  max_memory_gib: Schema.Number,
-  idle_timeout_minutes: Schema.Int
-}
-
-export class ClusterRow extends Schema.Class<ClusterRow>("ClusterRow")({
-  id: ClusterId,
-  organization_id: OrganizationId,
-  name: Schema.String,
-  phase: ClusterPhase,
-  status_message: Schema.NullOr(Schema.String),
-  paused_by: Schema.NullOr(PausedBy),
-  shards: Schema.Int,
-  ...sizing,
-  /** `YYYY-MM-DD HH:MM:SS+00:00`, as the cluster object shows it. */
-  created_at: Schema.String
-}) {}
 
 export class NewCluster extends Schema.Class<NewCluster>("NewCluster")({
   organization_id: OrganizationId,
   name: Schema.String,
   phase: ClusterPhase,
-  ...sizing,
+  ...ClusterSizing,
   byo_s3: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null })
 }) {}
 
@@ -68,34 +40,34 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
 
     const byName = SqlSchema.findOne({
       Request: Schema.Struct({ organization: OrganizationId, name: Schema.String }),
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (r) => sql`${live} and organization_id = ${r.organization} and name = ${r.name}`
     })
     const byId = SqlSchema.findOne({
       Request: ClusterId,
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (id) => sql`${live} and id = ${id}`
     })
     const ofOrganization = SqlSchema.findAll({
       Request: OrganizationId,
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (id) => sql`${live} and organization_id = ${id} order by clusters.created_at`
     })
     const all = SqlSchema.findAll({
       Request: Schema.Void,
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: () => sql`${live} order by clusters.created_at`
     })
     const insert = SqlSchema.single({
       Request: NewCluster,
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (c) =>
         sql`insert into clusters ${sql.insert({ ...c, shards: 1, byo_s3: c.byo_s3 === null ? null : JSON.stringify(c.byo_s3) })}
             returning ${columns}`
     })
     const transition = SqlSchema.findOne({
       Request: Transition,
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (t) =>
         sql`update clusters set phase = ${t.to}, paused_by = ${t.paused_by},
               status_message = ${t.status_message}
@@ -108,7 +80,7 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
         name: Schema.NullOr(Schema.String),
         idle_timeout_minutes: Schema.NullOr(Schema.Int)
       }),
-      Result: ClusterRow,
+      Result: ClusterRecord,
       execute: (u) =>
         sql`update clusters set name = coalesce(${u.name}, name),
               idle_timeout_minutes = coalesce(${u.idle_timeout_minutes}, idle_timeout_minutes)

@@ -3,8 +3,8 @@
  * idle timeout whose last data request is older than it is paused as `idle`; the next
  * data request wakes it (`ClusterEngines`).
  */
-import { Clock, Effect, Layer } from "effect"
-import { ClusterLifecycle } from "./ClusterLifecycle.js"
+import { Clock, Effect, Layer, Option } from "effect"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo } from "./ClustersRepo.js"
 
 const SWEEP_EVERY = "1 minute"
@@ -19,7 +19,7 @@ export const IdlingLive = Layer.scopedDiscard(
       const now = yield* Clock.currentTimeMillis
       for (const row of yield* repo.listAll()) {
         if (row.phase !== "ready" || row.idle_timeout_minutes === 0) continue
-        const last = lifecycle.lastActivity(row.id) ?? since
+        const last = Option.getOrElse(yield* lifecycle.lastActivity(row.id), () => since)
         if (now - last >= row.idle_timeout_minutes * 60_000) {
           yield* Effect.ignore(lifecycle.pause(row, "idle"))
         }

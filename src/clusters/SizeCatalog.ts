@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import type { CreateClusterRequest } from "../../domain/api/ClusterModels.js"
 import { ClusterSize, SizeCatalog, SizeOption } from "../../domain/api/ClusterModels.js"
-import { BadRequest } from "../../domain/Errors.js"
+import { InvalidClusterSize } from "../../domain/Errors.js"
 
 /** `"1:4,2:8"` → sizes ordered by cores then memory, or `undefined` when malformed. */
 export const parseSizes = (text: string): ReadonlyArray<ClusterSize> | undefined => {
@@ -66,14 +66,14 @@ export const resolve = (catalog: SizeCatalog, request: CreateClusterRequest) =>
       catalog.sizes.some((s) => same(s, size))
         ? Effect.void
         : Effect.fail(
-            new BadRequest({
+            new InvalidClusterSize({
               message: `${what} ${label(size)} is not in the size catalog.`,
               hint: `Pick one of: ${allowed} (GET /v1/clusters/sizes).`
             })
           )
     const { min_number_of_replicas: low, max_number_of_replicas: high } = catalog
     if (request.replicas < low || request.replicas > high) {
-      return yield* new BadRequest({
+      return yield* new InvalidClusterSize({
         message: `replicas is ${request.replicas}, outside ${low}..${high}.`,
         hint: `Use a replica count from ${low} through ${high}.`
       })
@@ -84,13 +84,13 @@ export const resolve = (catalog: SizeCatalog, request: CreateClusterRequest) =>
     yield* inCatalog(min, "autoscaling.min_size")
     yield* inCatalog(max, "autoscaling.max_size")
     if (!within(min, min, max)) {
-      return yield* new BadRequest({
+      return yield* new InvalidClusterSize({
         message: `autoscaling.min_size ${label(min)} is larger than max_size ${label(max)}.`,
         hint: "Give a min_size no larger than max_size."
       })
     }
     if (!within(request.size, min, max)) {
-      return yield* new BadRequest({
+      return yield* new InvalidClusterSize({
         message: `size ${label(request.size)} lies outside the autoscaling bounds ${label(min)} .. ${label(max)}.`,
         hint: `Pick a size from ${catalog.sizes
           .filter((s) => within(s, min, max))

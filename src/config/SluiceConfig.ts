@@ -1,50 +1,11 @@
 /**
- * Every `SLUICE_*` setting, read and validated once while the layers are built.
- * README.md documents each one; keep the two in step.
+ * The service's `SLUICE_*` settings, read and validated once while the layers are built.
+ * A capability that can be used alone reads its own part (`QueryConfig` here,
+ * `ClusterConfig` in src/clusters). README.md documents each one; keep the two in step.
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
-import { parseSizes } from "../clusters/SizeCatalog.js"
+import { check, email, httpUrl, optionalSecret, port, positiveInt } from "./ConfigValues.js"
 import { parseAllowList } from "../ingest/SsrfGuard.js"
-
-/** A validation whose message names the variable (Effect reports these without a path). */
-const check =
-  <A>(name: string, message: string, validation: (a: A) => boolean) =>
-  (config: Config.Config<A>) =>
-    Config.validate(config, { message: `${name}: ${message}`, validation })
-
-/** An optional secret of at least `minLength` characters; its value never appears in errors. */
-const optionalSecret = (name: string, minLength: number) =>
-  Config.option(
-    Config.redacted(name).pipe(
-      check(
-        name,
-        `expected at least ${minLength} characters`,
-        (r) => Redacted.value(r).length >= minLength
-      )
-    )
-  )
-
-const port = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    check(name, "expected a port number between 0 and 65535", (n) => n >= 0 && n <= 65_535),
-    Config.withDefault(fallback)
-  )
-
-const positiveInt = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    check(name, "expected a positive integer", (n) => n > 0),
-    Config.withDefault(fallback)
-  )
-
-const httpUrl = (name: string) =>
-  Config.string(name).pipe(
-    check(name, "expected an http:// or https:// URL", (s) => /^https?:\/\/[^\s]+$/.test(s))
-  )
-
-const email = (name: string) =>
-  Config.string(name).pipe(
-    check(name, "expected an email address", (s) => /^[^\s@]+@[^\s@]+$/.test(s))
-  )
 
 /** The user-level SQL path's limits, on their own so `QueryRunner` can be used alone. */
 export const queryConfig = Config.all({
@@ -109,26 +70,6 @@ export const sluiceConfig = Config.all({
   metricsRetentionDays: positiveInt("SLUICE_METRICS_RETENTION_DAYS", 30),
   query: queryConfig,
   maxInsertBytes: positiveInt("SLUICE_MAX_INSERT_BYTES", 4 * 1024 * 1024 * 1024),
-  /** The size catalog and cluster defaults (decisions.md §9). */
-  clusters: Config.all({
-    sizes: Config.string("SLUICE_CLUSTER_SIZES").pipe(
-      check(
-        "SLUICE_CLUSTER_SIZES",
-        "expected comma-separated <cpu cores>:<memory GiB> pairs, e.g. 1:4,2:8",
-        (s) => parseSizes(s) !== undefined
-      ),
-      Config.withDefault("1:4,2:8,4:16,8:32,16:64")
-    ),
-    maxReplicas: positiveInt("SLUICE_CLUSTER_MAX_REPLICAS", 1),
-    defaultIdleTimeoutMinutes: Config.integer("SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES").pipe(
-      check(
-        "SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES",
-        "expected 0 (off) or 15 through 43200",
-        (n) => n === 0 || (n >= 15 && n <= 43_200)
-      ),
-      Config.withDefault(0)
-    )
-  }),
   /** Where verify-s3-access talks to: AWS by default, or an S3-compatible store. */
   storage: Config.all({
     s3Endpoint: Config.option(httpUrl("SLUICE_S3_ENDPOINT")),

@@ -4,7 +4,7 @@ import { CommandRequest, Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { Unavailable } from "../../domain/Errors.js"
-import { engineAccessError } from "../clusters/EngineAccess.js"
+import { engineAccessError } from "../engine/EngineAccess.js"
 import { quotedEngineDatabase } from "./EngineDatabase.js"
 
 interface ClusterRefForEngine {

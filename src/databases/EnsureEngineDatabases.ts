@@ -1,17 +1,15 @@
 /**
- * At start-up, after bootstrap: every database the control plane records exists in a
+ * At start-up, after bootstrap (`layers/Startup.ts`): every database the control plane records exists in a
  * ClickHouse server (`default` included). chDB ships a `default` database and keeps the
  * ones created through the API in its data directory, so embedded engines are not opened
  * here (opening chDB binds the process to one data directory).
  */
 import { Effect } from "effect"
-import { FirstStart } from "../bootstrap/FirstStart.js"
 import { isEmbedded, SluiceConfig } from "../config/SluiceConfig.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
 
 export const ensureEngineDatabases = Effect.gen(function* () {
-  yield* FirstStart
   if (isEmbedded(yield* SluiceConfig)) return
   const repo = yield* DatabasesRepo
   const engine = yield* EngineDatabases

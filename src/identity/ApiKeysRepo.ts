@@ -3,14 +3,15 @@
  *
  * Successful lookups by token digest are kept for `CACHE_TTL_MS`, so a busy key costs
  * the control plane one lookup per interval rather than one per request. Anything that
- * changes what a lookup returns must call `forgetCached` once it is committed: `revoke`
- * here does; so must deleting or renaming a cluster. A lookup
+ * changes what a lookup returns forgets them once it is committed: `revoke` here, and a
+ * cluster renamed or deleted (published by the lifecycle as `ClusterEvents`). A lookup
  * that was under way when the cache was cleared does not store its (maybe stale) row.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { Permission } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, OrganizationId, UserId } from "../../domain/Ids.js"
+import { ClusterEvents } from "../clusters/ClusterEvents.js"
 
 /** What a key is, as written at creation. */
 const keyFields = {
@@ -50,7 +51,7 @@ const columns =
   "k.id, k.organization_id, k.cluster_id, k.name, k.permission, k.default_database, k.token_hash, k.token_hint, k.created_at, k.last_used_at"
 
 export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRepo", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cols = sql.literal(columns)
     const activeByHash = SqlSchema.findOne({
@@ -82,6 +83,8 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       generation++
       cached.clear()
     })
+    // A lookup carries its cluster's name, and only keys of live clusters are found.
+    yield* Effect.flatMap(ClusterEvents, (events) => events.subscribe(() => forgetCached))
     const findActiveByHash = (hash: Uint8Array) =>
       Effect.suspend(() => {
         const id = Buffer.from(hash).toString("hex")
@@ -99,8 +102,6 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       })
     return {
       findActiveByHash,
-      /** Drops every cached lookup; call after committing a change that affects them. */
-      forgetCached,
       listActive: (cluster: ClusterId) => Effect.orDie(activeOfCluster(cluster)),
       create: (key: NewApiKey) => Effect.orDie(insert(key)),
       /** Revokes a live key of `cluster` found by id or by token digest; `false` if none. */

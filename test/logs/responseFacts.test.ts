@@ -2,8 +2,8 @@
 import { HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
-import { countStreamedBytes, errorOf, responseSize } from "../../src/logs/ResponseFacts.js"
-import type { ResponseBytes } from "../../src/logs/ResponseFacts.js"
+import { countStreamedBytes, errorOf, responseSize } from "../../src/logs/http/ResponseFacts.js"
+import type { ResponseBytes } from "../../src/logs/http/ResponseFacts.js"
 
 const encoder = new TextEncoder()
 

@@ -26,7 +26,11 @@ const codes: Record<ApiError["_tag"], status> = {
   InvalidDatabaseName: status.INVALID_ARGUMENT,
   InsertTokenReused: status.FAILED_PRECONDITION,
   MalformedRecords: status.INVALID_ARGUMENT,
-  QueryRefused: status.INVALID_ARGUMENT
+  QueryRefused: status.INVALID_ARGUMENT,
+  ClusterNotFound: status.NOT_FOUND,
+  ClusterTransitionConflict: status.FAILED_PRECONDITION,
+  DuplicateClusterName: status.ALREADY_EXISTS,
+  InvalidClusterSize: status.INVALID_ARGUMENT
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({

@@ -7,8 +7,8 @@
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { textReader } from "../http/RequestText.js"
-import { redactBody } from "./Redaction.js"
+import { textReader } from "../../http/RequestText.js"
+import { redactBody } from "../Redaction.js"
 
 /** Bodies larger than this are not kept. */
 export const MAX_LOGGED_BODY_BYTES = 8 * 1024

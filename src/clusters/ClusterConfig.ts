@@ -1,0 +1,31 @@
+/** The size catalog and cluster defaults (decisions.md §9): `SLUICE_CLUSTER_*` settings. */
+import { Config, Context, Layer } from "effect"
+import { check, positiveInt } from "../config/ConfigValues.js"
+import { parseSizes } from "./SizeCatalog.js"
+
+export const clusterConfig = Config.all({
+  sizes: Config.string("SLUICE_CLUSTER_SIZES").pipe(
+    check(
+      "SLUICE_CLUSTER_SIZES",
+      "expected comma-separated <cpu cores>:<memory GiB> pairs, e.g. 1:4,2:8",
+      (s) => parseSizes(s) !== undefined
+    ),
+    Config.withDefault("1:4,2:8,4:16,8:32,16:64")
+  ),
+  maxReplicas: positiveInt("SLUICE_CLUSTER_MAX_REPLICAS", 1),
+  defaultIdleTimeoutMinutes: Config.integer("SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES").pipe(
+    check(
+      "SLUICE_DEFAULT_IDLE_TIMEOUT_MINUTES",
+      "expected 0 (off) or 15 through 43200",
+      (n) => n === 0 || (n >= 15 && n <= 43_200)
+    ),
+    Config.withDefault(0)
+  )
+})
+
+export class ClusterConfig extends Context.Tag("sluice/ClusterConfig")<
+  ClusterConfig,
+  Config.Config.Success<typeof clusterConfig>
+>() {
+  static readonly layer = Layer.effect(ClusterConfig, clusterConfig)
+}

@@ -1,0 +1,254 @@
+/**
+ * `ClusterLifecycle` over the control plane and the `Provisioner`: a transition is a
+ * compare-and-set on the phase, then the engine work in the background, serialised per
+ * cluster (`EngineLocks`) so a delete never races a resume. Renames and deletes are
+ * published (`ClusterEvents`) for the caches that hold cluster names or keys.
+ */
+import { Clock, Effect, Layer, Option } from "effect"
+import type { CreateClusterRequest } from "../../domain/api/ClusterModels.js"
+import { ClusterLifecycle, ClusterState } from "../../domain/ClusterLifecycle.js"
+import type { ClusterRecord, ClusterUpdate, PausedBy } from "../../domain/ClusterLifecycle.js"
+import { ClusterTransitionConflict, DuplicateClusterName } from "../../domain/Errors.js"
+import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
+import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
+import { DatabasesRepo } from "../databases/DatabasesRepo.js"
+import { ClusterConfig } from "./ClusterConfig.js"
+import { ClusterEvents } from "./ClusterEvents.js"
+import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
+import { EngineLocks } from "./EngineLocks.js"
+import * as SizeCatalog from "./SizeCatalog.js"
+
+const GIB = 1024 ** 3
+const DEFAULT_DATABASE = "default"
+
+export const engineSpec = (row: ClusterRecord) =>
+  new EngineSpec({
+    clusterId: row.id,
+    cpuCores: row.cpu_cores,
+    memoryBytes: row.memory_gib * GIB,
+    replicas: row.replicas
+  })
+
+/** PostgreSQL's unique_violation, however deep the driver wrapped it. */
+const isUniqueViolation = (error: unknown): boolean => {
+  if (typeof error !== "object" || error === null) return false
+  if ("code" in error && error.code === "23505") return true
+  return "cause" in error && isUniqueViolation(error.cause)
+}
+
+const duplicateName = (name: string) =>
+  new DuplicateClusterName({
+    message: `A cluster named '${name}' already exists in this organization.`,
+    hint: "Pick another name, or GET /v1/clusters to find the existing one."
+  })
+
+const conflict = (row: ClusterRecord, action: string) =>
+  new ClusterTransitionConflict({
+    message: `Cannot ${action} cluster '${row.name}' while it is ${row.phase}.`,
+    hint:
+      row.phase === "pausing" || row.phase === "resuming" || row.phase === "provisioning"
+        ? "Wait for the transition to finish (GET the cluster and follow status, can_pause, can_resume)."
+        : `The cluster's can_pause and can_resume say what is possible now.`
+  })
+
+export const ClusterLifecycleLive = Layer.scoped(
+  ClusterLifecycle,
+  Effect.gen(function* () {
+    const repo = yield* ClustersRepo
+    const provisioner = yield* Provisioner
+    const databases = yield* DatabasesRepo
+    const events = yield* ClusterEvents
+    const locks = yield* EngineLocks
+    const config = yield* ClusterConfig
+    const catalog = SizeCatalog.makeCatalog(config)
+    const scope = yield* Effect.scope
+    const activity = new Map<ClusterId, number>()
+    /** Every phase change goes through here, so this mirror of the table stays exact. */
+    const states = new Map<ClusterId, ClusterState>()
+    const remember = (row: ClusterRecord) => {
+      states.set(
+        row.id,
+        new ClusterState({ phase: row.phase, pausedBy: row.paused_by, name: row.name }, true)
+      )
+      return row
+    }
+    const transition = (t: Parameters<typeof repo.transition>[0]) =>
+      Effect.map(repo.transition(t), Option.map(remember))
+
+    const touch = (id: ClusterId) =>
+      Effect.map(Clock.currentTimeMillis, (now) => void activity.set(id, now))
+
+    /** Runs `work` after any earlier work on the cluster's engine, outliving the request. */
+    const background = (id: ClusterId, work: Effect.Effect<unknown>) =>
+      Effect.asVoid(Effect.forkIn(locks.withEngine(id, work), scope))
+
+    const startEngine = (row: ClusterRecord, from: "provisioning" | "resuming") =>
+      provisioner.start(engineSpec(row)).pipe(
+        Effect.matchEffect({
+          onSuccess: () =>
+            Effect.zipRight(
+              transition({
+                id: row.id,
+                from: [from],
+                to: "ready",
+                paused_by: null,
+                status_message: null
+              }),
+              touch(row.id)
+            ),
+          onFailure: (error) =>
+            transition({
+              id: row.id,
+              from: [from],
+              to: from === "resuming" ? "paused" : "provisioning",
+              paused_by: from === "resuming" ? "admin" : null,
+              status_message: error.message
+            })
+        })
+      )
+
+    const stopEngine = (row: ClusterRecord) =>
+      Effect.zipRight(
+        provisioner.stop(row.id),
+        transition({
+          id: row.id,
+          from: ["pausing"],
+          to: "paused",
+          paused_by: row.paused_by,
+          status_message: null
+        })
+      )
+
+    const create = Effect.fn("ClusterLifecycle.create")(function* (
+      organization: OrganizationId,
+      request: CreateClusterRequest
+    ) {
+      const sized = yield* SizeCatalog.resolve(catalog, request)
+      const row = yield* repo
+        .create(
+          new NewCluster({
+            organization_id: organization,
+            name: request.name,
+            phase: "provisioning",
+            replicas: sized.replicas,
+            cpu_cores: sized.size.cpu_cores,
+            memory_gib: sized.size.memory_gib,
+            min_cpu_cores: sized.min.cpu_cores,
+            min_memory_gib: sized.min.memory_gib,
+            max_cpu_cores: sized.max.cpu_cores,
+            max_memory_gib: sized.max.memory_gib,
+            idle_timeout_minutes: request.idle_timeout_minutes ?? config.defaultIdleTimeoutMinutes,
+            byo_s3: request.byo_s3 ?? null
+          })
+        )
+        .pipe(
+          Effect.catchAll((error) =>
+            isUniqueViolation(error) ? Effect.fail(duplicateName(request.name)) : Effect.die(error)
+          )
+        )
+      remember(row)
+      yield* databases.create(row.id, DEFAULT_DATABASE)
+      yield* background(row.id, startEngine(row, "provisioning"))
+      return row
+    })
+
+    const pause = Effect.fn("ClusterLifecycle.pause")(function* (row: ClusterRecord, by: PausedBy) {
+      const moved = yield* transition({
+        id: row.id,
+        from: ["ready"],
+        to: "pausing",
+        paused_by: by,
+        status_message: null
+      })
+      if (Option.isNone(moved)) return yield* conflict(row, "pause")
+      yield* background(row.id, stopEngine(moved.value))
+      return moved.value
+    })
+
+    const resume = Effect.fn("ClusterLifecycle.resume")(function* (row: ClusterRecord) {
+      const moved = yield* transition({
+        id: row.id,
+        from: ["paused"],
+        to: "resuming",
+        paused_by: null,
+        status_message: null
+      })
+      if (Option.isNone(moved)) return yield* conflict(row, "resume")
+      yield* background(row.id, startEngine(moved.value, "resuming"))
+      return moved.value
+    })
+
+    /** Permanent: hidden and its keys revoked at once; engine and data removed after. */
+    const remove = Effect.fn("ClusterLifecycle.delete")(function* (row: ClusterRecord) {
+      yield* repo.markDeleted(row.id)
+      // Its keys were revoked with it: no cached lookup may outlive that.
+      yield* events.publish({ cluster: row.id, change: "deleted" })
+      activity.delete(row.id)
+      states.set(
+        row.id,
+        new ClusterState({ phase: "deleting", pausedBy: null, name: row.name }, true)
+      )
+      yield* background(row.id, provisioner.destroy(row.id))
+    })
+
+    const update = Effect.fn("ClusterLifecycle.update")(function* (
+      row: ClusterRecord,
+      fields: ClusterUpdate
+    ) {
+      const updated = yield* repo
+        .update(row.id, {
+          name: fields.name ?? null,
+          idle_timeout_minutes: fields.idle_timeout_minutes ?? null
+        })
+        .pipe(
+          Effect.catchAll((error) =>
+            isUniqueViolation(error)
+              ? Effect.fail(duplicateName(fields.name ?? row.name))
+              : Effect.die(error)
+          )
+        )
+      if (fields.idle_timeout_minutes !== undefined) yield* touch(row.id)
+      if (fields.name !== undefined) yield* events.publish({ cluster: row.id, change: "renamed" })
+      return remember(Option.getOrElse(updated, () => row))
+    })
+
+    return ClusterLifecycle.of({
+      sizes: catalog,
+      create,
+      pause,
+      resume,
+      delete: remove,
+      update,
+      touch,
+      // Read from the table once and then kept: every phase change goes through here.
+      stateOf: (id: ClusterId) =>
+        Effect.suspend(() => {
+          const known = states.get(id)
+          if (known !== undefined) return Effect.succeed(Option.some(known))
+          return Effect.map(
+            repo.findById(id),
+            Option.map((row) => remember(row) && states.get(id)!)
+          )
+        }),
+      lastActivity: (id: ClusterId) => Effect.sync(() => Option.fromNullable(activity.get(id))),
+      boot: Effect.gen(function* () {
+        for (const row of (yield* repo.listAll()).map(remember)) {
+          if (row.phase === "ready") {
+            yield* background(row.id, Effect.ignore(provisioner.start(engineSpec(row))))
+          } else if (row.phase === "provisioning" || row.phase === "resuming") {
+            yield* background(row.id, startEngine(row, row.phase))
+          } else if (row.phase === "pausing") {
+            yield* background(row.id, stopEngine(row))
+          }
+        }
+      }),
+      ensureStarted: (id: ClusterId) =>
+        Effect.flatMap(repo.findById(id), (found) =>
+          Option.match(found, {
+            onNone: () => Effect.void,
+            onSome: (r) => locks.withEngine(r.id, provisioner.start(engineSpec(r)))
+          })
+        )
+    })
+  })
+)
