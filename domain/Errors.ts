@@ -112,6 +112,13 @@ export class InvalidClusterSize extends Schema.TaggedError<InvalidClusterSize>()
   HttpApiSchema.annotations({ status: 400 })
 ) {}
 
+/** A cluster app's endpoint was called while the app is not installed on the cluster. */
+export class AppNotInstalled extends Schema.TaggedError<AppNotInstalled>()(
+  "AppNotInstalled",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+
 export type DomainError =
   | DatabaseNotFound
   | InvalidDatabaseName
@@ -122,6 +129,7 @@ export type DomainError =
   | ClusterTransitionConflict
   | DuplicateClusterName
   | InvalidClusterSize
+  | AppNotInstalled
 
 /** Every error a transport may return. */
 export type ApiError =
@@ -167,7 +175,8 @@ export const errorStatus = {
   ClusterNotFound: 404,
   ClusterTransitionConflict: 409,
   DuplicateClusterName: 409,
-  InvalidClusterSize: 400
+  InvalidClusterSize: 400,
+  AppNotInstalled: 404
 } as const satisfies Record<ApiError["_tag"], number>
 
 /** The stable wire code of each error (a conflict may carry its own). */
@@ -191,7 +200,8 @@ export const errorCode = {
   ClusterNotFound: "not_found",
   ClusterTransitionConflict: "conflict",
   DuplicateClusterName: "duplicate_name",
-  InvalidClusterSize: "bad_request"
+  InvalidClusterSize: "bad_request",
+  AppNotInstalled: "not_found"
 } as const satisfies Record<ApiError["_tag"], string>
 
 /** The wire body of an error: its stable code, or a conflict's own. */
@@ -241,5 +251,6 @@ export const ErrorWire = {
     (b) => new ClusterTransitionConflict(text(b))
   ),
   DuplicateClusterName: wire(DuplicateClusterName, (b) => new DuplicateClusterName(text(b))),
-  InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b)))
+  InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b))),
+  AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b)))
 }

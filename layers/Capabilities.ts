@@ -4,7 +4,7 @@
  * `Grpc.ts`), start-up work (`Startup.ts`) and embedding programs all use this one set.
  */
 import { Layer } from "effect"
-import { AppGate } from "../src/apps/AppGate.js"
+import { AppRegistryLive } from "../src/apps/AppRegistryLive.js"
 import { AppsRepo } from "../src/apps/AppsRepo.js"
 import { ClusterConfig } from "../src/clusters/ClusterConfig.js"
 import * as ClusterEngines from "../src/clusters/ClusterEngines.js"
@@ -71,7 +71,7 @@ export const ClustersLive = Layer.mergeAll(
   ClusterEngines.layer,
   ClusterMetricsQuery.Default,
   StorageVerifierLive,
-  AppGate.Default
+  AppRegistryLive
 ).pipe(
   Layer.provideMerge(ClusterLifecycleLive),
   Layer.provideMerge(EngineLocks.Default),

@@ -15,7 +15,7 @@ import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
 import { PendingGroupsLive } from "../src/http/PendingGroups.js"
-import { AuthenticationLive } from "../src/identity/AuthenticationHttp.js"
+import { AuthenticationHttpLive } from "../src/identity/AuthenticationHttp.js"
 import { AuthHttpLive } from "../src/identity/AuthHttp.js"
 import { KeysHttpLive } from "../src/identity/KeysHttp.js"
 import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
@@ -40,7 +40,7 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   PendingGroupsLive
-).pipe(Layer.provide(AuthenticationLive))
+).pipe(Layer.provide(AuthenticationHttpLive))
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
   Layer.provide(GroupsLive),

@@ -9,13 +9,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
-import { App } from "../../domain/api/AppsApi.js"
-import type { AppId } from "../../domain/api/AppsApi.js"
+import { AppRegistry } from "../../domain/AppRegistry.js"
 import { NotFound } from "../../domain/Errors.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
-import { appCatalog, appName, catalogEntry } from "./AppCatalog.js"
-import { AppsRepo } from "./AppsRepo.js"
+import { appCatalog, catalogEntry } from "./AppCatalog.js"
 
 interface AppParams {
   readonly organization: string
@@ -24,13 +22,11 @@ interface AppParams {
 
 const catalogIds = appCatalog.map((entry) => entry.id).join(", ")
 
-const toApp = (id: AppId, installed: boolean) => new App({ id, name: appName(id), installed })
-
 export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
   Effect.gen(function* () {
     const scopes = yield* requestScopes
     const clusters = yield* ClustersRepo
-    const apps = yield* AppsRepo
+    const apps = yield* AppRegistry
 
     /** The named cluster of the named organization, if the caller's role allows `what`. */
     const clusterOf = (params: AppParams, need: OrganizationRole, what: string) =>
@@ -63,10 +59,9 @@ export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
           const cluster = yield* clusterOf(urlParams, "member", "read apps")
-          const installed = yield* apps.installed(cluster.id)
           return {
             cluster: { id: cluster.id, name: cluster.name },
-            apps: appCatalog.map((entry) => toApp(entry.id, installed.includes(entry.id)))
+            apps: yield* apps.list(cluster.id)
           }
         })
       )
@@ -74,16 +69,14 @@ export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =
         Effect.gen(function* () {
           const cluster = yield* clusterOf(urlParams, "admin", "install apps")
           const id = yield* appOf(path.app_id)
-          yield* apps.install(cluster.id, id)
-          return toApp(id, true)
+          return yield* apps.install(cluster.id, id)
         })
       )
       .handle("uninstall", ({ path, urlParams }) =>
         Effect.gen(function* () {
           const cluster = yield* clusterOf(urlParams, "admin", "uninstall apps")
           const id = yield* appOf(path.app_id)
-          yield* apps.uninstall(cluster.id, id)
-          return toApp(id, false)
+          return yield* apps.uninstall(cluster.id, id)
         })
       )
   })

@@ -33,7 +33,7 @@ const deliveryStreamRejected = new Unauthorized({
   hint: "Set the stream's HTTP endpoint access key to a sluice API key (rt_…) with insert permission."
 })
 
-export const AuthenticationLive = Layer.effect(
+export const AuthenticationHttpLive = Layer.effect(
   Authentication,
   Effect.map(Authenticator, (authenticator) =>
     Authentication.of({

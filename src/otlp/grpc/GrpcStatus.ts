@@ -30,7 +30,9 @@ const codes: Record<ApiError["_tag"], status> = {
   ClusterNotFound: status.NOT_FOUND,
   ClusterTransitionConflict: status.FAILED_PRECONDITION,
   DuplicateClusterName: status.ALREADY_EXISTS,
-  InvalidClusterSize: status.INVALID_ARGUMENT
+  InvalidClusterSize: status.INVALID_ARGUMENT,
+  // The client cannot succeed until an admin installs the app.
+  AppNotInstalled: status.NOT_FOUND
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({

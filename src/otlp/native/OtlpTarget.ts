@@ -9,11 +9,11 @@ import { Engines } from "../../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../../domain/Engine.js"
 import { BadRequest, Unavailable } from "../../../domain/Errors.js"
 import { TableName } from "../../../domain/Ids.js"
+import { AppRegistry } from "../../../domain/AppRegistry.js"
 import { Authorization } from "../../../domain/Authorization.js"
 import type { ScopeParams } from "../../../domain/Authorization.js"
 import { DatabaseSelection } from "../../../domain/DatabaseSelection.js"
 import type { Caller } from "../../../domain/Identity.js"
-import { AppGate } from "../../apps/AppGate.js"
 import { engineDatabase } from "../../databases/EngineDatabase.js"
 import { decodeExport, ingestExport } from "../OtlpIngest.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
@@ -49,7 +49,7 @@ const tableOf = (signal: OtlpSignal, override: string | undefined) =>
 export const makeOtlpTarget = Effect.gen(function* () {
   const authorization = yield* Authorization
   const selection = yield* DatabaseSelection
-  const gate = yield* AppGate
+  const apps = yield* AppRegistry
   const engines = yield* Engines
   return Effect.fn("Otlp.target")(function* (
     caller: Caller,
@@ -58,7 +58,7 @@ export const makeOtlpTarget = Effect.gen(function* () {
     tableOverride: string | undefined
   ) {
     const scope = yield* authorization.clusterScope(caller, "insert", where)
-    yield* gate.require(scope.clusterId, OTLP_APP)
+    yield* apps.require(scope.clusterId, OTLP_APP)
     const table = yield* tableOf(signal, tableOverride)
     const database = yield* selection.select(scope, where.database)
     const engine = yield* engines
