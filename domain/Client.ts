@@ -26,12 +26,18 @@ export type SluiceClient = Effect.Effect.Success<ReturnType<typeof makeSluiceCli
  * ```ts
  * const program = Effect.gen(function* () {
  *   const client = yield* makeSluiceClient({ baseUrl, token })
- *   const result = yield* client.query.query({ urlParams: {}, payload: { sql: "SELECT 1" } })
+ *   const result = yield* client.query.query({
+ *     urlParams: { database: "default" },
+ *     payload: QueryRequest.make({ sql: "SELECT 1" })
+ *   })
  * }).pipe(Effect.provide(FetchHttpClient.layer))
  * ```
  *
+ * A call fails with the endpoint's domain errors (decoded by status from the
+ * `{error, message, hint}` body), an `HttpClientError` when the service cannot be reached
+ * or answers an undeclared status, or a `ParseError` when a body does not decode.
  * Endpoints whose bodies are read raw (inserts, OTLP) are in the contract but send no
- * body from here; use a plain HTTP request for them.
+ * body from here, and non-JSON query formats do not decode: use plain HTTP for those.
  */
 export const makeSluiceClient = (options: SluiceClientOptions) => {
   const { token } = options
