@@ -5,14 +5,18 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Option, Schema } from "effect"
+import type { App } from "../../domain/api/AppsApi.js"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
+import { QueryRequest } from "../../domain/api/QueryApi.js"
+import { ErrorBody } from "../../domain/Errors.js"
 import type { ClusterPhase } from "../../domain/api/ClusterModels.js"
-import type { ClusterId } from "../../domain/Ids.js"
+import { ClusterId } from "../../domain/Ids.js"
 import { AppGate } from "../../src/apps/AppGate.js"
 import { ClustersRepo } from "../../src/clusters/ClustersRepo.js"
 import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
 import { arrangeCluster as arrangeClusterRow, otherCluster } from "../support/otherCluster.js"
 import type { Reply } from "../support/server.js"
+import { clientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 
 const ADMIN = "apps-admin@example.com"
@@ -42,16 +46,23 @@ const apps = (method: "GET" | "PUT" | "DELETE", token: string, query: string, ap
     call(server, method, `/v1/apps${app === undefined ? "" : `/${app}`}?${query}`, { token })
   )
 
+/** The apps of `cluster` in `default` as `token` lists them (decoded only from a 200). */
+const listApps = (token: string, cluster: string) =>
+  Effect.flatMap(TestServer, (server) =>
+    Effect.flatMap(clientOf(server, token), (client) =>
+      client.apps.list({ urlParams: { organization: "default", cluster } })
+    )
+  )
+
+/** The wire error: status, `error` code and both texts, decoded for the test to read. */
 const expectError = (reply: Reply, status: number, error: string) => {
   expect(reply.status, reply.text).toBe(status)
   expect(reply.json).toMatchObject({ error, message: expect.any(String), hint: expect.any(String) })
+  return Schema.decodeUnknownSync(ErrorBody)(reply.json)
 }
 
-const installedOf = (reply: Reply) => {
-  expect(reply.status, reply.text).toBe(200)
-  const body = reply.json as { apps: ReadonlyArray<{ id: string; installed: boolean }> }
-  return Object.fromEntries(body.apps.map((a) => [a.id, a.installed]))
-}
+const installedOf = (list: { readonly apps: ReadonlyArray<App> }) =>
+  Object.fromEntries(list.apps.map((a) => [a.id, a.installed]))
 
 const env = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
 
@@ -77,14 +88,12 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         const token = yield* adminSession
         const cluster = yield* arrangeCluster("states")
         const q = "organization=default&cluster=states"
-        const name = (
-          (yield* apps("GET", token, q)).json as { apps: ReadonlyArray<{ name: string }> }
-        ).apps[2]!.name
+        const name = (yield* listApps(token, "states")).apps[2]!.name
         // installed false --PUT--> installed true
         const install = yield* apps("PUT", token, q, "spl-app")
         expect(install.status, install.text).toBe(200)
         expect(install.json).toEqual({ id: "spl-app", name, installed: true })
-        expect(installedOf(yield* apps("GET", token, q))).toEqual({
+        expect(installedOf(yield* listApps(token, "states"))).toEqual({
           "otlp-app": false,
           "metrics-app": false,
           "spl-app": true
@@ -93,12 +102,12 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         const again = yield* apps("PUT", token, q, "spl-app")
         expect(again.status).toBe(200)
         expect(again.json).toEqual({ id: "spl-app", name, installed: true })
-        expect(installedOf(yield* apps("GET", token, q))["spl-app"]).toBe(true)
+        expect(installedOf(yield* listApps(token, "states"))["spl-app"]).toBe(true)
         // installed true --DELETE--> installed false
         const remove = yield* apps("DELETE", token, q, "spl-app")
         expect(remove.status).toBe(200)
         expect(remove.json).toEqual({ id: "spl-app", name, installed: false })
-        expect(installedOf(yield* apps("GET", token, q))["spl-app"]).toBe(false)
+        expect(installedOf(yield* listApps(token, "states"))["spl-app"]).toBe(false)
         // installed false --DELETE--> installed false (idempotent)
         const removeAgain = yield* apps("DELETE", token, q, "spl-app")
         expect(removeAgain.status).toBe(200)
@@ -115,9 +124,9 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         for (const phase of ["provisioning", "paused"] as const) {
           yield* arrangeCluster(`in-${phase}`, phase)
           const q = `organization=default&cluster=in-${phase}`
-          expect(installedOf(yield* apps("GET", token, q))["otlp-app"]).toBe(false)
+          expect(installedOf(yield* listApps(token, `in-${phase}`))["otlp-app"]).toBe(false)
           expect((yield* apps("PUT", token, q, "otlp-app")).status).toBe(200)
-          expect(installedOf(yield* apps("GET", token, q))["otlp-app"]).toBe(true)
+          expect(installedOf(yield* listApps(token, `in-${phase}`))["otlp-app"]).toBe(true)
         }
       })
     )
@@ -135,14 +144,14 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         })
         expect(added.status, added.text).toBe(201)
         const member = yield* sessionOf("apps-member@example.com", "a member password")
-        expect(installedOf(yield* apps("GET", member, q))).toEqual({
+        expect(installedOf(yield* listApps(member, "shared"))).toEqual({
           "otlp-app": false,
           "metrics-app": true,
           "spl-app": false
         })
         expectError(yield* apps("PUT", member, q, "otlp-app"), 403, "forbidden")
         expectError(yield* apps("DELETE", member, q, "metrics-app"), 403, "forbidden")
-        expect(installedOf(yield* apps("GET", member, q))).toEqual({
+        expect(installedOf(yield* listApps(member, "shared"))).toEqual({
           "otlp-app": false,
           "metrics-app": true,
           "spl-app": false
@@ -159,15 +168,13 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           [other.token, "organization=keyed&cluster=keyed"]
         ] as const
         for (const [key, q] of cases) {
-          const list = yield* apps("GET", key, q)
-          expectError(list, 403, "forbidden")
-          expect((list.json as { hint: string }).hint).toContain("/v1/auth/login")
+          const list = expectError(yield* apps("GET", key, q), 403, "forbidden")
+          expect(list.hint).toContain("/v1/auth/login")
           expectError(yield* apps("PUT", key, q, "otlp-app"), 403, "forbidden")
           expectError(yield* apps("DELETE", key, q, "otlp-app"), 403, "forbidden")
         }
         const admin = yield* adminSession
-        const q = "organization=default&cluster=default"
-        expect(installedOf(yield* apps("GET", admin, q))["otlp-app"]).toBe(false)
+        expect(installedOf(yield* listApps(admin, "default"))["otlp-app"]).toBe(false)
       })
     )
 
@@ -193,8 +200,12 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
             expect(reply.text).not.toContain(other.cluster.id)
           }
         }
-        const unknown = yield* apps("GET", token, "organization=default&cluster=nothing-here")
-        expect((unknown.json as { hint: string }).hint).toContain("default")
+        const unknown = expectError(
+          yield* apps("GET", token, "organization=default&cluster=nothing-here"),
+          404,
+          "not_found"
+        )
+        expect(unknown.hint).toContain("default")
         // Nothing was installed on the other organization's cluster.
         const gate = Context.get(server.context, AppGate)
         expect(yield* gate.installed(other.cluster.id, "otlp-app")).toBe(false)
@@ -206,10 +217,9 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         const token = yield* adminSession
         const q = "organization=default&cluster=default"
         for (const method of ["PUT", "DELETE"] as const) {
-          const reply = yield* apps(method, token, q, "grafana-app")
-          expectError(reply, 404, "not_found")
-          expect((reply.json as { message: string }).message).toContain("grafana-app")
-          for (const id of CATALOG) expect((reply.json as { hint: string }).hint).toContain(id)
+          const reply = expectError(yield* apps(method, token, q, "grafana-app"), 404, "not_found")
+          expect(reply.message).toContain("grafana-app")
+          for (const id of CATALOG) expect(reply.hint).toContain(id)
         }
       })
     )
@@ -242,8 +252,8 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           const gate = Context.get(server.context, AppGate)
           const token = yield* adminSession
           const q = "organization=default&cluster=default"
-          const list = yield* apps("GET", token, q)
-          const cluster = (list.json as { cluster: { id: ClusterId } }).cluster.id
+          const list = yield* listApps(token, "default")
+          const cluster = ClusterId.make(list.cluster.id)
 
           const closed = yield* Effect.exit(gate.require(cluster, "otlp-app"))
           expect(Exit.isFailure(closed)).toBe(true)
@@ -271,13 +281,14 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
 
           expect((yield* apps("DELETE", token, q, "otlp-app")).status).toBe(200)
           expect((yield* Effect.flip(gate.require(cluster, "otlp-app")))._tag).toBe("NotFound")
-          const count = yield* call(server, "POST", "/v1/query", {
-            token: key,
-            body: { sql: "SELECT count() AS c FROM gated" }
+          const keyClient = yield* clientOf(server, key)
+          // Decoded only from a 200.
+          const count = yield* keyClient.query.query({
+            urlParams: {},
+            payload: QueryRequest.make({ sql: "SELECT count() AS c FROM gated" })
           })
-          expect(count.status, count.text).toBe(200)
           // count() is a UInt64, which JSON carries as a string.
-          expect((count.json as { data: ReadonlyArray<{ c: unknown }> }).data).toEqual([{ c: "2" }])
+          expect(count.data).toEqual([{ c: "2" }])
 
           expect((yield* apps("PUT", token, q, "otlp-app")).status).toBe(200)
           yield* gate.require(cluster, "otlp-app")

@@ -9,8 +9,7 @@ import { Effect } from "effect"
 import { otherCluster } from "../support/otherCluster.js"
 import { TestServer, adminKeyOf, freshDataDir } from "../support/server.js"
 import { memberSession, send } from "./securitySupport.js"
-import type { ClusterJson } from "./support.js"
-import { adminEnv, adminSession, cluster, expectError } from "./support.js"
+import { adminEnv, adminSession, cluster, clientWith, expectError } from "./support.js"
 
 const MEMBER = "cluster-reader@example.com"
 const MEMBER_PASSWORD = "a cluster reader's password"
@@ -65,12 +64,15 @@ const ask = (
   [method, path, body]: readonly [string, string, unknown?]
 ) => send(token, method, path, body === undefined ? {} : { body })
 
+/** The clusters of `default` as `token` lists them (a 200, else the test fails). */
+const clustersSeenBy = (token: string) =>
+  Effect.flatMap(clientWith(token), (client) =>
+    client.clusters.list({ urlParams: { organization: "default" } })
+  )
+
 /** The organization's `default` cluster as the admin sees it. */
 const defaultCluster = Effect.gen(function* () {
-  const admin = yield* adminSession
-  const listed = (yield* send(admin, "GET", "/v1/clusters?organization=default")).json as {
-    clusters: Array<ClusterJson>
-  }
+  const listed = yield* clustersSeenBy(yield* adminSession)
   return listed.clusters.find((c) => c.name === "default")!
 })
 
@@ -107,7 +109,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         // Nothing happened: same cluster, same phase, no new cluster.
         const after = yield* defaultCluster
         expect(after).toEqual(before)
-        const names = (yield* ask(member, list!)).json as { clusters: Array<{ name: string }> }
+        const names = yield* clustersSeenBy(member)
         expect(names.clusters.map((c) => c.name)).toEqual(["default"])
       })
     )
@@ -204,12 +206,10 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           "not_found"
         )
         // And their cluster is untouched by the attempts (still ready, not deleted).
-        expect(
-          yield* Effect.map(
-            send(far.token, "GET", "/v1/databases"),
-            (reply) => (reply.json as { cluster: { id: string } }).cluster.id
-          )
-        ).toBe(theirs)
+        const theirDatabases = yield* Effect.flatMap(clientWith(far.token), (client) =>
+          client.databases.list({ urlParams: {} })
+        )
+        expect(theirDatabases.cluster.id).toBe(theirs)
       })
     )
 

@@ -9,11 +9,13 @@ import { ClusterId } from "../../domain/Ids.js"
 import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { clientOf } from "../support/client.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import {
   adminEnv,
   adminSession,
   awaitPhase,
+  clientWith,
   cluster,
   createCluster,
   expectError,
@@ -60,16 +62,16 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
   (it) => {
     it.effect("the size catalog needs no credential", () =>
       Effect.gen(function* () {
-        const server = yield* TestServer
-        const reply = yield* call(server, "GET", "/v1/clusters/sizes")
-        expect(reply.status).toBe(200)
-        expect(reply.json).toMatchObject({
+        // No token: the catalog needs no credential; decoded only from its 200.
+        const anonymous = yield* clientOf(yield* TestServer)
+        const catalog = yield* anonymous.clusterSizes.sizes()
+        expect(catalog).toMatchObject({
           min_number_of_replicas: 1,
           max_number_of_replicas: 1,
           default_min_size: { cpu_cores: 1, memory_gib: 4 },
           default_max_size: { cpu_cores: 16, memory_gib: 64 }
         })
-        expect((reply.json as { sizes: Array<unknown> }).sizes).toContainEqual({
+        expect(catalog.sizes).toContainEqual({
           size: "2 CPU / 8 GiB",
           cpu_cores: 2,
           memory_gib: 8
@@ -103,10 +105,10 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
             maximum_size: { cpu_cores: 16, memory_bytes: 64 * 1024 ** 3 }
           }
         })
-        const listed = yield* request("GET", `/v1/clusters${q}`, token)
-        expect(
-          (listed.json as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)
-        ).toEqual(["default", "analytics"])
+        const listed = yield* Effect.flatMap(clientWith(token), (client) =>
+          client.clusters.list({ urlParams: { organization: "default" } })
+        )
+        expect(listed.clusters.map((c) => c.name)).toEqual(["default", "analytics"])
 
         const key = yield* keyOf(token, "analytics")
         expect((yield* insert(key, "events", [{ a: 1 }, { a: 2 }])).json).toEqual({ inserted: 2 })

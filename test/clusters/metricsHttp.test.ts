@@ -4,39 +4,34 @@
  * shape, `metrics=` selects, and the by-name form answers the same series.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { DateTime, Effect, Schema } from "effect"
+import { ClusterMetrics } from "../../domain/api/ClusterModels.js"
+import { ClusterId } from "../../domain/Ids.js"
 import { TestServer, freshDataDir } from "../support/server.js"
 import { poll, rowsOf, send, sleep } from "./securitySupport.js"
-import { adminEnv, adminSession, awaitPhase, createCluster, keyOf } from "./support.js"
-
-interface Point {
-  readonly time: string
-  readonly value: number
-  readonly replica?: string
-}
-interface Series {
-  readonly name: string
-  readonly scope: string
-  readonly points: ReadonlyArray<Point>
-  readonly [field: string]: unknown
-}
-interface MetricsReply {
-  readonly cluster: { readonly id: string; readonly name: string }
-  readonly metrics: ReadonlyArray<Series>
-}
+import { adminEnv, adminSession, awaitPhase, clientWith, createCluster, keyOf } from "./support.js"
 
 const ALL = ["total_read_queries", "total_write_queries", "max_cpu_cores", "max_memory_bytes"]
 
 const windowOf = (start: Date, end: Date) =>
   `start_time=${start.toISOString()}&end_time=${end.toISOString()}`
 
+/**
+ * Metrics as sent: the raw reply decoded with the contract's schema, refusing any key the
+ * schema does not name, so that the key sets asserted below are the wire's own.
+ */
 const metricsOf = (token: string, path: string) =>
   Effect.map(send(token, "GET", path), (reply) => {
     expect(reply.status, reply.text).toBe(200)
-    return reply.json as MetricsReply
+    return Schema.decodeUnknownSync(ClusterMetrics, { onExcessProperty: "error" })(reply.json)
   })
 
-const total = (reply: MetricsReply, name: string) =>
+const clustersOf = (token: string) =>
+  Effect.flatMap(clientWith(token), (client) =>
+    client.clusters.list({ urlParams: { organization: "default" } })
+  )
+
+const total = (reply: ClusterMetrics, name: string) =>
   reply.metrics
     .find((series) => series.name === name)!
     .points.reduce((sum, point) => sum + point.value, 0)
@@ -71,9 +66,7 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
         // The service's own probe of an engine may count as a read in every interval
         // (today it does): that per-point floor, seen on the idle `default` cluster over
         // the same window, is taken off before counting ours.
-        const listed = (yield* send(session, "GET", "/v1/clusters?organization=default")).json as {
-          clusters: Array<{ id: string; name: string }>
-        }
+        const listed = yield* clustersOf(session)
         const idle = listed.clusters.find((c) => c.name === "default")!.id
         const counted = Effect.gen(function* () {
           const end = new Date()
@@ -102,7 +95,7 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
             "source",
             "unit"
           ])
-          for (const field of ["label", "description", "unit", "aggregation", "source"])
+          for (const field of ["label", "description", "unit", "aggregation", "source"] as const)
             expect(series[field], `${series.name}.${field}`).toEqual(expect.any(String))
           expect(series.scope).toBe(series.name.startsWith("total_") ? "cluster" : "replica")
           let previous = start.getTime()
@@ -128,48 +121,48 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
   it.effect("metrics= selects series, and the by-name form answers the same", () =>
     Effect.gen(function* () {
       const session = yield* adminSession
-      const listed = (yield* send(session, "GET", "/v1/clusters?organization=default")).json as {
-        clusters: Array<{ id: string; name: string }>
-      }
+      const client = yield* clientWith(session)
+      const listed = yield* clustersOf(session)
       const { id } = listed.clusters.find((c) => c.name === "metered")!
       // A window that has closed, so both forms read the same stored samples; the sampler
       // (every second) gets time to store some before its end.
       yield* sleep(3000)
       const end = new Date(Date.now() - 2000)
       const start = new Date(end.getTime() - 120_000)
-      const window = windowOf(start, end)
+      const window = {
+        organization: "default",
+        start_time: DateTime.unsafeMake(start),
+        end_time: DateTime.unsafeMake(end)
+      }
+      const byId = (metrics?: string) =>
+        client.clusters.metrics({
+          path: { cluster_id: ClusterId.make(id) },
+          urlParams: metrics === undefined ? window : { ...window, metrics }
+        })
+      const byName = (metrics?: string) =>
+        client.clusters.metricsByName({
+          urlParams:
+            metrics === undefined
+              ? { ...window, cluster: "metered" }
+              : { ...window, cluster: "metered", metrics }
+        })
 
-      const one = yield* metricsOf(
-        session,
-        `/v1/clusters/${id}/metrics?organization=default&${window}&metrics=max_memory_bytes`
-      )
+      const one = yield* byId("max_memory_bytes")
       expect(one.metrics.map((series) => series.name)).toEqual(["max_memory_bytes"])
       expect(one.metrics[0]!.points.length).toBeGreaterThan(0)
 
-      const two = yield* metricsOf(
-        session,
-        `/v1/clusters/${id}/metrics?organization=default&${window}&metrics=total_write_queries,%20max_cpu_cores`
-      )
+      const two = yield* byId("total_write_queries, max_cpu_cores")
       expect(two.metrics.map((series) => series.name)).toEqual([
         "total_write_queries",
         "max_cpu_cores"
       ])
 
-      const all = yield* metricsOf(
-        session,
-        `/v1/clusters/${id}/metrics?organization=default&${window}`
-      )
-      const byName = yield* metricsOf(
-        session,
-        `/v1/clusters/metrics?organization=default&cluster=metered&${window}`
-      )
-      expect(byName).toEqual(all)
-      expect(byName.cluster).toEqual({ id, name: "metered" })
-      expect(byName.metrics.map((series) => series.name)).toEqual(ALL)
-      const selected = yield* metricsOf(
-        session,
-        `/v1/clusters/metrics?organization=default&cluster=metered&${window}&metrics=max_memory_bytes`
-      )
+      const all = yield* byId()
+      const named = yield* byName()
+      expect(named).toEqual(all)
+      expect(named.cluster).toEqual({ id, name: "metered" })
+      expect(named.metrics.map((series) => series.name)).toEqual(ALL)
+      const selected = yield* byName("max_memory_bytes")
       expect(selected).toEqual(one)
 
       // Points lie inside the window asked for.

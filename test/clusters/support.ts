@@ -2,6 +2,10 @@
 import { expect } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
+import { Cluster } from "../../domain/api/ClusterModels.js"
+import { ErrorBody } from "../../domain/Errors.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { clientOf } from "../support/client.js"
 import type { Reply } from "../support/server.js"
 import { TestServer, call } from "../support/server.js"
 
@@ -9,20 +13,8 @@ export const ADMIN = "clusters-admin@example.com"
 export const PASSWORD = "clusters admin password"
 export const adminEnv = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
 
-export interface ClusterJson {
-  readonly id: string
-  readonly name: string
-  readonly created_at: string
-  readonly status: {
-    readonly phase: string
-    readonly ready: boolean
-    readonly message: string | null
-  }
-  readonly resources: unknown
-  readonly can_pause: boolean
-  readonly can_resume: boolean
-  readonly idle_timeout_minutes: number
-}
+/** A cluster as the API answers it, decoded with the contract's schema. */
+export type ClusterJson = Cluster
 
 export const sessionOf = (email: string, password: string) =>
   Effect.gen(function* () {
@@ -47,13 +39,17 @@ export const request = (
 export const expectError = (reply: Reply, status: number, error: string) => {
   expect(reply.status, reply.text).toBe(status)
   expect(reply.json).toMatchObject({ error, message: expect.any(String), hint: expect.any(String) })
-  return reply.json as { readonly error: string; readonly message: string; readonly hint: string }
+  return Schema.decodeUnknownSync(ErrorBody)(reply.json)
 }
 
-export const cluster = (reply: Reply) => {
+export const cluster = (reply: Reply): ClusterJson => {
   expect(reply.status, reply.text).toBeLessThan(300)
-  return reply.json as ClusterJson
+  return Schema.decodeUnknownSync(Cluster)(reply.json)
 }
+
+/** The typed client on the shared server with a bearer credential (a key or a session). */
+export const clientWith = (token: string) =>
+  Effect.flatMap(TestServer, (server) => clientOf(server, token))
 
 const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
 
@@ -65,9 +61,13 @@ export const awaitCluster = (
   ms = 60_000
 ) =>
   Effect.gen(function* () {
+    const client = yield* clientWith(token)
+    const get = client.clusters
+      .get({ path: { cluster_id: ClusterId.make(id) }, urlParams: { organization: "default" } })
+      .pipe(Effect.orDie)
     const until = Date.now() + ms
     while (true) {
-      const c = cluster(yield* request("GET", `/v1/clusters/${id}?organization=default`, token))
+      const c = yield* get
       if (done(c)) return c
       if (Date.now() > until) throw new Error(`cluster ${id} stuck in ${JSON.stringify(c.status)}`)
       yield* sleep(100)
@@ -90,13 +90,12 @@ export const createCluster = (token: string, name: string, extra: Record<string,
 
 /** An admin key of the named cluster, created with the session. */
 export const keyOf = (token: string, clusterName: string) =>
-  Effect.map(
-    request("POST", `/v1/keys?organization=default&cluster=${clusterName}`, token, {
-      name: `${clusterName} admin`,
-      permission: "admin"
-    }),
-    (reply) => {
-      expect(reply.status, reply.text).toBe(201)
-      return (reply.json as { key: { token: string } }).key.token
-    }
-  )
+  Effect.gen(function* () {
+    const client = yield* clientWith(token)
+    // Decoded only from the declared 201.
+    const created = yield* client.keys.create({
+      urlParams: { organization: "default", cluster: clusterName },
+      payload: { name: `${clusterName} admin`, permission: "admin" }
+    })
+    return created.key.token
+  }).pipe(Effect.orDie)

@@ -7,19 +7,22 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
+import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 import { createKey } from "./support.js"
 
 const EMAIL = "owner@example.com"
 const PASSWORD = "correct horse battery staple"
 const body = { name: "probe", permission: "read_only" }
+const Created = Schema.Struct({ key: CreatedApiKey })
 
 const selected = (token: string, query: string, headers: Record<string, string> = {}) =>
   Effect.gen(function* () {
     const server = yield* TestServer
     const reply = yield* call(server, "POST", `/v1/keys${query}`, { token, body, headers })
-    const json = reply.json as { key?: { default_database?: string } }
-    return { status: reply.status, database: json.key?.default_database, json: reply.json }
+    // Raw, not the typed client: refusals are asserted by their wire `error` code.
+    const created = reply.status === 201 ? Schema.decodeUnknownSync(Created)(reply.json) : undefined
+    return { status: reply.status, database: created?.key.default_database, json: reply.json }
   })
 
 const server = TestServer.layer(freshDataDir(), {

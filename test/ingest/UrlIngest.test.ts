@@ -17,6 +17,7 @@ import { SluiceConfig } from "../../src/config/SluiceConfig.js"
 import { TableLocks } from "../../src/ingest/TableLocks.js"
 import { UrlIngest } from "../../src/ingest/UrlIngest.js"
 import { SchemalessTables } from "../../src/tables/SchemalessTables.js"
+import { adminClientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 import { sql } from "../tables/helpers.js"
 
@@ -71,9 +72,9 @@ const UrlIngestLive = UrlIngest.Default.pipe(
 
 const engineOf = Effect.gen(function* () {
   const server = yield* TestServer
-  const list = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
-  const id = (list.json as { cluster: { id: string } }).cluster.id
-  return yield* Context.get(server.context, Engines).forCluster(ClusterId.make(id))
+  const admin = yield* adminClientOf(server)
+  const list = yield* admin.databases.list({ urlParams: {} })
+  return yield* Context.get(server.context, Engines).forCluster(ClusterId.make(list.cluster.id))
 }).pipe(Effect.orDie)
 
 const bodyText = (response: HttpServerResponse.HttpServerResponse) =>

@@ -25,7 +25,8 @@ import {
 } from "../support/otel.js"
 import { logRecords, recordedMetrics, spans } from "../support/otelData.js"
 import { countOf, expectLogs, expectMetrics, expectSpans } from "../support/otelChecks.js"
-import { adminKeyOf, call, freshDataDir, TestServer, createDatabase } from "../support/server.js"
+import { adminClientOf } from "../support/client.js"
+import { adminKeyOf, freshDataDir, TestServer, createDatabase } from "../support/server.js"
 
 const ADMIN = "otlp-grpc@example.com"
 const PASSWORD = "otlp grpc password"
@@ -120,11 +121,12 @@ layer(
           authorization: "Bearer rt_not_a_key"
         })
         expect(wrong.code).toBe(status.UNAUTHENTICATED)
-        const created = yield* call(server, "POST", "/v1/keys", {
-          token: adminKeyOf(server),
-          body: { name: "grpc-reader", permission: "read_only" }
+        const admin = yield* adminClientOf(server)
+        const created = yield* admin.keys.create({
+          urlParams: {},
+          payload: { name: "grpc-reader", permission: "read_only" }
         })
-        const reader = (created.json as { key: { token: string } }).key.token
+        const reader = created.key.token
         const denied = yield* grpcCall(port, METRICS, new Uint8Array(0), {
           authorization: `Bearer ${reader}`
         })

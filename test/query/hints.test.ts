@@ -4,22 +4,35 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { QueryRequest } from "../../domain/api/QueryApi.js"
+import { adminClientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { insertOk } from "../tables/helpers.js"
 
-const query = (sql: string, format?: string) =>
+/** A query in a raw format (its hints come in a header only). */
+const query = (sql: string, format: string) =>
   Effect.gen(function* () {
     const server = yield* TestServer
     const reply = yield* call(server, "POST", "/v1/query", {
       token: adminKeyOf(server),
-      body: format === undefined ? { sql } : { sql, format }
+      body: { sql, format }
     })
     expect(reply.status, `${sql}: ${reply.text}`).toBe(200)
     return reply
   })
 
-const hintsOf = (sql: string) =>
-  Effect.map(query(sql), (reply) => (reply.json as { hints: ReadonlyArray<string> }).hints)
+/** A JSON query with the typed client: the decoded result and the response (a 200). */
+const queryJson = (sql: string) =>
+  Effect.gen(function* () {
+    const client = yield* adminClientOf(yield* TestServer)
+    return yield* client.query.query({
+      urlParams: {},
+      payload: QueryRequest.make({ sql }),
+      withResponse: true
+    })
+  })
+
+const hintsOf = (sql: string) => Effect.map(queryJson(sql), ([result]) => result.hints)
 
 layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("query hints", (it) => {
   it.effect("a mixed numeric/string field sums, and the hint names it and its types", () =>
@@ -30,14 +43,13 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("quer
         { price: 2, name: "b", nested: { size: 2 } }
       ])
       yield* insertOk(server, "prices", [{ price: "n/a", name: "c", nested: { size: "big" } }])
-      const reply = yield* query("SELECT sum(price) AS s FROM prices")
-      const body = reply.json as { data: ReadonlyArray<unknown>; hints: ReadonlyArray<string> }
+      const [body, response] = yield* queryJson("SELECT sum(price) AS s FROM prices")
       expect(body.data).toEqual([{ s: 3 }])
       expect(body.hints).toHaveLength(1)
       expect(body.hints[0]).toContain("price holds Int64 and String values")
       expect(body.hints[0]).toContain("String values count as NULL")
       expect(body.hints[0]).toContain("__raw_data.price")
-      expect(reply.headers.get("x-service-hints")).toBe(JSON.stringify(body.hints))
+      expect(response.headers["x-service-hints"]).toBe(JSON.stringify(body.hints))
     })
   )
 

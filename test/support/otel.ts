@@ -18,10 +18,12 @@ import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base"
 import type { ReadableLogRecord } from "@opentelemetry/sdk-logs"
 import type { ResourceMetrics } from "@opentelemetry/sdk-metrics"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
-import { Context, Effect } from "effect"
+import { Context, Effect, Redacted } from "effect"
+import { QueryRequest } from "../../domain/api/QueryApi.js"
 import { OtlpGrpcServer } from "../../src/otlp/grpc/OtlpGrpcServer.js"
+import { adminClientOf, clientOf } from "./client.js"
 import type { RunningServer } from "./server.js"
-import { adminKeyOf, call } from "./server.js"
+import { adminKeyOf } from "./server.js"
 
 export type Transport = "http/json" | "http/protobuf" | "grpc"
 
@@ -116,35 +118,33 @@ export const destinationOf = (server: RunningServer, options: Partial<Destinatio
   ...options
 })
 
-/** Rows of `POST /v1/query` (admin key), for checking what the exporters stored. */
+/**
+ * Rows of `POST /v1/query` (admin key), for checking what the exporters stored. Anything
+ * but the declared 200 is a defect that fails the test.
+ */
 export const query = (server: RunningServer, sql: string, database?: string) =>
-  Effect.map(
-    call(server, "POST", `/v1/query${database === undefined ? "" : `?database=${database}`}`, {
-      token: adminKeyOf(server),
-      body: { sql }
-    }),
-    (reply) => {
-      if (reply.status !== 200) throw new Error(`query failed: ${reply.status} ${reply.text}`)
-      return (reply.json as { data: Array<Record<string, unknown>> }).data
-    }
-  )
+  Effect.gen(function* () {
+    const admin = yield* adminClientOf(server)
+    const result = yield* admin.query.query({
+      urlParams: database === undefined ? {} : { database },
+      payload: QueryRequest.make({ sql })
+    })
+    return result.data
+  }).pipe(Effect.orDie)
 
 /** Installs the otlp-app on the default cluster as the bootstrap admin user. */
 export const installOtlpApp = (server: RunningServer, email: string, password: string) =>
   Effect.gen(function* () {
-    const login = yield* call(server, "POST", "/v1/auth/login", { body: { email, password } })
-    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`)
-    const { token } = login.json as { token: string }
-    const reply = yield* call(
-      server,
-      "PUT",
-      "/v1/apps/otlp-app?organization=default&cluster=default",
-      {
-        token
-      }
-    )
-    if (reply.status !== 200) throw new Error(`install failed: ${reply.status} ${reply.text}`)
-  })
+    const anonymous = yield* clientOf(server)
+    const { token } = yield* anonymous.auth.login({
+      payload: { email, password: Redacted.make(password) }
+    })
+    const user = yield* clientOf(server, token)
+    yield* user.apps.install({
+      path: { app_id: "otlp-app" },
+      urlParams: { organization: "default", cluster: "default" }
+    })
+  }).pipe(Effect.orDie)
 
 export interface GrpcReply {
   readonly code: number

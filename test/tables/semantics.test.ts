@@ -5,6 +5,9 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import type { Permission } from "../../domain/Identity.js"
+import { TableName } from "../../domain/Ids.js"
+import { adminClientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { insert, insertOk, sql } from "./helpers.js"
 
@@ -104,12 +107,12 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
             '[{"id": 9007199254740993, "at": "2024-05-06T07:08:09.123Z", "gone": null, "empty": {}, "keep": {"x": 1, "nothing": null}}]'
           )
           expect(reply.json).toEqual({ inserted: 1 })
-          const described = yield* call(server, "GET", "/v1/tables/kinds", {
-            token: adminKeyOf(server)
+          const admin = yield* adminClientOf(server)
+          const described = yield* admin.tables.describe({
+            path: { table: TableName.make("kinds") },
+            urlParams: {}
           })
-          const columns = (
-            described.json as { table: { columns: Array<{ name: string; type: string }> } }
-          ).table.columns
+          const columns = described.table.columns
           expect(columns.map((c) => c.name).sort()).toEqual(["at", "id", "keep.x"])
           expect(columns.find((c) => c.name === "at")?.type).toMatch(/^Nullable\(DateTime64/)
           const [row] = yield* sql(
@@ -128,11 +131,11 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
       it.effect("lists tables with created_at, rows and bytes; describe lists columns", () =>
         Effect.gen(function* () {
           const server = yield* TestServer
-          const token = adminKeyOf(server)
+          const admin = yield* adminClientOf(server)
           yield* insertOk(server, "listed", [{ a: 1, b: { c: "x" } }, { a: 2 }])
-          const list = yield* call(server, "GET", "/v1/tables", { token })
-          expect(list.status).toBe(200)
-          expect(list.json).toMatchObject({
+          // A decoded list is a 200: the contract declares no other success status.
+          const list = yield* admin.tables.list({ urlParams: {} })
+          expect(list).toMatchObject({
             database: { name: "default" },
             organization: { name: "default" },
             tables: expect.arrayContaining([
@@ -144,10 +147,13 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
               }
             ])
           })
-          const names = (list.json as { tables: Array<{ name: string }> }).tables.map((t) => t.name)
+          const names = list.tables.map((t) => t.name)
           expect(names.some((n) => n.startsWith("_"))).toBe(false)
-          const one = yield* call(server, "GET", "/v1/tables/listed", { token })
-          expect(one.json).toMatchObject({
+          const one = yield* admin.tables.describe({
+            path: { table: TableName.make("listed") },
+            urlParams: {}
+          })
+          expect(one).toMatchObject({
             table: {
               name: "listed",
               total_rows: 2,
@@ -176,22 +182,20 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
         Effect.gen(function* () {
           const server = yield* TestServer
           const admin = adminKeyOf(server)
+          const adminClient = yield* adminClientOf(server)
+          const createKey = (name: string, permission: Permission) =>
+            Effect.map(
+              adminClient.keys.create({ urlParams: {}, payload: { name, permission } }),
+              (created) => created.key.token
+            )
           yield* insertOk(server, "doomed", { a: 1 })
-          const created = yield* call(server, "POST", "/v1/keys", {
-            token: admin,
-            body: { name: "rw", permission: "read_write" }
-          })
-          const rw = (created.json as { key: { token: string } }).key.token
+          const rw = yield* createKey("rw", "read_write")
           const refused = yield* call(server, "DELETE", "/v1/tables/doomed", { token: rw })
           expect(refused.status).toBe(403)
           const readable = yield* call(server, "GET", "/v1/tables/doomed", { token: rw })
           expect(readable.status).toBe(200)
           for (const permission of ["read_only", "write_only"] as const) {
-            const made = yield* call(server, "POST", "/v1/keys", {
-              token: admin,
-              body: { name: permission, permission }
-            })
-            const key = (made.json as { key: { token: string } }).key.token
+            const key = yield* createKey(permission, permission)
             const put = yield* call(server, "POST", "/v1/tables/doomed", {
               token: key,
               body: { a: 2 }

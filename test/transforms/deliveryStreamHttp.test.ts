@@ -4,6 +4,8 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import type { Permission } from "../../domain/Identity.js"
+import { adminClientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 import { b64, batch, controlMessage, gzB64, subscription } from "./fixtures.js"
 import { countOf, firehose, query } from "./http.js"
@@ -23,19 +25,22 @@ const forwarded = (requestId: string) =>
     gzB64(JSON.stringify(subscription(logs(3, 2))))
   ])
 
-const createKey = (permission: string) =>
+const createKey = (permission: Permission) =>
   Effect.gen(function* () {
-    const server = yield* TestServer
-    const reply = yield* call(server, "POST", "/v1/keys", {
-      token: adminKeyOf(server),
-      body: { name: `stream ${permission}`, permission }
+    const admin = yield* adminClientOf(yield* TestServer)
+    const created = yield* admin.keys.create({
+      urlParams: {},
+      payload: { name: `stream ${permission}`, permission }
     })
-    return (reply.json as { key: { token: string } }).key.token
+    return created.key.token
   })
 
 const expectStreamError = (json: unknown, requestId: string, status: number, text: string) => {
-  expect(json).toMatchObject({ requestId, timestamp: expect.any(Number) })
-  expect((json as { errorMessage: string }).errorMessage, String(status)).toContain(text)
+  expect(json, String(status)).toMatchObject({
+    requestId,
+    timestamp: expect.any(Number),
+    errorMessage: expect.stringContaining(text)
+  })
 }
 
 layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 120_000 })(

@@ -6,6 +6,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { gzipSync } from "node:zlib"
+import { TableName } from "../../domain/Ids.js"
+import { adminClientOf } from "../support/client.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 import { auditEvent, controlMessage, subscription } from "./fixtures.js"
 import { countOf, query } from "./http.js"
@@ -106,12 +108,12 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
               { eventName: "GetObject", n: "2", ids: "2" },
               { eventName: "PutObject", n: "1", ids: "1" }
             ])
-            const described = yield* call(server, "GET", "/v1/tables/trail", {
-              token: adminKeyOf(server)
+            const admin = yield* adminClientOf(server)
+            const described = yield* admin.tables.describe({
+              path: { table: TableName.make("trail") },
+              urlParams: {}
             })
-            const columns = (
-              described.json as { table: { columns: Array<{ name: string; type: string }> } }
-            ).table.columns
+            const columns = described.table.columns
             expect(columns.find((c) => c.name === "eventTime")?.type).toMatch(
               /^(Nullable\()?DateTime/
             )

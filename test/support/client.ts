@@ -1,0 +1,18 @@
+/**
+ * The public typed client (`domain/Client.ts`) pointed at a running test server, over
+ * fetch. Its methods decode successes into the contract's schemas and error bodies into
+ * the domain errors; the raw `call` stays for bodies the contract reads raw and for
+ * assertions on the exact wire form (status codes, `error` strings, headers).
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { Effect } from "effect"
+import { makeSluiceClient } from "../../domain/Client.js"
+import type { RunningServer } from "./server.js"
+import { adminKeyOf } from "./server.js"
+
+/** A client for `server` that sends `token` (if any) as its bearer credential. */
+export const clientOf = (server: { readonly url: string }, token?: string) =>
+  makeSluiceClient({ baseUrl: server.url, token }).pipe(Effect.provide(FetchHttpClient.layer))
+
+/** A client for `server` with its bootstrap admin key. */
+export const adminClientOf = (server: RunningServer) => clientOf(server, adminKeyOf(server))
