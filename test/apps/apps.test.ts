@@ -11,7 +11,7 @@ import { QueryRequest } from "../../domain/api/QueryApi.js"
 import { ErrorBody } from "../../domain/Errors.js"
 import type { ClusterPhase } from "../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../domain/Ids.js"
-import { AppGate } from "../../src/apps/AppGate.js"
+import { AppRegistry } from "../../domain/AppRegistry.js"
 import { ClustersRepo } from "../../src/clusters/ClustersRepo.js"
 import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
 import { arrangeCluster as arrangeClusterRow, otherCluster } from "../support/otherCluster.js"
@@ -207,7 +207,7 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         )
         expect(unknown.hint).toContain("default")
         // Nothing was installed on the other organization's cluster.
-        const gate = Context.get(server.context, AppGate)
+        const gate = Context.get(server.context, AppRegistry)
         expect(yield* gate.installed(other.cluster.id, "otlp-app")).toBe(false)
       })
     )
@@ -249,7 +249,7 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
       () =>
         Effect.gen(function* () {
           const server = yield* TestServer
-          const gate = Context.get(server.context, AppGate)
+          const gate = Context.get(server.context, AppRegistry)
           const token = yield* adminSession
           const q = "organization=default&cluster=default"
           const list = yield* listApps(token, "default")
@@ -258,7 +258,7 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           const closed = yield* Effect.exit(gate.require(cluster, "otlp-app"))
           expect(Exit.isFailure(closed)).toBe(true)
           const error = yield* Effect.flip(gate.require(cluster, "otlp-app"))
-          expect(error._tag).toBe("NotFound")
+          expect(error._tag).toBe("AppNotInstalled")
           expect(error.message).toContain("otlp-app")
           expect(error.message).toContain("not installed")
           expect(error.hint).toContain("PUT /v1/apps/otlp-app?organization=default&cluster=default")
@@ -280,7 +280,9 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           expect((yield* Effect.flip(gate.require(cluster, "spl-app"))).hint).toContain("spl-app")
 
           expect((yield* apps("DELETE", token, q, "otlp-app")).status).toBe(200)
-          expect((yield* Effect.flip(gate.require(cluster, "otlp-app")))._tag).toBe("NotFound")
+          expect((yield* Effect.flip(gate.require(cluster, "otlp-app")))._tag).toBe(
+            "AppNotInstalled"
+          )
           const keyClient = yield* clientOf(server, key)
           // Decoded only from a 200.
           const count = yield* keyClient.query.query({
