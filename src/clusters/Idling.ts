@@ -9,25 +9,29 @@ import { ClustersRepo } from "./ClustersRepo.js"
 
 const SWEEP_EVERY = "1 minute"
 
-export const IdlingLive = Layer.scopedDiscard(
+/**
+ * One look at every cluster: pauses those idle for their timeout. `since` stands for the
+ * last activity of a cluster that has had none since the service started.
+ */
+export const idleSweep = (since: number) =>
   Effect.gen(function* () {
     const lifecycle = yield* ClusterLifecycle
     const repo = yield* ClustersRepo
-    const since = yield* Clock.currentTimeMillis
-
-    const sweep = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      for (const row of yield* repo.listAll()) {
-        if (row.phase !== "ready" || row.idle_timeout_minutes === 0) continue
-        const last = Option.getOrElse(yield* lifecycle.lastActivity(row.id), () => since)
-        if (now - last >= row.idle_timeout_minutes * 60_000) {
-          yield* Effect.ignore(lifecycle.pause(row, "idle"))
-        }
+    const now = yield* Clock.currentTimeMillis
+    for (const row of yield* repo.listAll()) {
+      if (row.phase !== "ready" || row.idle_timeout_minutes === 0) continue
+      const last = Option.getOrElse(yield* lifecycle.lastActivity(row.id), () => since)
+      if (now - last >= row.idle_timeout_minutes * 60_000) {
+        yield* Effect.ignore(lifecycle.pause(row, "idle"))
       }
-    }).pipe(Effect.withSpan("Idling.sweep"))
+    }
+  }).pipe(Effect.withSpan("Idling.sweep"))
 
+export const IdlingLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const since = yield* Clock.currentTimeMillis
     yield* Effect.forkScoped(
-      Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), Effect.ignore(sweep)))
+      Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), Effect.ignore(idleSweep(since))))
     )
   })
 )

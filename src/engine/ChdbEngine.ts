@@ -17,7 +17,8 @@ import { cleanEngineMessage } from "./EngineMessage.js"
 import { nativeSession } from "./NativeSession.js"
 import type { StatementClient } from "./Statements.js"
 
-const client = (dir: string): ClickHouseClient => session(dir).client
+/** A client of chDB in this process over `dir` (`:memory:` keeps nothing on disk). */
+export const client = (dir: string): ClickHouseClient => session(dir).client
 
 /** A fresh session over `dir`: the client, and chDB's own calls on the same session. */
 const session = (dir: string): StatementClient => {
@@ -30,6 +31,15 @@ const session = (dir: string): StatementClient => {
     native: nativeSession(connection.chdb)
   }
 }
+
+/** How statements run on chDB in this process over `dir`, each in a session of its own. */
+export const statementOptions = (dir: string, limits: EngineSettings = {}) => ({
+  clientPerStatement: () => session(dir),
+  drain: drainPending,
+  // chDB prints 64-bit integers bare by default, which JSON.parse rounds; a ClickHouse
+  // server quotes them by default.
+  defaultSettings: { ...limits, output_format_json_quote_64bit_integers: 1 }
+})
 
 /**
  * Opens the engine over `dir` (created, mode 0700). `limits` (e.g. threads
@@ -52,11 +62,5 @@ export const open = (
           message: `The embedded engine cannot open: ${cleanEngineMessage(error instanceof Error ? error.message : String(error))}`
         })
     })
-    return yield* ClickHouseEngine.make(home, {
-      clientPerStatement: () => session(dir),
-      drain: drainPending,
-      // chDB prints 64-bit integers bare by default, which JSON.parse rounds; a
-      // ClickHouse server quotes them by default.
-      defaultSettings: { ...limits, output_format_json_quote_64bit_integers: 1 }
-    })
+    return yield* ClickHouseEngine.make(home, statementOptions(dir, limits))
   })

@@ -31,6 +31,8 @@ export interface ServerProvisionerOptions {
     readonly password: string
   }) => ClickHouseClient
   readonly accessControl: boolean
+  /** How statements run on that server (e.g. a session per statement for chDB). */
+  readonly statements?: ClickHouseEngine.ClickHouseEngineOptions
 }
 
 interface Running {
@@ -40,7 +42,7 @@ interface Running {
 
 export const make = (options: ServerProvisionerOptions) =>
   Effect.gen(function* () {
-    const admin = yield* ClickHouseEngine.make(options.client())
+    const admin = yield* ClickHouseEngine.make(options.client(), options.statements)
     const running = new Map<ClusterId, Running>()
     const notRunning = new EngineUnavailable({ message: "The cluster's engine is not running." })
     const failed = (error: { readonly message: string }) =>
@@ -61,7 +63,10 @@ export const make = (options: ServerProvisionerOptions) =>
           ? options.client({ username: namespaceOf(spec.clusterId), password })
           : options.client()
         const engine = yield* Scope.extend(
-          ClickHouseEngine.make(client, { databasePrefix: databasePrefix(spec.clusterId) }),
+          ClickHouseEngine.make(client, {
+            ...options.statements,
+            databasePrefix: databasePrefix(spec.clusterId)
+          }),
           scope
         )
         return { engine, scope }

@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Context, Effect, Layer } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import * as DataDirLock from "./DataDirLock.js"
 import * as SocketDirectory from "./SocketDirectory.js"
@@ -66,3 +67,32 @@ export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
 
 export const layer = (options: EmbeddedPostgresOptions) =>
   Layer.scoped(EmbeddedPostgres, open(options))
+
+/**
+ * PGlite in memory, for tests and short-lived embedding programs: nothing persists. The
+ * socket lives in a private temp directory removed when the scope closes.
+ */
+export const inMemory = Layer.scoped(
+  EmbeddedPostgres,
+  Effect.gen(function* () {
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise(() => PGlite.create()).pipe(Effect.orDie),
+      (db) => Effect.promise(() => db.close())
+    )
+    const home = yield* Effect.acquireRelease(
+      Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "sluice-mem-"))),
+      (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+    )
+    const socket = yield* SocketDirectory.prepare(home)
+    const server = new PGLiteSocketServer({ db, path: socket.socketPath, maxConnections: 1 })
+    yield* Effect.acquireRelease(Effect.tryPromise(() => server.start()).pipe(Effect.orDie), () =>
+      Effect.promise(() => server.stop()).pipe(Effect.timeoutOption("5 seconds"))
+    )
+    return EmbeddedPostgres.of({
+      pgliteDirectory: "memory://",
+      socketDirectory: socket.directory,
+      socketPath: socket.socketPath,
+      port: SocketDirectory.socketPort
+    })
+  })
+)

@@ -1,0 +1,100 @@
+/**
+ * `QueryRunner`'s own decisions, before any engine: the SQL size limit and the read-only
+ * guard refuse a statement without reaching a cluster, and a paused cluster is a conflict
+ * naming how to resume it. The engines are a partial double: reaching any other method
+ * would fail the test.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { ClusterScope } from "../../domain/Authorization.js"
+import { ClusterPaused, Engines } from "../../domain/Engine.js"
+import { ApiKeyCaller } from "../../domain/Identity.js"
+import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
+import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
+import { QueryConfig } from "../../src/config/SluiceConfig.js"
+import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
+import { RunningQueries } from "../../src/query/RunningQueries.js"
+import { partial } from "../support/doubles.js"
+
+const organizationId = OrganizationId.make("00000000-0000-4000-8000-000000000001")
+const clusterId = ClusterId.make("00000000-0000-4000-8000-000000000002")
+const scope = new ClusterScope({
+  organizationId,
+  organizationName: "acme",
+  clusterId,
+  clusterName: "main",
+  defaultDatabase: undefined,
+  caller: new ApiKeyCaller({
+    keyId: ApiKeyId.make("00000000-0000-4000-8000-000000000003"),
+    keyName: "ci",
+    permission: "read_only",
+    organizationId,
+    organizationName: "acme",
+    clusterId,
+    clusterName: "main",
+    defaultDatabase: DatabaseName.make("default")
+  })
+})
+
+const runnerOver = (engines: Layer.Layer<Engines>) =>
+  QueryRunnerLive.pipe(
+    Layer.provide(Layer.mergeAll(engines, RunningQueries.Default, QueryConfig.layer)),
+    Layer.provide(
+      Layer.setConfigProvider(
+        ConfigProvider.fromMap(new Map([["SLUICE_QUERY_MAX_SQL_BYTES", "64"]]))
+      )
+    )
+  )
+
+const statement = (sql: string) => new QueryStatement({ sql, format: "JSON", queryId: "q1" })
+const run = (sql: string) =>
+  Effect.flatMap(QueryRunner, (runner) =>
+    Effect.flip(runner.run(scope, DatabaseName.make("default"), statement(sql)))
+  )
+
+describe("QueryRunner before the engine", () => {
+  it.effect("refuses oversized and writing statements without asking for an engine", () =>
+    Effect.gen(function* () {
+      const long = yield* run(`SELECT '${"x".repeat(80)}'`)
+      expect([long._tag, long.message, long.hint]).toEqual([
+        "QueryRefused",
+        "The SQL is 89 bytes; at most 64 are accepted.",
+        "Shorten the statement (the limit is SLUICE_QUERY_MAX_SQL_BYTES)."
+      ])
+      const write = yield* run("INSERT INTO t VALUES (1)")
+      expect([write._tag, write.message]).toEqual([
+        "QueryRefused",
+        "INSERT statements cannot run here: queries are read-only."
+      ])
+      const two = yield* run("SELECT 1; SELECT 2")
+      expect(two.message).toBe("The SQL holds more than one statement.")
+    }).pipe(Effect.provide(runnerOver(partial(Engines, {}))))
+  )
+
+  it.effect("a paused cluster is a conflict that says how to resume it", () =>
+    Effect.gen(function* () {
+      const error = yield* run("SELECT 1")
+      expect(error._tag).toBe("Conflict")
+      if (error._tag !== "Conflict") return
+      expect([error.code, error.message, error.hint]).toEqual([
+        "cluster_paused",
+        "Cluster 'main' is paused.",
+        "Resume it first."
+      ])
+    }).pipe(
+      Effect.provide(
+        runnerOver(
+          partial(Engines, {
+            forCluster: () =>
+              Effect.fail(
+                new ClusterPaused({
+                  message: "Cluster 'main' is paused.",
+                  hint: "Resume it first."
+                })
+              )
+          })
+        )
+      )
+    )
+  )
+})
