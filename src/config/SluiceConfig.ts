@@ -4,7 +4,7 @@
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
 import { parseSizes } from "../clusters/SizeCatalog.js"
-import { parseAllowList } from "../ingest/SsrfGuard.js"
+import { parseAllowList } from "./UrlAllowList.js"
 
 /** A validation whose message names the variable (Effect reports these without a path). */
 const check =

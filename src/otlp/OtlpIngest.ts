@@ -72,22 +72,18 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
  * Flattens `request` and inserts its rows into `table` of `database` (for metrics,
  * the five tables `{table}_gauge`, `_sum`, `_histogram`, `_exponential_histogram`,
  * `_summary`), creating them on first use. Invalid records are dropped and counted in
- * `rejected`; nothing is inserted when the request fails. `signal` must match
- * `request.signal`.
+ * `rejected`; nothing is inserted when the request fails.
  */
-export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
+// No span of its own: each caller's has one.
+export const insertExport = Effect.fnUntraced(function* (
+  transforms: OtlpTransforms["Type"],
   engine: AnalyticalEngine,
   database: string,
   table: string,
-  signal: OtlpExport["signal"],
   request: OtlpExport
 ) {
-  if (signal !== request.signal)
-    return yield* new BadRequest({
-      message: `A ${request.signal} export request was sent where ${signal} are expected.`,
-      hint: `Send ${signal} to this endpoint.`
-    })
-  const { flat, tables, batches } = plan(yield* OtlpTransforms, table, request)
+  const signal = request.signal
+  const { flat, tables, batches } = plan(transforms, table, request)
   const insert = (batch: Batch) =>
     OtlpTables.insertRows(engine, database, batch.table, batch.text).pipe(
       Effect.catchIf(
@@ -122,4 +118,20 @@ export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
     accepted += batch.rows
   }
   return { accepted, rejected: flat.rejected, message: flat.message }
+})
+
+/** `insertExport` with the program's `OtlpTransforms`; `signal` must match `request.signal`. */
+export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  signal: OtlpExport["signal"],
+  request: OtlpExport
+) {
+  if (signal !== request.signal)
+    return yield* new BadRequest({
+      message: `A ${request.signal} export request was sent where ${signal} are expected.`,
+      hint: `Send ${signal} to this endpoint.`
+    })
+  return yield* insertExport(yield* OtlpTransforms, engine, database, table, request)
 })
