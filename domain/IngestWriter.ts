@@ -1,20 +1,18 @@
 /**
- * The ingest path (decisions.md §6) as capabilities: records, rows a transform flattened,
- * a payload to transform, or a file behind a URL go into a table of a cluster's database.
- * Each answers a typed outcome, never a transport's response; a transport reads the body,
- * its headers and parameters, and renders the outcome.
+ * The ingest path (decisions.md §6): records, rows a transform flattened, or an OTLP
+ * export go into a table of a cluster's database. Every way in (a body, a transform, a
+ * file behind a URL; `TransformedIngest.ts`, `UrlIngest.ts`) writes through this one. It
+ * answers a typed outcome, never a transport's response; a transport reads the body, its
+ * headers and parameters, and renders the outcome.
  */
 import { Context, Schema } from "effect"
 import type { Effect, Stream } from "effect"
-import { InsertTransform } from "./api/TablesApi.js"
 import type { ClusterScope } from "./Authorization.js"
-import {
+import type {
   BadRequest,
   Conflict,
-  Forbidden,
   InsertTokenReused,
   MalformedRecords,
-  PayloadTooLarge,
   Unavailable
 } from "./Errors.js"
 import type { DatabaseName, TableName } from "./Ids.js"
@@ -90,107 +88,5 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       table: TableName,
       request: OtlpExport
     ) => Effect.Effect<ExportOutcome, BadRequest | Conflict | Unavailable>
-  }
->() {}
-
-/** A payload for a transform (`?transform=`), read whole, content-encoding undone. */
-export class TransformPayload extends Schema.Class<TransformPayload>("TransformPayload")({
-  transform: InsertTransform,
-  body: Schema.Uint8ArrayFromSelf,
-  /** OTLP only: how the export request is encoded. */
-  encoding: Schema.Literal("json", "protobuf"),
-  /** An explicit insert token (the OTLP transforms take none). */
-  token: Schema.UndefinedOr(Schema.String),
-  /** `delivery-stream`: the attempt's request id, the batch's token unless one is given. */
-  requestId: Schema.UndefinedOr(Schema.String),
-  /** `delivery-stream`: the common attributes as sent, `{"commonAttributes": {…}}`. */
-  commonAttributes: Schema.UndefinedOr(Schema.String)
-}) {}
-
-/** What a transform insert did; `rejected` and `message` are OTLP's invalid records. */
-export type TransformOutcome =
-  | {
-      readonly _tag: "Inserted"
-      readonly inserted: number
-      readonly rejected: number
-      readonly message: string | undefined
-    }
-  | { readonly _tag: "Acknowledged"; readonly requestId: string; readonly timestamp: number }
-
-export class TransformedIngest extends Context.Tag("sluice/TransformedIngest")<
-  TransformedIngest,
-  {
-    /**
-     * Flattens the payload and writes its rows through `IngestWriter`. A delivery-stream
-     * batch is `Acknowledged`; the others answer what was inserted, and for OTLP what
-     * was rejected.
-     */
-    readonly insert: (
-      scope: ClusterScope,
-      database: DatabaseName,
-      table: TableName,
-      payload: TransformPayload
-    ) => Effect.Effect<TransformOutcome, BadRequest | PayloadTooLarge | WriteFailure>
-  }
->() {}
-
-/** Why fetching a URL failed before anything was loaded. */
-export type FetchFailure = BadRequest | Forbidden | PayloadTooLarge
-
-/** Why a URL load failed. */
-export const LoadFailure = Schema.Union(
-  BadRequest,
-  Forbidden,
-  PayloadTooLarge,
-  MalformedRecords,
-  InsertTokenReused,
-  Conflict,
-  Unavailable
-)
-export type LoadFailure = typeof LoadFailure.Type
-
-/** A running URL load, as it goes: `Started`, `Progress` each second, then how it ended. */
-export const LoadEvent = Schema.Union(
-  Schema.TaggedStruct("Started", { queryId: Schema.String, format: Schema.String }),
-  Schema.TaggedStruct("Progress", {
-    writtenRows: Schema.Number,
-    readBytes: Schema.Number,
-    totalBytes: Schema.UndefinedOr(Schema.Number)
-  }),
-  Schema.TaggedStruct("Done", { writtenRows: Schema.Number, readBytes: Schema.Number }),
-  Schema.TaggedStruct("Failed", { error: LoadFailure }),
-  /** Cancelled by its query id (`Started`). */
-  Schema.TaggedStruct("Cancelled", {}),
-  /** Broke on our side. */
-  Schema.TaggedStruct("Crashed", {})
-)
-export type LoadEvent = typeof LoadEvent.Type
-
-export class UrlSource extends Schema.Class<UrlSource>("UrlSource")({
-  url: Schema.String,
-  token: Schema.UndefinedOr(Schema.String)
-}) {}
-
-export class UrlIngest extends Context.Tag("sluice/UrlIngest")<
-  UrlIngest,
-  {
-    /** Fetches the file (JSON, NDJSON, CSV, TSV, Parquet) and inserts it whole. */
-    readonly insert: (
-      scope: ClusterScope,
-      database: DatabaseName,
-      table: TableName,
-      source: UrlSource
-    ) => Effect.Effect<InsertOutcome, LoadFailure>
-    /**
-     * The same, reporting as it goes. It fails only when the file cannot be fetched or
-     * read; after that the events say how the load ended, and it can be cancelled
-     * like a query by the id of `Started`.
-     */
-    readonly insertWithProgress: (
-      scope: ClusterScope,
-      database: DatabaseName,
-      table: TableName,
-      source: UrlSource
-    ) => Effect.Effect<Stream.Stream<LoadEvent>, FetchFailure | Conflict | Unavailable>
   }
 >() {}

@@ -6,7 +6,8 @@
 import { Effect } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
-import type { IngestWriter, TransformOutcome, TransformPayload } from "../../domain/IngestWriter.js"
+import type { IngestWriter } from "../../domain/IngestWriter.js"
+import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
 import { decodeExport } from "./OtlpDecode.js"
 import type { OtlpSignal } from "./OtlpDecode.js"
 

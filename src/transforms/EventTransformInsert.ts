@@ -17,7 +17,8 @@ import {
   EventTransforms
 } from "../../domain/EventTransforms.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
-import type { IngestWriter, TransformOutcome, TransformPayload } from "../../domain/IngestWriter.js"
+import type { IngestWriter } from "../../domain/IngestWriter.js"
+import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
 
 const CommonAttributes = Schema.parseJson(
   Schema.Struct({

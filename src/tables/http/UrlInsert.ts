@@ -9,8 +9,8 @@ import { Effect, Stream } from "effect"
 import type { ClusterScope } from "../../../domain/Authorization.js"
 import { BadRequest, errorBody } from "../../../domain/Errors.js"
 import type { DatabaseName, TableName } from "../../../domain/Ids.js"
-import { UrlSource } from "../../../domain/IngestWriter.js"
-import type { LoadEvent, UrlIngest } from "../../../domain/IngestWriter.js"
+import { UrlSource } from "../../../domain/UrlIngest.js"
+import type { LoadEvent, UrlIngest } from "../../../domain/UrlIngest.js"
 
 export interface UrlInsert {
   readonly scope: ClusterScope
