@@ -28,8 +28,9 @@ import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
-import { TableLocks } from "../src/ingest/TableLocks.js"
-import { UrlIngest } from "../src/ingest/UrlIngest.js"
+import { IngestWriterLive } from "../src/ingest/IngestWriterLive.js"
+import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
+import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
 import { RequestLogQueue } from "../src/logs/RequestLogQueue.js"
 import { RequestLogStore } from "../src/logs/RequestLogStore.js"
 import { reportingAuthenticator, reportingAuthorization } from "../src/logs/ScopeReporting.js"
@@ -37,6 +38,7 @@ import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
+import { TableLocks } from "../src/tables/TableLocks.js"
 import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
 
 /** The control plane's records. */
@@ -78,18 +80,27 @@ export const ClustersLive = Layer.mergeAll(
   Layer.provide(ClusterConfig.layer)
 )
 
+/** Ingest: URL loads and transforms write through the one `IngestWriter`. */
+const IngestLive = Layer.mergeAll(UrlIngestLive, TransformedIngestLive).pipe(
+  Layer.provideMerge(IngestWriterLive)
+)
+
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
   QueryRunnerLive,
-  UrlIngest.Default,
-  SchemalessTables.Default,
-  TableLocks.Default,
+  IngestLive,
   EngineDatabases.Default,
-  EventTransformsLive,
-  OtlpTransformsLive,
   RequestLogQueue.Default
 ).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      SchemalessTables.Default,
+      TableLocks.Default,
+      EventTransformsLive,
+      OtlpTransformsLive
+    )
+  ),
   // One registry of running queries: SQL queries and URL loads are cancelled alike.
   Layer.provideMerge(RunningQueries.Default),
   Layer.provide(QueryConfig.layer)

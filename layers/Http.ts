@@ -24,7 +24,7 @@ import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
-import { DeliveryStreamErrorsLive } from "../src/transforms/DeliveryStreamErrors.js"
+import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,

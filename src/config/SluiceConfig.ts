@@ -5,7 +5,7 @@
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
 import { check, email, httpUrl, optionalSecret, port, positiveInt } from "./ConfigValues.js"
-import { parseAllowList } from "../ingest/SsrfGuard.js"
+import { parseAllowList } from "./UrlAllowList.js"
 
 /** The user-level SQL path's limits, on their own so `QueryRunner` can be used alone. */
 export const queryConfig = Config.all({

@@ -19,8 +19,9 @@ import {
 } from "../../domain/Errors.js"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
+import { mediaType } from "./ContentType.js"
 import { errorResponse } from "./errorResponse.js"
-import { BODY_TOO_LARGE } from "./RequestText.js"
+import { BODY_TOO_LARGE } from "./RequestBody.js"
 
 const tooLarge = (max: number) =>
   new PayloadTooLarge({
@@ -29,7 +30,7 @@ const tooLarge = (max: number) =>
   })
 
 const isJson = (contentType: string | undefined) =>
-  contentType === undefined || contentType.toLowerCase().includes("json")
+  contentType === undefined || mediaType(contentType).includes("json")
 
 const describeDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
   error.issues

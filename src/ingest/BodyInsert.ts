@@ -7,28 +7,37 @@
 import { Effect, Option, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineError, InsertRequest } from "../../domain/Engine.js"
-import { BadRequest, Conflict } from "../../domain/Errors.js"
+import { InsertTokenReused, MalformedRecords } from "../../domain/Errors.js"
+import type { InsertToken } from "../../domain/IngestWriter.js"
 import * as EngineSql from "../tables/EngineSql.js"
+import * as InsertTokens from "../tables/InsertTokens.js"
 import * as Layout from "../tables/Layout.js"
 import { addsPaths, knownPaths, mergePaths, stagingPaths } from "../tables/LeafPaths.js"
-import { SchemalessTables } from "../tables/SchemalessTables.js"
-import * as InsertTokens from "./InsertTokens.js"
+import type { SchemalessTables } from "../tables/SchemalessTables.js"
+import type { TableLocks } from "../tables/TableLocks.js"
 import type { Chunk } from "./RecordSplitter.js"
 import { RecordSplitter, SplitError, locate } from "./RecordSplitter.js"
 import { acquireStaging } from "./Staging.js"
-import { TableLocks } from "./TableLocks.js"
+
+/** About how much of a body goes into the staging table per statement. */
+export const CHUNK_BYTES = 4 * 1024 * 1024
 
 export interface BodyInsertRequest<E> {
   readonly engine: AnalyticalEngine
+  /** The engine's name of the database. */
   readonly database: string
   readonly table: string
   /** Decoded body bytes. */
   readonly body: Stream.Stream<Uint8Array, E>
   /** NDJSON: one object per line, no top-level array. */
   readonly lines: boolean
-  readonly chunkBytes: number
-  /** The token and the hash of the body once read whole. */
-  readonly token: Option.Option<{ readonly token: string; readonly bodyHash: () => string }>
+  readonly token: InsertToken | undefined
+}
+
+/** What every insert shares, taken once when the writer is built. */
+export interface BodyInsertDependencies {
+  readonly tables: SchemalessTables
+  readonly locks: TableLocks
 }
 
 const ROW = /\(at row (\d+)\)/
@@ -40,7 +49,7 @@ const malformed = (chunk: Chunk, error: EngineError) => {
     .replace(ROW, "")
     .replace(/:?\s*While executing \w+\.?/, "")
     .trim()
-  return new BadRequest({
+  return new MalformedRecords({
     message: `Malformed JSON in record ${record} (line ${line}): ${detail}`,
     hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
   })
@@ -48,18 +57,17 @@ const malformed = (chunk: Chunk, error: EngineError) => {
 
 const splitFailure = (error: unknown) =>
   error instanceof SplitError
-    ? new BadRequest({
+    ? new MalformedRecords({
         message: `Malformed body: ${error.message}.`,
         hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
       })
-    : new BadRequest({ message: String(error) })
+    : new MalformedRecords({ message: String(error) })
 
 export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
+  { tables, locks }: BodyInsertDependencies,
   request: BodyInsertRequest<E>
 ) {
   const { engine, database, table } = request
-  const tables = yield* SchemalessTables
-  const locks = yield* TableLocks
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
   let emptied = false
 
@@ -69,7 +77,7 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   // before the first chunk goes in; after that, a missing table is a failure.
   let mayRecreate = !pooled.created
 
-  const splitter = new RecordSplitter(request.chunkBytes, request.lines)
+  const splitter = new RecordSplitter(CHUNK_BYTES, request.lines)
   const insertChunk = (chunk: Chunk) => {
     const attempt = engine.insert(
       new InsertRequest({
@@ -117,7 +125,10 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
 
   const found = yield* orDie(stagingPaths(engine, database, staging))
   const state = locks.stateOf(database, table)
-  const token = Option.map(request.token, ({ token, bodyHash }) => ({ token, hash: bodyHash() }))
+  const token =
+    request.token === undefined
+      ? Option.none()
+      : Option.some({ token: request.token.token, hash: yield* request.token.bodyHash })
 
   const moveIn = EngineSql.command(
     engine,
@@ -128,15 +139,14 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
     })
   )
 
-  const publish: Effect.Effect<number, EngineError | Conflict> = Effect.gen(function* () {
+  const publish: Effect.Effect<number, EngineError | InsertTokenReused> = Effect.gen(function* () {
     if (Option.isSome(token)) {
       const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
       if (Option.isSome(seen)) {
         if (seen.value.body_hash === token.value.hash) return seen.value.inserted
-        return yield* new Conflict({
+        return yield* new InsertTokenReused({
           message: "This insert token was already used with a different body.",
-          hint: "Use a new token for new data; reuse a token only to retry the same body.",
-          code: "insert_token_reused"
+          hint: "Use a new token for new data; reuse a token only to retry the same body."
         })
       }
     }

@@ -7,7 +7,7 @@
 import { promises as dns } from "node:dns"
 import { isIP } from "node:net"
 import { Agent, buildConnector } from "undici"
-import type { AllowList } from "./SsrfGuard.js"
+import type { AllowList } from "../config/UrlAllowList.js"
 import { mayConnect } from "./SsrfGuard.js"
 
 export type Lookup = (

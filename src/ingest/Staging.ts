@@ -11,7 +11,7 @@ import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import * as Layout from "../tables/Layout.js"
-import type { TableLocks } from "./TableLocks.js"
+import type { TableLocks } from "../tables/TableLocks.js"
 
 const StagingRow = Schema.Struct({ name: Schema.String })
 

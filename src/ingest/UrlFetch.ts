@@ -9,7 +9,7 @@ import { request } from "undici"
 import { BadRequest } from "../../domain/Errors.js"
 import type { Lookup } from "./SsrfConnector.js"
 import { guardedAgent } from "./SsrfConnector.js"
-import type { AllowList } from "./SsrfGuard.js"
+import type { AllowList } from "../config/UrlAllowList.js"
 import type { FetchError } from "./UrlFetchErrors.js"
 import { badStatus, fetchFailure, tooLarge, tooManyRedirects, tooSlow } from "./UrlFetchErrors.js"
 

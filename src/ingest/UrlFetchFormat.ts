@@ -4,6 +4,7 @@
  */
 import { Either } from "effect"
 import { BadRequest } from "../../domain/Errors.js"
+import { mediaType } from "../http/ContentType.js"
 
 export type UrlFileFormat = "json" | "ndjson" | "csv" | "tsv" | "parquet"
 export type UrlCompression = "gzip" | "zstd"
@@ -57,7 +58,7 @@ export const detectKind = (
   contentType: string | undefined,
   contentEncoding: string | undefined
 ): Either.Either<UrlFileKind, BadRequest> => {
-  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase()
+  const type = mediaType(contentType)
   const parts = new URL(url).pathname.toLowerCase().split("/").pop()!.split(".").slice(1)
   const last = parts.at(-1)
   const extensionCompression = compressionOf(last)

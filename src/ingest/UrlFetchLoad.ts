@@ -9,14 +9,17 @@ import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Effect, Option, Stream } from "effect"
+import { createHash } from "node:crypto"
+import { Effect, Stream } from "effect"
+import type { ClusterScope } from "../../domain/Authorization.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { CommandRequest } from "../../domain/Engine.js"
 import { BadRequest } from "../../domain/Errors.js"
+import type { DatabaseName, TableName } from "../../domain/Ids.js"
+import type { IngestWriter, RecordsFormat } from "../../domain/IngestWriter.js"
+import { decodedBody } from "../http/RequestBody.js"
+import { insertBodyRules } from "../tables/InsertBody.js"
 import { quoteString } from "../tables/Layout.js"
-import { insertBody } from "./BodyInsert.js"
-import { decodeBody, newBodyHash } from "./BodyDecoding.js"
-import { CHUNK_BYTES } from "./InsertHandler.js"
 import type { FetchedUrl } from "./UrlFetch.js"
 import type { UrlFileKind } from "./UrlFetchFormat.js"
 
@@ -45,9 +48,12 @@ const unreadable = (format: string, message: string) =>
   })
 
 export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
+  readonly writer: IngestWriter["Type"]
+  /** The cluster's engine, which converts CSV, TSV and Parquet. */
   readonly engine: AnalyticalEngine
-  readonly database: string
-  readonly table: string
+  readonly scope: ClusterScope
+  readonly database: DatabaseName
+  readonly table: TableName
   readonly fetched: FetchedUrl
   readonly kind: UrlFileKind
   readonly maxBytes: number
@@ -57,31 +63,28 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
   /** An insert token: the same token and file bytes insert once. */
   readonly token: string | undefined
 }) {
-  const { engine, database, table, kind, counters } = options
+  const { engine, kind, counters } = options
   const received = options.fetched.body.pipe(
     Stream.tap((bytes) => Effect.sync(() => (counters.readBytes += bytes.length)))
   )
-  const hash = newBodyHash()
-  const decoded = yield* decodeBody(received, kind.compression, options.maxBytes, hash)
+  const hash = createHash("sha256")
+  // `detectKind` only names compressions the reader takes, so it is never refused here.
+  const decoded = yield* Effect.orDie(
+    decodedBody(received, kind.compression, insertBodyRules(options.maxBytes), hash)
+  )
   let digest: string | undefined
   // The hash covers the file as fetched; the token is checked once it has been read whole.
-  const token = Option.map(Option.fromNullable(options.token), (value) => ({
-    token: value,
-    bodyHash: () => (digest ??= hash.digest("hex"))
-  }))
-  const insert = <E>(body: Stream.Stream<Uint8Array, E>, lines: boolean) =>
-    insertBody({
-      engine,
-      database,
-      table,
-      body,
-      lines,
-      chunkBytes: CHUNK_BYTES,
-      token
-    })
+  const token =
+    options.token === undefined
+      ? undefined
+      : { token: options.token, bodyHash: Effect.sync(() => (digest ??= hash.digest("hex"))) }
+  const insert = <E>(bytes: Stream.Stream<Uint8Array, E>, format: RecordsFormat) =>
+    options.writer
+      .insertRecords(options.scope, options.database, options.table, { bytes, format, token })
+      .pipe(Effect.map(({ inserted }) => inserted))
 
-  if (kind.format === "json") return yield* insert(decoded, false)
-  if (kind.format === "ndjson") return yield* insert(countLines(counters)(decoded), true)
+  if (kind.format === "json") return yield* insert(decoded, "json")
+  if (kind.format === "ndjson") return yield* insert(countLines(counters)(decoded), "ndjson")
 
   const format = engineFormat[kind.format]
   if (!options.localFiles) {
@@ -124,5 +127,5 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
   ).pipe(
     Stream.map((chunk: Buffer) => new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
   )
-  return yield* insert(countLines(counters)(rows), true)
+  return yield* insert(countLines(counters)(rows), "ndjson")
 }, Effect.scoped)

@@ -4,31 +4,22 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import type { ScopeParams } from "../../domain/Authorization.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
+import { wholeBody } from "../http/RequestBody.js"
 import type { OtlpSignal } from "./OtlpIngest.js"
-import { OTLP_BODY_LIMIT, encodingOf, readOtlpBody, tooLarge } from "./native/OtlpBody.js"
+import { encodingOf, otlpBodyRules } from "./native/OtlpBody.js"
 import { responseBinary, responseJson } from "./native/OtlpResponse.js"
-import { ingestSignal, makeOtlpTarget } from "./native/OtlpTarget.js"
+import { makeOtlpExports } from "./native/OtlpTarget.js"
 
-/** The body; the rest of a refused one is drained so that the error still reaches the client. */
-const bodyOf = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => NodeHttpServerRequest.toIncomingMessage(request)),
-    (incoming) => readOtlpBody(incoming, request.headers["content-encoding"]),
-    (incoming) =>
-      Effect.sync(() => {
-        if (!incoming.readableEnded) incoming.resume()
-      })
-  )
+const bodyRules = otlpBodyRules()
 
 export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
   Effect.gen(function* () {
-    const otlpTarget = yield* makeOtlpTarget
+    const exports = yield* makeOtlpExports
 
     const handle =
       (signal: OtlpSignal) =>
@@ -41,18 +32,16 @@ export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =
           const { request, urlParams } = input
           const caller = yield* CurrentCaller
           const database = yield* requestedDatabase(urlParams.database)
-          const target = yield* otlpTarget(
+          const target = yield* exports.target(
             caller,
             signal,
             { ...urlParams, database },
             input.tableOverride
           )
           const encoding = yield* encodingOf(request.headers["content-type"])
-          const declared = Number(request.headers["content-length"] ?? "0")
-          const encoded = request.headers["content-encoding"] !== undefined
-          if (!encoded && declared > OTLP_BODY_LIMIT) return yield* tooLarge(OTLP_BODY_LIMIT)
-          const bytes = yield* bodyOf(request)
-          const outcome = yield* ingestSignal(target, signal, encoding, bytes)
+          // The rest of a refused body is drained, so that the error still reaches the client.
+          const bytes = yield* wholeBody(request, bodyRules)
+          const outcome = yield* exports.ingest(target, signal, encoding, bytes)
           return encoding === "json"
             ? HttpServerResponse.unsafeJson(responseJson(signal, outcome))
             : HttpServerResponse.uint8Array(responseBinary(signal, outcome), {

@@ -1,10 +1,8 @@
 /**
  * The OTLP ingest API the endpoints share (`?transform=otlp-*`, OTLP/HTTP, OTLP/gRPC):
- * `decodeExport` turns a request body into the decoded model, `ingestExport` flattens it
- * into rows of the collector ClickHouse exporter's tables and inserts them.
- *
- * The flattening is whatever `OtlpTransforms` the program provides (the built-in one in
- * `transforms/OtlpTransformsLive.ts`); the engine and database come from the caller.
+ * `decodeExport` turns a request body into the decoded model, `insertExport` flattens it
+ * with the given `OtlpTransforms` into rows of the collector ClickHouse exporter's tables
+ * and inserts them (for `IngestWriter.insertExport`).
  */
 import { Effect } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
@@ -12,7 +10,7 @@ import { BadRequest } from "../../domain/Errors.js"
 import type { OtlpExport } from "../../domain/OtlpModel.js"
 import * as OtlpTables from "./OtlpTables.js"
 import { rowsJson } from "./RowJson.js"
-import { OtlpTransforms } from "../../domain/OtlpTransforms.js"
+import type { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 
 export type { OtlpExport } from "../../domain/OtlpModel.js"
 export { decodeExport } from "./OtlpDecode.js"
@@ -72,22 +70,18 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
  * Flattens `request` and inserts its rows into `table` of `database` (for metrics,
  * the five tables `{table}_gauge`, `_sum`, `_histogram`, `_exponential_histogram`,
  * `_summary`), creating them on first use. Invalid records are dropped and counted in
- * `rejected`; nothing is inserted when the request fails. `signal` must match
- * `request.signal`.
+ * `rejected`; nothing is inserted when the request fails.
  */
-export const ingestExport = Effect.fn("OtlpIngest.ingestExport")(function* (
+// No span of its own: each caller's has one.
+export const insertExport = Effect.fnUntraced(function* (
+  transforms: OtlpTransforms["Type"],
   engine: AnalyticalEngine,
   database: string,
   table: string,
-  signal: OtlpExport["signal"],
   request: OtlpExport
 ) {
-  if (signal !== request.signal)
-    return yield* new BadRequest({
-      message: `A ${request.signal} export request was sent where ${signal} are expected.`,
-      hint: `Send ${signal} to this endpoint.`
-    })
-  const { flat, tables, batches } = plan(yield* OtlpTransforms, table, request)
+  const signal = request.signal
+  const { flat, tables, batches } = plan(transforms, table, request)
   const insert = (batch: Batch) =>
     OtlpTables.insertRows(engine, database, batch.table, batch.text).pipe(
       Effect.catchIf(

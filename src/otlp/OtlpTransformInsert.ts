@@ -1,50 +1,38 @@
 /**
- * `POST /v1/tables/{t}?transform=otlp-traces|otlp-logs|otlp-metrics`: an OTLP export
- * request (OTLP/JSON, or protobuf with `application/x-protobuf`), gzip or zstd like any
- * insert, flattened into the exporter's typed tables. Answers `{inserted}`, plus
- * `rejected` and `message` when invalid records were left out.
+ * `otlp-traces`, `otlp-logs` and `otlp-metrics` inserts: an OTLP export request
+ * (OTLP/JSON or protobuf), decoded and flattened into the exporter's typed tables through
+ * `IngestWriter.insertExport`. Invalid records are left out and counted in the outcome.
  */
-import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { UnsupportedMediaType } from "../../domain/Errors.js"
-import type { InsertTarget } from "../ingest/InsertHandler.js"
-import { wholeBody } from "../ingest/RequestBody.js"
-import type { OtlpEncoding, OtlpSignal } from "./OtlpIngest.js"
-import { decodeExport, ingestExport } from "./OtlpIngest.js"
+import type { ClusterScope } from "../../domain/Authorization.js"
+import type { DatabaseName, TableName } from "../../domain/Ids.js"
+import type { IngestWriter } from "../../domain/IngestWriter.js"
+import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
+import { decodeExport } from "./OtlpDecode.js"
+import type { OtlpSignal } from "./OtlpDecode.js"
 
-const SIGNALS = {
+export const OTLP_TRANSFORMS = {
   "otlp-traces": "traces",
   "otlp-logs": "logs",
   "otlp-metrics": "metrics"
 } as const satisfies Record<string, OtlpSignal>
 
-const encodingOf = (contentType: string | undefined) => {
-  const type = (contentType ?? "application/json").split(";")[0]!.trim().toLowerCase()
-  if (type === "application/json" || type === "text/json" || type === "")
-    return Effect.succeed<OtlpEncoding>("json")
-  if (type === "application/x-protobuf" || type === "application/protobuf")
-    return Effect.succeed<OtlpEncoding>("protobuf")
-  return Effect.fail(
-    new UnsupportedMediaType({
-      message: `OTLP transforms read application/json (OTLP/JSON) or application/x-protobuf, not ${type}.`,
-      hint: "Send the export request as OTLP/JSON with content-type: application/json."
-    })
-  )
-}
+export type OtlpTransform = keyof typeof OTLP_TRANSFORMS
 
-export const insertOtlpTransform = Effect.fn("OtlpTransformInsert.insert")(function* (
-  target: InsertTarget,
-  transform: keyof typeof SIGNALS
-) {
-  const signal = SIGNALS[transform]
-  const { request, maxInsertBytes } = target
-  const encoding = yield* encodingOf(request.headers["content-type"])
-  const bytes = yield* wholeBody(request, maxInsertBytes)
-  const decoded = yield* decodeExport(signal, encoding, bytes)
-  const result = yield* ingestExport(target.engine, target.database, target.table, signal, decoded)
-  return HttpServerResponse.unsafeJson(
-    result.rejected === 0
-      ? { inserted: result.accepted }
-      : { inserted: result.accepted, rejected: result.rejected, message: result.message }
-  )
-})
+export const makeOtlpTransformInsert = (writer: IngestWriter["Type"]) =>
+  Effect.fnUntraced(function* (
+    scope: ClusterScope,
+    database: DatabaseName,
+    table: TableName,
+    transform: OtlpTransform,
+    payload: TransformPayload
+  ) {
+    const request = yield* decodeExport(OTLP_TRANSFORMS[transform], payload.encoding, payload.body)
+    const stored = yield* writer.insertExport(scope, database, table, request)
+    return {
+      _tag: "Inserted",
+      inserted: stored.accepted,
+      rejected: stored.rejected,
+      message: stored.message
+    } satisfies TransformOutcome
+  })

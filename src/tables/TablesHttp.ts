@@ -1,20 +1,40 @@
-/** `/v1/tables`: list, describe, insert into (created on first insert) and drop tables. */
-import { HttpApiBuilder } from "@effect/platform"
+/**
+ * `/v1/tables`: list, describe, insert into (created on first insert) and drop tables.
+ * An insert is the HTTP side of `IngestWriter`, `TransformedIngest` and `UrlIngest`: the
+ * body by its content type and encoding, the token from the parameter or
+ * `idempotency-key`, the outcome as the response.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { NotFound } from "../../domain/Errors.js"
+import { IngestWriter } from "../../domain/IngestWriter.js"
+import { TransformedIngest } from "../../domain/TransformedIngest.js"
+import type { TransformOutcome } from "../../domain/TransformedIngest.js"
+import { UrlIngest } from "../../domain/UrlIngest.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import type { DataAction } from "../../domain/Authorization.js"
-import { insertFromBody } from "../ingest/InsertHandler.js"
-import * as InsertTokens from "../ingest/InsertTokens.js"
-import { TableLocks } from "../ingest/TableLocks.js"
-import { UrlIngest } from "../ingest/UrlIngest.js"
+import { recordsBody } from "./http/RecordsBody.js"
+import { transformPayload } from "./http/TransformBody.js"
+import { urlInsert } from "./http/UrlInsert.js"
+import { insertBodyRules } from "./InsertBody.js"
+import * as InsertTokens from "./InsertTokens.js"
 import { SchemalessTables } from "./SchemalessTables.js"
+import { TableLocks } from "./TableLocks.js"
+
+const transformResponse = (outcome: TransformOutcome) =>
+  HttpServerResponse.unsafeJson(
+    outcome._tag === "Acknowledged"
+      ? { requestId: outcome.requestId, timestamp: outcome.timestamp }
+      : outcome.rejected === 0
+        ? { inserted: outcome.inserted }
+        : { inserted: outcome.inserted, rejected: outcome.rejected, message: outcome.message }
+  )
 
 const unknownTable = (table: string, database: string, existing: ReadonlyArray<string>) =>
   new NotFound({
@@ -31,8 +51,10 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
     const engines = yield* Engines
     const tables = yield* SchemalessTables
     const locks = yield* TableLocks
+    const writer = yield* IngestWriter
+    const transformed = yield* TransformedIngest
     const urlIngest = yield* UrlIngest
-    const { maxInsertBytes } = yield* SluiceConfig
+    const rules = insertBodyRules((yield* SluiceConfig).maxInsertBytes)
 
     /** The caller's scope, database and engine for `action`. */
     const target = (
@@ -51,11 +73,6 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
         return {
           engine,
           database,
-          queryScope: {
-            organizationId: scope.organizationId,
-            clusterId: scope.clusterId,
-            database
-          },
           engineName: engineDatabase(engine, database),
           refs: { database: { name: database }, organization: { name: scope.organizationName } }
         }
@@ -100,31 +117,28 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
       )
       .handleRaw("insert", ({ path, urlParams, request }) =>
         Effect.gen(function* () {
-          const t = yield* target("insert", urlParams)
+          const { scope, database } = yield* scopes.dataScope("insert", urlParams)
+          const token = urlParams.insert_deduplication_token ?? request.headers["idempotency-key"]
           if (urlParams.url !== undefined) {
-            return yield* urlIngest.insert({
-              engine: t.engine,
-              database: t.engineName,
+            return yield* urlInsert(urlIngest, request, {
+              scope,
+              database,
               table: path.table,
               url: urlParams.url,
               transform: urlParams.transform,
-              token: urlParams.insert_deduplication_token ?? request.headers["idempotency-key"],
-              request,
-              scope: t.queryScope
+              token
             })
           }
-          return yield* insertFromBody({
-            engine: t.engine,
-            database: t.engineName,
-            table: path.table,
-            params: urlParams,
-            request,
-            maxInsertBytes
-          })
-        }).pipe(
-          Effect.provideService(SchemalessTables, tables),
-          Effect.provideService(TableLocks, locks)
-        )
+          if (urlParams.transform !== undefined) {
+            const payload = yield* transformPayload(request, urlParams.transform, token, rules)
+            return transformResponse(
+              yield* transformed.insert(scope, database, path.table, payload)
+            )
+          }
+          const records = yield* recordsBody(request, token, rules)
+          const outcome = yield* writer.insertRecords(scope, database, path.table, records)
+          return HttpServerResponse.unsafeJson(outcome)
+        })
       )
       .handle("delete", ({ path, urlParams }) =>
         Effect.gen(function* () {

@@ -1,33 +1,26 @@
 /**
- * `?transform=cloud-logs|cloud-audit|delivery-stream` on a table insert: the body is
- * read whole, flattened into rows by `EventTransforms`, and the rows go through the
- * ordinary body insert as NDJSON (one staging table, published at once, so a failed
- * request inserts nothing).
+ * `cloud-logs`, `cloud-audit` and `delivery-stream` inserts: the payload, read whole, is
+ * flattened into rows by `EventTransforms`, and the rows go in through
+ * `IngestWriter.insertRows` (one staging table, published at once, so a failed request
+ * inserts nothing).
  *
- * Delivery streams retry a batch with the same `X-Amz-Firehose-Request-Id`: that id is
- * the batch's insert token (an explicit `insert_deduplication_token` / `idempotency-key`
- * wins). The token's body hash is taken over the rows, not the body: the body's
- * `timestamp` may differ between attempts of the same batch.
+ * Delivery streams retry a batch with the same request id (`X-Amz-Firehose-Request-Id`):
+ * that id is the batch's insert token (an explicit token wins). The token's hash is taken
+ * over the rows, not the body: the body's `timestamp` may differ between attempts.
  */
-import { HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Schema, Stream } from "effect"
-import { createHash } from "node:crypto"
+import { Effect, Schema } from "effect"
+import type { ClusterScope } from "../../domain/Authorization.js"
 import { BadRequest } from "../../domain/Errors.js"
 import {
   DeliveryStreamBatch,
   DeliveryStreamContext,
   EventTransforms
 } from "../../domain/EventTransforms.js"
-import type { EventRows } from "../../domain/EventTransforms.js"
-import { insertBody } from "../ingest/BodyInsert.js"
-import type { InsertTarget } from "../ingest/InsertHandler.js"
-import { CHUNK_BYTES } from "../ingest/InsertHandler.js"
-import { REQUEST_ID_HEADER } from "./DeliveryStreamErrors.js"
-import { readTransformBody } from "./TransformBody.js"
+import type { DatabaseName, TableName } from "../../domain/Ids.js"
+import type { IngestWriter } from "../../domain/IngestWriter.js"
+import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
 
-export const COMMON_ATTRIBUTES_HEADER = "x-amz-firehose-common-attributes"
-
-const CommonAttributesHeader = Schema.parseJson(
+const CommonAttributes = Schema.parseJson(
   Schema.Struct({
     commonAttributes: Schema.Record({ key: Schema.String, value: Schema.String })
   })
@@ -44,10 +37,10 @@ const decodeBatch = (body: Uint8Array) =>
     )
   )
 
-const commonAttributes = (header: string | undefined) =>
-  header === undefined || header.trim() === ""
+const commonAttributes = (text: string | undefined) =>
+  text === undefined || text.trim() === ""
     ? Effect.succeed({})
-    : Schema.decodeUnknown(CommonAttributesHeader)(header).pipe(
+    : Schema.decodeUnknown(CommonAttributes)(text).pipe(
         Effect.map((decoded) => decoded.commonAttributes),
         Effect.mapError(
           () =>
@@ -59,71 +52,51 @@ const commonAttributes = (header: string | undefined) =>
         )
       )
 
-/** Rows as NDJSON bytes, about `CHUNK_BYTES` of text per piece. */
-const ndjson = (rows: ReadonlyArray<string>) =>
-  Stream.fromIterable(
-    (function* () {
-      const encoder = new TextEncoder()
-      let batch: Array<string> = []
-      let size = 0
-      for (const row of rows) {
-        batch.push(row)
-        size += row.length + 1
-        if (size >= CHUNK_BYTES / 4) {
-          yield encoder.encode(batch.join("\n") + "\n")
-          batch = []
-          size = 0
-        }
+export type EventTransform = "cloud-logs" | "cloud-audit" | "delivery-stream"
+
+/** The event transforms' inserts, over the program's transforms and writer. */
+export const makeEventTransformInsert = (
+  transforms: EventTransforms["Type"],
+  writer: IngestWriter["Type"],
+  maxBytes: number
+) =>
+  Effect.fnUntraced(function* (
+    scope: ClusterScope,
+    database: DatabaseName,
+    table: TableName,
+    transform: EventTransform,
+    payload: TransformPayload
+  ) {
+    const inserted = (count: { readonly inserted: number }): TransformOutcome => ({
+      _tag: "Inserted",
+      inserted: count.inserted,
+      rejected: 0,
+      message: undefined
+    })
+    switch (transform) {
+      case "cloud-logs": {
+        const rows = yield* transforms.cloudLogs(payload.body, maxBytes)
+        return inserted(yield* writer.insertRows(scope, database, table, rows.rows, payload.token))
       }
-      if (batch.length > 0) yield encoder.encode(batch.join("\n") + "\n")
-    })()
-  )
-
-const rowsHash = (rows: ReadonlyArray<string>) => {
-  const hash = createHash("sha256")
-  for (const row of rows) hash.update(row).update("\n")
-  return hash.digest("hex")
-}
-
-const insertRows = (target: InsertTarget, rows: EventRows, token: string | undefined) =>
-  rows.rows.length === 0
-    ? Effect.succeed(0)
-    : insertBody({
-        engine: target.engine,
-        database: target.database,
-        table: target.table,
-        body: ndjson(rows.rows),
-        lines: true,
-        chunkBytes: CHUNK_BYTES,
-        token: Option.map(Option.fromNullable(token), (value) => ({
-          token: value,
-          bodyHash: () => rowsHash(rows.rows)
-        }))
-      })
-
-export const insertEventTransform = Effect.fn("EventTransformInsert.insert")(function* (
-  target: InsertTarget,
-  transform: "cloud-logs" | "cloud-audit" | "delivery-stream"
-) {
-  const transforms = yield* EventTransforms
-  const { request, params, maxInsertBytes } = target
-  const explicitToken = params.insert_deduplication_token ?? request.headers["idempotency-key"]
-  const body = yield* readTransformBody(request, maxInsertBytes)
-  if (transform !== "delivery-stream") {
-    const rows =
-      transform === "cloud-logs"
-        ? yield* transforms.cloudLogs(body, maxInsertBytes)
-        : yield* transforms.cloudAudit(body, maxInsertBytes)
-    const inserted = yield* insertRows(target, rows, explicitToken)
-    return HttpServerResponse.unsafeJson({ inserted })
-  }
-  const batch = yield* decodeBatch(body)
-  const attributes = yield* commonAttributes(request.headers[COMMON_ATTRIBUTES_HEADER])
-  const rows = yield* transforms.deliveryStream(
-    batch,
-    new DeliveryStreamContext({ commonAttributes: attributes, maxBytes: maxInsertBytes })
-  )
-  const attempt = request.headers[REQUEST_ID_HEADER] || batch.requestId
-  yield* insertRows(target, rows, explicitToken ?? `delivery-stream:${attempt}`)
-  return HttpServerResponse.unsafeJson({ requestId: batch.requestId, timestamp: Date.now() })
-})
+      case "cloud-audit": {
+        const rows = yield* transforms.cloudAudit(payload.body, maxBytes)
+        return inserted(yield* writer.insertRows(scope, database, table, rows.rows, payload.token))
+      }
+      case "delivery-stream": {
+        const batch = yield* decodeBatch(payload.body)
+        const attributes = yield* commonAttributes(payload.commonAttributes)
+        const rows = yield* transforms.deliveryStream(
+          batch,
+          new DeliveryStreamContext({ commonAttributes: attributes, maxBytes })
+        )
+        const attempt = payload.requestId || batch.requestId
+        const token = payload.token ?? `delivery-stream:${attempt}`
+        yield* writer.insertRows(scope, database, table, rows.rows, token)
+        return {
+          _tag: "Acknowledged",
+          requestId: batch.requestId,
+          timestamp: Date.now()
+        } satisfies TransformOutcome
+      }
+    }
+  })

@@ -1,7 +1,18 @@
 /** A whole payload (plain or gzip) as UTF-8 text, for the formats that read one body. */
 import { Effect, Either } from "effect"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
-import { inflateIfGzip, utf8Text } from "./Inflate.js"
+import { inflateIfGzip } from "../http/Decompress.js"
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** UTF-8 text, or `undefined` for bytes that are not (a leading BOM is dropped). */
+export const utf8Text = (bytes: Uint8Array): string | undefined => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
 
 export const payloadText = (payload: Uint8Array, maxBytes: number, hint: string) =>
   Effect.gen(function* () {

@@ -9,8 +9,9 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import type { UrlFetchLimits } from "../../src/ingest/UrlFetch.js"
 import { fetchUrl } from "../../src/ingest/UrlFetch.js"
-import type { AllowList } from "../../src/ingest/SsrfGuard.js"
-import { emptyAllowList, mayConnect, parseAllowList } from "../../src/ingest/SsrfGuard.js"
+import type { AllowList } from "../../src/config/UrlAllowList.js"
+import { emptyAllowList, parseAllowList } from "../../src/config/UrlAllowList.js"
+import { mayConnect } from "../../src/ingest/SsrfGuard.js"
 
 const FILE = '{"a":1}\n{"a":2}\n'
 

@@ -1,8 +1,8 @@
 /**
  * URL ingest end to end against the real engine: each accepted format and compression
  * lands as schemaless rows, the NDJSON progress stream, and the refusals. Most cases
- * call `UrlIngest` directly with a request like the one the tables endpoint receives;
- * one goes through `POST /v1/tables/{t}?url=`.
+ * call `UrlIngest` through the tables endpoint's adapter (`urlInsert`) with a request
+ * like the one the endpoint receives; one goes through `POST /v1/tables/{t}?url=`.
  */
 import { HttpServerRequest } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
@@ -11,13 +11,14 @@ import { Chunk, ConfigProvider, Context, Effect, Either, Layer, Stream } from "e
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { gzipSync } from "node:zlib"
+import { ClusterScope } from "../../domain/Authorization.js"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
-import { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
+import { ApiKeyCaller } from "../../domain/Identity.js"
+import { ApiKeyId, ClusterId, DatabaseName, OrganizationId, TableName } from "../../domain/Ids.js"
+import { UrlIngest } from "../../domain/UrlIngest.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
-import { TableLocks } from "../../src/ingest/TableLocks.js"
-import { UrlIngest } from "../../src/ingest/UrlIngest.js"
-import { SchemalessTables } from "../../src/tables/SchemalessTables.js"
-import { adminClientOf } from "../support/client.js"
+import { UrlIngestLive } from "../../src/ingest/UrlIngestLive.js"
+import { urlInsert } from "../../src/tables/http/UrlInsert.js"
 import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 import { sql } from "../tables/helpers.js"
 
@@ -64,17 +65,23 @@ const FileServer = Context.GenericTag<{ url: string }>("FileServer")
 
 const env = { SLUICE_URL_INGEST_ALLOW: "127.0.0.1", SLUICE_URL_INGEST_MAX_BYTES: "100000" }
 
-// The service as the server builds it, from the same settings.
-const UrlIngestLive = UrlIngest.Default.pipe(
-  Layer.provide(SluiceConfig.layer),
-  Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
-)
+// The service as the server builds it, from the same settings, over the server's writer.
+const urlIngestOf = (server: TestServer["Type"]) =>
+  UrlIngestLive.pipe(
+    Layer.provide(SluiceConfig.layer),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
+    Layer.provide(Layer.succeedContext(server.context))
+  )
+
+const clusterIdOf = Effect.gen(function* () {
+  const server = yield* TestServer
+  const list = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
+  return ClusterId.make((list.json as { cluster: { id: string } }).cluster.id)
+}).pipe(Effect.orDie)
 
 const engineOf = Effect.gen(function* () {
   const server = yield* TestServer
-  const admin = yield* adminClientOf(server)
-  const list = yield* admin.databases.list({ urlParams: {} })
-  return yield* Context.get(server.context, Engines).forCluster(ClusterId.make(list.cluster.id))
+  return yield* Context.get(server.context, Engines).forCluster(yield* clusterIdOf)
 }).pipe(Effect.orDie)
 
 const bodyText = (response: HttpServerResponse.HttpServerResponse) =>
@@ -97,24 +104,38 @@ const ingest = (
   Effect.gen(function* () {
     const server = yield* TestServer
     const base = yield* FileServer
-    const engine = yield* engineOf
-    const service = yield* UrlIngest.pipe(Effect.provide(UrlIngestLive))
+    const clusterId = yield* clusterIdOf
+    const service = yield* UrlIngest.pipe(Effect.provide(urlIngestOf(server)))
     const request = HttpServerRequest.fromWeb(
       new Request(`${server.url}/v1/tables/${table}`, { method: "POST", headers })
     )
     const url = path.startsWith("http") ? path : base.url + path
-    const scope = {
+    const database = DatabaseName.make("default")
+    const scope = new ClusterScope({
       organizationId: OrganizationId.make(crypto.randomUUID()),
-      clusterId: ClusterId.make(crypto.randomUUID()),
-      database: DatabaseName.make("default")
-    }
-    return yield* service
-      .insert({ engine, database: "default", table, url, transform, request, token, scope })
-      .pipe(
-        Effect.flatMap(bodyText),
-        Effect.provide(Layer.mergeAll(SchemalessTables.Default, TableLocks.Default)),
-        Effect.either
-      )
+      organizationName: "default",
+      clusterId,
+      clusterName: "default",
+      defaultDatabase: database,
+      caller: new ApiKeyCaller({
+        keyId: ApiKeyId.make(crypto.randomUUID()),
+        keyName: "test",
+        permission: "admin",
+        organizationId: OrganizationId.make(crypto.randomUUID()),
+        organizationName: "default",
+        clusterId,
+        clusterName: "default",
+        defaultDatabase: database
+      })
+    })
+    return yield* urlInsert(service, request, {
+      scope,
+      database,
+      table: TableName.make(table),
+      url,
+      transform,
+      token
+    }).pipe(Effect.flatMap(bodyText), Effect.either)
   })
 
 const inserted = (table: string, path: string, headers: Record<string, string> = {}) =>

@@ -1,13 +1,13 @@
 /**
  * Lets the request log see a request body only if the endpoint itself read it as text
  * (HttpApi reads JSON payloads that way). The request is wrapped so that `text` (and the
- * `json` and form readers built on it) read it with `RequestText` and hand a copy to the
+ * `json` and form readers built on it) read it with `RequestBody.textReader` and hand a copy to the
  * log; `stream`, which raw endpoints such as insert use, is untouched, so nothing is ever
  * buffered for the log.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { textReader } from "../../http/RequestText.js"
+import { textReader } from "../../http/RequestBody.js"
 import { redactBody } from "../Redaction.js"
 
 /** Bodies larger than this are not kept. */

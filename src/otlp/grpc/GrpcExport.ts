@@ -10,7 +10,7 @@ import { Unauthorized } from "../../../domain/Errors.js"
 import { Authenticator } from "../../../domain/Identity.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import { responseBinary } from "../native/OtlpResponse.js"
-import { ingestSignal, makeOtlpTarget, tableHeader } from "../native/OtlpTarget.js"
+import { makeOtlpExports, tableHeader } from "../native/OtlpTarget.js"
 
 const missing = new Unauthorized({
   message: "The call carries no bearer credential.",
@@ -27,7 +27,7 @@ const text = (metadata: Metadata, key: string): string | undefined => {
 /** Serves one `Export` call; built once with the server. */
 export const makeGrpcExport = Effect.gen(function* () {
   const authenticator = yield* Authenticator
-  const otlpTarget = yield* makeOtlpTarget
+  const exports = yield* makeOtlpExports
   return Effect.fn("OtlpGrpc.export")(function* (
     signal: OtlpSignal,
     metadata: Metadata,
@@ -36,13 +36,13 @@ export const makeGrpcExport = Effect.gen(function* () {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(text(metadata, "authorization") ?? "")?.[1]
     if (token === undefined) return yield* missing
     const caller = yield* authenticator.authenticate(Redacted.make(token))
-    const target = yield* otlpTarget(
+    const target = yield* exports.target(
       caller,
       signal,
       { database: text(metadata, "x-service-database") },
       text(metadata, tableHeader(signal))
     )
-    const outcome = yield* ingestSignal(target, signal, "protobuf", bytes)
+    const outcome = yield* exports.ingest(target, signal, "protobuf", bytes)
     return responseBinary(signal, outcome)
   })
 })

@@ -6,7 +6,6 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js"
 import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from "@grpc/grpc-js"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime } from "effect"
-import type { OtlpTransforms } from "../../../domain/OtlpTransforms.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
 import { LogsService } from "../gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
 import { MetricsService } from "../gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
@@ -23,8 +22,6 @@ export class OtlpGrpcServer extends Context.Tag("sluice/OtlpGrpcServer")<
 >() {}
 
 type Export = Effect.Effect.Success<typeof makeGrpcExport>
-// What an export needs beyond what it was built with (the row flatteners).
-type Needs = OtlpTransforms
 
 const services = { traces: TraceService, logs: LogsService, metrics: MetricsService } as const
 
@@ -49,7 +46,7 @@ const definition = (signal: OtlpSignal): ServiceDefinition => {
 }
 
 const handler =
-  (runtime: Runtime.Runtime<Needs>, grpcExport: Export, signal: OtlpSignal) =>
+  (runtime: Runtime.Runtime<never>, grpcExport: Export, signal: OtlpSignal) =>
   (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
     const fiber = Runtime.runFork(runtime)(grpcExport(signal, call.metadata, call.request))
     call.on("cancelled", () => Effect.runFork(Fiber.interrupt(fiber)))
@@ -86,7 +83,7 @@ export const OtlpGrpcServerLive = Layer.scoped(
   OtlpGrpcServer,
   Effect.gen(function* () {
     const { host, grpcPort } = yield* SluiceConfig
-    const runtime = yield* Effect.runtime<Needs>()
+    const runtime = yield* Effect.runtime<never>()
     const grpcExport = yield* makeGrpcExport
     const server = new Server({ "grpc.max_receive_message_length": OTLP_BODY_LIMIT })
     for (const signal of ["traces", "logs", "metrics"] as const) {

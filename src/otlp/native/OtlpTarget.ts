@@ -5,17 +5,18 @@
  * reads the asked-for database its own way (a header or parameter, gRPC metadata).
  */
 import { Effect, Schema } from "effect"
+import type { ClusterScope } from "../../../domain/Authorization.js"
 import { Engines } from "../../../domain/Engine.js"
-import type { AnalyticalEngine } from "../../../domain/Engine.js"
 import { BadRequest, Unavailable } from "../../../domain/Errors.js"
+import type { DatabaseName } from "../../../domain/Ids.js"
 import { TableName } from "../../../domain/Ids.js"
+import { IngestWriter } from "../../../domain/IngestWriter.js"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
 import { Authorization } from "../../../domain/Authorization.js"
 import type { ScopeParams } from "../../../domain/Authorization.js"
 import { DatabaseSelection } from "../../../domain/DatabaseSelection.js"
 import type { Caller } from "../../../domain/Identity.js"
-import { engineDatabase } from "../../databases/EngineDatabase.js"
-import { decodeExport, ingestExport } from "../OtlpIngest.js"
+import { decodeExport } from "../OtlpIngest.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import type { OtlpEncoding } from "./OtlpBody.js"
 import type { ExportOutcome } from "./OtlpResponse.js"
@@ -26,10 +27,9 @@ export const OTLP_APP = "otlp-app" as const
 export const tableHeader = (signal: OtlpSignal) => `x-service-${signal}-table` as const
 
 export interface OtlpTarget {
-  readonly engine: AnalyticalEngine
-  /** The engine's name of the selected database. */
-  readonly database: string
-  readonly table: string
+  readonly scope: ClusterScope
+  readonly database: DatabaseName
+  readonly table: TableName
 }
 
 const decodeTable = Schema.decodeUnknown(TableName)
@@ -45,13 +45,15 @@ const tableOf = (signal: OtlpSignal, override: string | undefined) =>
     )
   )
 
-/** Resolves where an export of `caller` lands; built once per transport. */
-export const makeOtlpTarget = Effect.gen(function* () {
+/** Where an export of a caller lands, and storing it there; built once per transport. */
+export const makeOtlpExports = Effect.gen(function* () {
   const authorization = yield* Authorization
   const selection = yield* DatabaseSelection
   const apps = yield* AppRegistry
   const engines = yield* Engines
-  return Effect.fn("Otlp.target")(function* (
+  const writer = yield* IngestWriter
+
+  const target = Effect.fn("Otlp.target")(function* (
     caller: Caller,
     signal: OtlpSignal,
     where: ScopeParams & { readonly database: string | undefined },
@@ -61,7 +63,9 @@ export const makeOtlpTarget = Effect.gen(function* () {
     yield* apps.require(scope.clusterId, OTLP_APP)
     const table = yield* tableOf(signal, tableOverride)
     const database = yield* selection.select(scope, where.database)
-    const engine = yield* engines
+    // Asked here so that any cluster not serving now, paused included, is `Unavailable`:
+    // OTLP exporters retry that, and a paused cluster is worth retrying.
+    yield* engines
       .forCluster(scope.clusterId)
       .pipe(
         Effect.mapError(
@@ -69,22 +73,24 @@ export const makeOtlpTarget = Effect.gen(function* () {
             new Unavailable({ message: error.message, hint: "Retry when the cluster is running." })
         )
       )
-    return { engine, database: engineDatabase(engine, database), table } satisfies OtlpTarget
+    return { scope, database, table } satisfies OtlpTarget
   })
-})
 
-/** Decodes the export and stores its rows; a payload that does not decode stores nothing. */
-export const ingestSignal = Effect.fn("Otlp.ingest")(function* (
-  target: OtlpTarget,
-  signal: OtlpSignal,
-  encoding: OtlpEncoding,
-  bytes: Uint8Array
-) {
-  const request = yield* decodeExport(signal, encoding, bytes)
-  const result = yield* ingestExport(target.engine, target.database, target.table, signal, request)
-  return {
-    accepted: result.accepted,
-    rejected: result.rejected,
-    message: result.message
-  } satisfies ExportOutcome
+  /** Decodes the export and stores its rows; a payload that does not decode stores nothing. */
+  const ingest = Effect.fn("Otlp.ingest")(function* (
+    at: OtlpTarget,
+    signal: OtlpSignal,
+    encoding: OtlpEncoding,
+    bytes: Uint8Array
+  ) {
+    const request = yield* decodeExport(signal, encoding, bytes)
+    const result = yield* writer.insertExport(at.scope, at.database, at.table, request)
+    return {
+      accepted: result.accepted,
+      rejected: result.rejected,
+      message: result.message
+    } satisfies ExportOutcome
+  })
+
+  return { target, ingest }
 })

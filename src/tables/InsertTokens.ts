@@ -7,8 +7,8 @@
 import { Effect, Option, Schema, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { InsertRequest } from "../../domain/Engine.js"
-import * as EngineSql from "../tables/EngineSql.js"
-import * as Layout from "../tables/Layout.js"
+import * as EngineSql from "./EngineSql.js"
+import * as Layout from "./Layout.js"
 
 const TokenRow = Schema.Struct({ body_hash: Schema.String, inserted: Schema.NumberFromString })
 

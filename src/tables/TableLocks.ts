@@ -9,7 +9,7 @@
  * staging tables this process owns, so leftovers of a crashed process can be dropped.
  */
 import { Effect } from "effect"
-import { STAGING_PREFIX } from "../tables/Layout.js"
+import { STAGING_PREFIX } from "./Layout.js"
 
 const STAGING_POOL = 8
 

@@ -12,8 +12,8 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
-import type { ApiError, ErrorBody } from "../../domain/Errors.js"
-import * as Errors from "../../domain/Errors.js"
+import type { ApiError, ErrorBody } from "../../../domain/Errors.js"
+import * as Errors from "../../../domain/Errors.js"
 
 export const REQUEST_ID_HEADER = "x-amz-firehose-request-id"
 
@@ -38,7 +38,9 @@ const ERRORS = [
   Errors.TooManyRequests,
   Errors.Internal,
   Errors.NotImplemented,
-  Errors.Unavailable
+  Errors.Unavailable,
+  Errors.InsertTokenReused,
+  Errors.MalformedRecords
 ]
 
 const isApiError = (error: unknown): error is ApiError =>

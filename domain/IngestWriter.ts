@@ -1,0 +1,92 @@
+/**
+ * The ingest path (decisions.md §6): records, rows a transform flattened, or an OTLP
+ * export go into a table of a cluster's database. Every way in (a body, a transform, a
+ * file behind a URL; `TransformedIngest.ts`, `UrlIngest.ts`) writes through this one. It
+ * answers a typed outcome, never a transport's response; a transport reads the body, its
+ * headers and parameters, and renders the outcome.
+ */
+import { Context, Schema } from "effect"
+import type { Effect, Stream } from "effect"
+import type { ClusterScope } from "./Authorization.js"
+import type {
+  BadRequest,
+  Conflict,
+  InsertTokenReused,
+  MalformedRecords,
+  Unavailable
+} from "./Errors.js"
+import type { DatabaseName, TableName } from "./Ids.js"
+import type { OtlpExport } from "./OtlpModel.js"
+
+/** `json`: one object or an array of objects; `ndjson`: one object per line. */
+export const RecordsFormat = Schema.Literal("json", "ndjson")
+export type RecordsFormat = typeof RecordsFormat.Type
+
+/**
+ * An insert token: the same token with the same body inserts once (within a day); with
+ * another body it is `InsertTokenReused`. The hash is the sender's, taken over the bytes
+ * as they arrived, and read only once the whole body went through.
+ */
+export interface InsertToken {
+  readonly token: string
+  readonly bodyHash: Effect.Effect<string>
+}
+
+/** Records to insert: the body's bytes with any content-encoding undone, as they arrive. */
+export interface Records<E> {
+  readonly bytes: Stream.Stream<Uint8Array, E>
+  readonly format: RecordsFormat
+  readonly token: InsertToken | undefined
+}
+
+export interface InsertOutcome {
+  readonly inserted: number
+}
+
+/** Stored OTLP rows: `rejected` records were invalid and left out (`message` says why). */
+export interface ExportOutcome {
+  readonly accepted: number
+  readonly rejected: number
+  readonly message: string | undefined
+}
+
+/** Why a write failed: the body's records, a reused token, or the cluster (paused, down). */
+export type WriteFailure = MalformedRecords | InsertTokenReused | Conflict | Unavailable
+
+/**
+ * Writes into a cluster's tables; a table is created on first insert. A write is all or
+ * nothing: a failed one leaves the table as it was.
+ */
+export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
+  IngestWriter,
+  {
+    /** Streams `records` into the schemaless `table`; the body is never held whole. */
+    readonly insertRecords: <E>(
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      records: Records<E>
+    ) => Effect.Effect<InsertOutcome, E | WriteFailure>
+    /**
+     * Inserts rows a transform flattened (JSON object texts, one line each). The token's
+     * hash is taken over the rows, so a retried batch whose envelope changed still matches.
+     */
+    readonly insertRows: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      rows: ReadonlyArray<string>,
+      token: string | undefined
+    ) => Effect.Effect<InsertOutcome, WriteFailure>
+    /**
+     * Flattens an OTLP export into the collector exporter's typed tables (`table`, or
+     * `table_gauge`… for metrics). `BadRequest`: a table of that name has other columns.
+     */
+    readonly insertExport: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      request: OtlpExport
+    ) => Effect.Effect<ExportOutcome, BadRequest | Conflict | Unavailable>
+  }
+>() {}

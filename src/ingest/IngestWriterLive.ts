@@ -1,0 +1,83 @@
+/**
+ * `IngestWriter` on the cluster engines: records and flattened rows go through the body
+ * insert (a private staging table, published in one step), OTLP exports into the
+ * exporter's typed tables. The cluster's engine is found per write.
+ */
+import { Effect, Layer } from "effect"
+import type { ClusterScope } from "../../domain/Authorization.js"
+import { Engines } from "../../domain/Engine.js"
+import type { DatabaseName, TableName } from "../../domain/Ids.js"
+import { IngestWriter } from "../../domain/IngestWriter.js"
+import type { Records } from "../../domain/IngestWriter.js"
+import type { OtlpExport } from "../../domain/OtlpModel.js"
+import { OtlpTransforms } from "../../domain/OtlpTransforms.js"
+import { engineAccessError } from "../engine/EngineAccess.js"
+import { engineDatabase } from "../databases/EngineDatabase.js"
+import { insertExport } from "../otlp/OtlpIngest.js"
+import { SchemalessTables } from "../tables/SchemalessTables.js"
+import { TableLocks } from "../tables/TableLocks.js"
+import { insertBody } from "./BodyInsert.js"
+import { ndjson, rowsToken } from "./RowsBody.js"
+
+export const IngestWriterLive = Layer.effect(
+  IngestWriter,
+  Effect.gen(function* () {
+    const engines = yield* Engines
+    const transforms = yield* OtlpTransforms
+    const dependencies = { tables: yield* SchemalessTables, locks: yield* TableLocks }
+
+    const target = (scope: ClusterScope, database: DatabaseName) =>
+      engines.forCluster(scope.clusterId).pipe(
+        Effect.mapError(engineAccessError),
+        Effect.map((engine) => ({ engine, database: engineDatabase(engine, database) }))
+      )
+
+    const insertRecords = Effect.fn("IngestWriter.insertRecords")(function* <E>(
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      records: Records<E>
+    ) {
+      const where = yield* target(scope, database)
+      const inserted = yield* insertBody(dependencies, {
+        ...where,
+        table,
+        body: records.bytes,
+        lines: records.format === "ndjson",
+        token: records.token
+      })
+      return { inserted }
+    })
+
+    const insertRows = Effect.fn("IngestWriter.insertRows")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      rows: ReadonlyArray<string>,
+      token: string | undefined
+    ) {
+      const where = yield* target(scope, database)
+      if (rows.length === 0) return { inserted: 0 }
+      const inserted = yield* insertBody(dependencies, {
+        ...where,
+        table,
+        body: ndjson(rows),
+        lines: true,
+        token: rowsToken(rows, token)
+      })
+      return { inserted }
+    })
+
+    const insertOtlp = Effect.fn("IngestWriter.insertExport")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      request: OtlpExport
+    ) {
+      const where = yield* target(scope, database)
+      return yield* insertExport(transforms, where.engine, where.database, table, request)
+    })
+
+    return IngestWriter.of({ insertRecords, insertRows, insertExport: insertOtlp })
+  })
+)
