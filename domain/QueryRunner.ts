@@ -22,14 +22,14 @@ export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement
 export type QueryFailure = QueryRefused | Unavailable
 
 /**
- * A result read whole: a `JSON` document (as text), or a streamed format that ended
- * within the engine's first pieces.
+ * A result read whole: a `JSON` document, or a streamed format that ended within the
+ * engine's first pieces.
  */
 export interface WholeResult {
   readonly _tag: "Whole"
   readonly queryId: string
   readonly hints: ReadonlyArray<string>
-  readonly body: string | Uint8Array
+  readonly body: Uint8Array
 }
 
 /**

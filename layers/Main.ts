@@ -17,6 +17,17 @@ export const ServiceLive = Layer.mergeAll(HttpLive, GrpcLive).pipe(
   Layer.provideMerge(CapabilitiesLive)
 )
 
+/**
+ * Every capability and the start-up work, embedded unless `SLUICE_*` settings point
+ * elsewhere, without any transport: what a team's own Effect program provides (see the
+ * README's "Embedding").
+ */
+export const EmbeddedLive = StartupLive.pipe(
+  Layer.provideMerge(CapabilitiesLive),
+  Layer.provide(InfrastructureLive),
+  Layer.provide(SluiceConfig.layer)
+)
+
 export const MainLive = ServiceLive.pipe(
   Layer.provide(InfrastructureLive),
   Layer.provide(SluiceConfig.layer)

@@ -6,7 +6,8 @@
  */
 import { Effect, Layer } from "effect"
 import { Bootstrap } from "../src/bootstrap/Bootstrap.js"
-import { FirstStart } from "../src/bootstrap/FirstStart.js"
+import { FirstStart } from "../domain/FirstStart.js"
+import { FirstStartLive } from "../src/bootstrap/FirstStart.js"
 import { ClusterLifecycle } from "../domain/ClusterLifecycle.js"
 import { IdlingLive } from "../src/clusters/Idling.js"
 import { MetricsSamplerLive } from "../src/clusters/metrics/MetricsSampler.js"
@@ -29,6 +30,6 @@ const BackgroundLive = Layer.mergeAll(
 )
 
 export const StartupLive = Layer.merge(BootLive, BackgroundLive).pipe(
-  Layer.provideMerge(FirstStart.layer),
+  Layer.provideMerge(FirstStartLive),
   Layer.provide(Bootstrap.Default)
 )

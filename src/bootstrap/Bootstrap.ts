@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
+import type { BootstrapCredentials } from "../../domain/FirstStart.js"
 import { DatabaseName } from "../../domain/Ids.js"
 import { ClustersRepo, NewCluster } from "../clusters/ClustersRepo.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
@@ -16,14 +17,6 @@ import { ApiKeyTokens, tokenHint } from "../identity/ApiKeyTokens.js"
 import { OrganizationsRepo } from "../identity/OrganizationsRepo.js"
 import { Passwords } from "../identity/Passwords.js"
 import { UsersRepo } from "../identity/UsersRepo.js"
-
-/** What the first start prints once. */
-export interface BootstrapCredentials {
-  readonly email: string
-  /** Present only when the password was generated (not given by SLUICE_ADMIN_PASSWORD). */
-  readonly generatedPassword: Option.Option<Redacted.Redacted<string>>
-  readonly apiKey: Redacted.Redacted<string>
-}
 
 export const DEFAULT_NAME = "default"
 

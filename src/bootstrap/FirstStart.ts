@@ -1,19 +1,9 @@
-/**
- * The outcome of bootstrapping at start-up: the one-time credentials on a first start,
- * `None` afterwards. Built before the HTTP server listens, so no request sees an empty
- * control plane.
- */
-import { Context, Effect, Layer } from "effect"
-import type { Option } from "effect"
+/** `FirstStart`: the outcome of running `Bootstrap` once, while the layer is built. */
+import { Effect, Layer } from "effect"
+import { FirstStart } from "../../domain/FirstStart.js"
 import { Bootstrap } from "./Bootstrap.js"
-import type { BootstrapCredentials } from "./Bootstrap.js"
 
-export class FirstStart extends Context.Tag("sluice/FirstStart")<
+export const FirstStartLive = Layer.effect(
   FirstStart,
-  Option.Option<BootstrapCredentials>
->() {
-  static readonly layer = Layer.effect(
-    FirstStart,
-    Effect.flatMap(Bootstrap, (bootstrap) => bootstrap.run())
-  )
-}
+  Effect.flatMap(Bootstrap, (bootstrap) => bootstrap.run())
+)

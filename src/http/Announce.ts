@@ -2,7 +2,7 @@
 import { HttpServer } from "@effect/platform"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { SluiceConfig, isEmbedded } from "../config/SluiceConfig.js"
-import { FirstStart } from "../bootstrap/FirstStart.js"
+import { FirstStart } from "../../domain/FirstStart.js"
 
 export const AnnounceLive = Layer.effectDiscard(
   Effect.gen(function* () {

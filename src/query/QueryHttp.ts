@@ -37,9 +37,7 @@ const respond = (format: QueryFormat, result: QueryResult) =>
   Effect.gen(function* () {
     const options = { contentType: contentType(format), headers: responseHeaders(result) }
     if (result._tag === "Whole") {
-      return typeof result.body === "string"
-        ? HttpServerResponse.text(result.body, options)
-        : HttpServerResponse.uint8Array(result.body, options)
+      return HttpServerResponse.uint8Array(result.body, options)
     }
     const abort = yield* abortResponse
     const body = Stream.concat(Stream.fromIterable(result.head), result.rest).pipe(

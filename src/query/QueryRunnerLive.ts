@@ -57,6 +57,8 @@ const nextPiece = <E>(pull: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option
 
 const piecesOf = Option.getOrElse(() => Chunk.empty<Uint8Array>())
 
+const encoder = new TextEncoder()
+
 type Failed = (error: EngineError) => Effect.Effect<never, QueryFailure>
 
 interface Run {
@@ -91,9 +93,10 @@ export const QueryRunnerLive = Layer.effect(
           )
           .pipe(Effect.catchTag("EngineError", run.failed))
         const hints = yield* run.hints
-        const body = yield* reshapeJson(bytes, hints).pipe(
+        const json = yield* reshapeJson(bytes, hints).pipe(
           Effect.catchTag("EngineError", run.failed)
         )
+        const body = encoder.encode(json)
         return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryResult
       })
 

@@ -6,7 +6,7 @@ import { Effect, Option } from "effect"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { Authenticator } from "../../domain/Identity.js"
 import type { ClusterId } from "../../domain/Ids.js"
-import { FirstStart } from "../../src/bootstrap/FirstStart.js"
+import { FirstStart } from "../../domain/FirstStart.js"
 import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 
 /** The first start's admin API key, authenticated. */

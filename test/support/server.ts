@@ -9,7 +9,7 @@ import { HttpServer } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { Scope } from "effect"
 import { testServerLive } from "../../layers/Test.js"
-import { FirstStart } from "../../src/bootstrap/FirstStart.js"
+import { FirstStart } from "../../domain/FirstStart.js"
 
 export const freshDataDir = (label = "sluice") =>
   fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))
