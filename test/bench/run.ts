@@ -4,10 +4,11 @@
  */
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
+import { login } from "./login.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
 
-const benchmarks: Record<string, () => Promise<void>> = { ingest, query, otlp, lifecycle }
+const benchmarks: Record<string, () => Promise<void>> = { ingest, query, otlp, lifecycle, login }
 
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)

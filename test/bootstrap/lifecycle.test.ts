@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { request } from "node:http"
+import { connect } from "node:net"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -48,6 +49,24 @@ const exitOf = (child: ChildProcess) =>
     child.on("exit", (code) => resume(Effect.succeed(code)))
   })
 
+/** Resolves once a new connection to `url` is refused (looking up to 250 times). */
+const refusingConnections = async (url: string) => {
+  const { hostname, port } = new URL(url)
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname)
+      socket.on("connect", () => {
+        socket.destroy()
+        resolve(false)
+      })
+      socket.on("error", () => resolve(true))
+    })
+    if (refused) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`${url} still accepts connections after 250 looks`)
+}
+
 const run = (env: Record<string, string>) =>
   Effect.async<{ code: number | null; output: string }>((resume) => {
     const child = spawn(tsx, ["src/main.ts"], { cwd: root, env: { ...process.env, ...env } })
@@ -79,23 +98,36 @@ describe("sluice as a process", () => {
         expect(login.status).toBe(200)
         expect((yield* call(first, "GET", "/v1/keys", { token: key! })).status).toBe(200)
 
-        // An in-flight request: headers and half the body sent before SIGTERM.
+        // An in-flight request: the server has its headers (it asks for the body with a
+        // 100 Continue) and half the body when SIGTERM comes; the rest follows once the
+        // server has stopped accepting connections, so it arrives during the shutdown.
         const body = JSON.stringify({ email: "admin@localhost", password })
         const inflight = Effect.async<number>((resume) => {
           const req = request(`${first.url}/v1/auth/login`, {
             method: "POST",
-            headers: { "content-type": "application/json", "content-length": body.length }
+            headers: {
+              "content-type": "application/json",
+              "content-length": body.length,
+              expect: "100-continue"
+            }
+          })
+          req.on("continue", () => {
+            req.write(body.slice(0, 10))
+            first.child.kill("SIGTERM")
+            refusingConnections(first.url).then(
+              () => req.end(body.slice(10)),
+              (error: unknown) => {
+                req.destroy()
+                resume(Effect.die(error))
+              }
+            )
           })
           req.on("response", (res) => {
             res.resume()
             res.on("end", () => resume(Effect.succeed(res.statusCode ?? 0)))
           })
           req.on("error", () => resume(Effect.succeed(-1)))
-          req.write(body.slice(0, 10))
-          setTimeout(() => {
-            first.child.kill("SIGTERM")
-            setTimeout(() => req.end(body.slice(10)), 300)
-          }, 200)
+          req.flushHeaders()
         })
         const [status, code] = yield* Effect.all([inflight, exitOf(first.child)], {
           concurrency: 2

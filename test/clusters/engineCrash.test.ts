@@ -5,7 +5,12 @@
  * (500 `internal` with a trace id, or 503), never a hang.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Context, Effect, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { CHUNK_BYTES } from "../../src/ingest/InsertHandler.js"
+import { eventually } from "../support/eventually.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import type { Reply } from "../support/server.js"
 import { childPids, workerPids } from "./workerProcesses.js"
@@ -21,17 +26,22 @@ import {
 const BATCHES = 6
 const ROWS = 250
 
-const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+/** Waits for another process (a worker dying, a new one starting) by looking again. */
+const waitFor = <A>(what: string, look: () => A | undefined) =>
+  eventually(what, Effect.sync(look), { attempts: 600, pauseMs: 100 })
 
-const waitFor = <A>(what: string, look: () => A | undefined, ms = 60_000) =>
+/** Waits until `countSql` (a count, run on the cluster's engine) is above zero. */
+const awaitInEngine = (clusterId: string, what: string, countSql: string) =>
   Effect.gen(function* () {
-    const until = Date.now() + ms
-    while (true) {
-      const found = look()
-      if (found !== undefined) return found
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-      yield* sleep(100)
-    }
+    const server = yield* TestServer
+    const engine = yield* Context.get(server.context, Engines).forCluster(ClusterId.make(clusterId))
+    const count = engine
+      .query(new QueryRequest({ sql: countSql, format: "TabSeparated", queryId: randomUUID() }))
+      .pipe(Stream.decodeText(), Stream.mkString, Effect.orDie)
+    yield* eventually(
+      what,
+      Effect.map(count, (n) => (Number(n.trim()) > 0 ? true : undefined))
+    )
   })
 
 const insert = (token: string, table: string, rows: unknown) =>
@@ -54,25 +64,25 @@ const expectEngineLost = (reply: Reply) => {
   })
 }
 
-/** Races `request` against a deadline far shorter than the test's: a hang fails here. */
-const answeredWithin = (ms: number, request: Effect.Effect<Reply, never, TestServer>) =>
-  request.pipe(
-    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`no answer in ${ms} ms`) }),
-    Effect.orDie
-  )
+// Rows of about 1 KB: the head of the slow insert fills more than one insert chunk.
+const padded = (n: number) => `{"n":${n},"pad":"${"x".repeat(1000)}"}`
+const HEAD_ROWS = Math.ceil((CHUNK_BYTES * 1.25) / padded(0).length)
 
 /**
- * An insert whose body is still arriving: `[` and a first row now, the rest after
- * `release` completes. Answers with the server's reply, whatever it is.
+ * An insert whose body is still arriving: `[` and more than a chunk of rows now (so the
+ * first chunk goes into the engine), the rest after `release` completes. Answers with the
+ * server's reply, whatever it is.
  */
 const slowInsert = (url: string, token: string, table: string, release: Promise<void>) =>
   Effect.promise(async (): Promise<Reply> => {
     const encoder = new TextEncoder()
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
-        controller.enqueue(encoder.encode(`[{"n":0}`))
+        const head = Array.from({ length: HEAD_ROWS }, (_, n) => padded(n)).join(",")
+        controller.enqueue(encoder.encode(`[${head}`))
         await release
-        for (let n = 1; n < 1_000; n++) controller.enqueue(encoder.encode(`,{"n":${n}}`))
+        for (let n = HEAD_ROWS; n < HEAD_ROWS + 1_000; n++)
+          controller.enqueue(encoder.encode(`,${padded(n)}`))
         controller.enqueue(encoder.encode("]"))
         controller.close()
       }
@@ -119,13 +129,16 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const processes = childPids(process.pid).length
 
         // A query long enough to be running when the engine dies (no output before it ends).
-        const inFlight = yield* Effect.fork(
-          answeredWithin(
-            40_000,
-            query(key, "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 0")
-          )
+        // A hang instead of an answer fails the test by its timeout.
+        const long =
+          "SELECT count() AS doomed FROM numbers(100000000000) WHERE sipHash64(number) = 0"
+        const inFlight = yield* Effect.fork(query(key, long))
+        yield* awaitInEngine(
+          created.id,
+          "the query to run in the engine",
+          "SELECT count() FROM system.processes " +
+            "WHERE startsWith(query, 'SELECT count() AS doomed') AND position(query, 'processes') = 0"
         )
-        yield* sleep(1_000)
         process.kill(before!, "SIGKILL")
 
         expectEngineLost(yield* inFlight)
@@ -147,7 +160,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         expect(after).not.toBe(before)
 
         // Data requests work again and wait for the restart instead of failing.
-        const counted = yield* answeredWithin(40_000, query(key, "SELECT count() AS n FROM acked"))
+        const counted = yield* query(key, "SELECT count() AS n FROM acked")
         expect(counted.status, counted.text).toBe(200)
         expect(counted.text.trim()).toBe(`{"n":"${acknowledged}"}`)
         const more = yield* insert(key, "acked", [{ batch: BATCHES, i: 0, note: "after" }])
@@ -180,12 +193,19 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const [before] = workerPids(defaultCluster.id)
         let release = () => {}
         const released = new Promise<void>((resolve) => (release = resolve))
-        const inFlight = yield* Effect.fork(
-          answeredWithin(40_000, slowInsert(server.url, key, "interrupted", released))
-        )
-        yield* sleep(1_000)
+        const inFlight = yield* Effect.fork(slowInsert(server.url, key, "interrupted", released))
+        // The first chunk is in a staging table: the insert is under way in the engine.
+        yield* awaitInEngine(
+          defaultCluster.id,
+          "the insert's first chunk in the engine",
+          "SELECT sum(rows) FROM system.parts " +
+            "WHERE database = 'default' AND startsWith(table, '__staging_') AND active"
+        ).pipe(Effect.onError(() => Effect.sync(release)))
         process.kill(before!, "SIGKILL")
-        yield* sleep(500)
+        // The rest of the body arrives once the engine is gone.
+        yield* waitFor("the killed worker to be gone", () =>
+          workerPids(defaultCluster.id).includes(before!) ? undefined : true
+        )
         release()
         expectEngineLost(yield* inFlight)
 
@@ -193,7 +213,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           const pids = workerPids(defaultCluster.id)
           return pids.length === 1 && pids[0] !== before ? pids[0] : undefined
         })
-        const counted = yield* answeredWithin(40_000, query(key, "SELECT count() AS n FROM kept"))
+        const counted = yield* query(key, "SELECT count() AS n FROM kept")
         expect(counted.text.trim()).toBe(`{"n":"3"}`)
         const view = yield* awaitPhase(token, defaultCluster.id, "ready")
         expect(view.status.message).toMatch(/killed by SIGKILL/)

@@ -4,8 +4,11 @@
  * served; a cluster with idling off never pauses.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect, Layer, TestClock } from "effect"
+import type { Duration } from "effect"
+import { eventually } from "../support/eventually.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
+import { SpanCounts } from "../support/spanCounts.js"
 import {
   adminEnv,
   adminSession,
@@ -16,7 +19,23 @@ import {
   request
 } from "./support.js"
 
-const realSleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+/**
+ * Lets `duration` pass on the TestClock, then waits until the idling sweeps that woke have
+ * finished (their database work is real I/O), so what they decided shows in the API.
+ */
+const idleFor = (duration: Duration.DurationInput) =>
+  Effect.gen(function* () {
+    const spans = yield* SpanCounts
+    const before = spans.of("Idling.sweep").started
+    yield* TestClock.adjust(duration)
+    yield* eventually(
+      "the idling sweep to finish",
+      Effect.sync(() => {
+        const sweeps = spans.of("Idling.sweep")
+        return sweeps.started > before && sweeps.ended === sweeps.started ? true : undefined
+      })
+    )
+  })
 
 const countRows = (token: string) =>
   Effect.flatMap(TestServer, (server) =>
@@ -26,7 +45,11 @@ const countRows = (token: string) =>
     })
   )
 
-layer(TestServer.layer(freshDataDir(), adminEnv), { timeout: 180_000 })("idling", (it) => {
+const ServerLive = TestServer.layer(freshDataDir(), adminEnv).pipe(
+  Layer.provideMerge(SpanCounts.layer)
+)
+
+layer(ServerLive, { timeout: 180_000 })("idling", (it) => {
   it.effect("an idle cluster pauses itself after its timeout and wakes on the next query", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
@@ -46,12 +69,10 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { timeout: 180_000 })("idling"
         )
 
       // 14 idle minutes: still running. A query then restarts the count.
-      yield* TestClock.adjust("14 minutes")
-      yield* realSleep(300)
+      yield* idleFor("14 minutes")
       expect(yield* phase()).toBe("ready")
       expect((yield* countRows(key)).text.trim()).toBe('{"n":"1"}')
-      yield* TestClock.adjust("14 minutes")
-      yield* realSleep(300)
+      yield* idleFor("14 minutes")
       expect(yield* phase()).toBe("ready")
 
       // Past 15 minutes since the last request: it pauses itself, as `idle`.

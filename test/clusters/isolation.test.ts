@@ -8,7 +8,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { otherCluster } from "../support/otherCluster.js"
 import { TestServer, freshDataDir } from "../support/server.js"
-import { poll, rowsOf, send, sleep } from "./securitySupport.js"
+import { poll, rowsOf, send } from "./securitySupport.js"
 import { adminEnv, adminSession, awaitPhase, createCluster, expectError, keyOf } from "./support.js"
 
 /** Streams rows from its first moment on, for far longer than the test runs. */
@@ -230,12 +230,11 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           expectError(yield* cancel(token, query), 404, "not_found")
         expectError(yield* cancel(a, "?organization=default&cluster=bravo"), 403, "forbidden")
 
-        const started = Date.now()
         const own = yield* cancel(b)
         expect(own.status, own.text).toBe(200)
         expect(own.json).toEqual({ cancelled: true })
-        // The stream ends soon after (the query would run for the 30 s limit otherwise),
-        // with the reason as its last line and cut off: the result is not whole.
+        // The stream ends, with the reason as its last line (not the time or result limit's)
+        // and cut off: the result is not whole.
         const tail = yield* Effect.promise(async () => {
           const decoder = new TextDecoder()
           let text = ""
@@ -249,7 +248,6 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
             return { text, complete: false }
           }
         })
-        expect(Date.now() - started).toBeLessThan(10_000)
         expect(tail.complete).toBe(false)
         expect(tail.text.trim().split("\n").at(-1)).toBe("The query was cancelled.")
         expectError(yield* cancel(b), 404, "not_found")
@@ -272,7 +270,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           })
         )) as Array<{ path: string; cluster: string }>
         expect(seenByB[0]).toMatchObject({ path: `/v1/tables/${marker}`, cluster: "bravo" })
-        yield* sleep(300)
+        // The log is written in order: everything B did up to its marker is in it now.
 
         const search = yield* send(a, "GET", `/v1/logs?search=${marker}`)
         expect(search.status).toBe(200)

@@ -2,6 +2,7 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Reply } from "../support/server.js"
+import { eventually } from "../support/eventually.js"
 import { TestServer, call } from "../support/server.js"
 import { adminSession, request, sessionOf } from "./support.js"
 
@@ -44,19 +45,10 @@ export const memberSession = (email: string, password: string) =>
     return yield* sessionOf(email, password)
   })
 
-/** Re-runs `attempt` (real time) until it returns a value, or fails after `ms`. */
+/** Re-runs `attempt` every `every` ms until it returns a value; dies after `ms / every` looks. */
 export const poll = <A, R>(
   what: string,
   attempt: Effect.Effect<A | undefined, never, R>,
   ms = 30_000,
   every = 200
-) =>
-  Effect.gen(function* () {
-    const until = Date.now() + ms
-    while (true) {
-      const found = yield* attempt
-      if (found !== undefined) return found
-      if (Date.now() > until) throw new Error(`gave up waiting for ${what}`)
-      yield* sleep(every)
-    }
-  })
+) => eventually(what, attempt, { attempts: Math.ceil(ms / every), pauseMs: every })

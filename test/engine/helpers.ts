@@ -31,28 +31,28 @@ export const runningWith = (engine: AnalyticalEngine, queryId: string) =>
     "TabSeparated"
   ).pipe(Effect.map((out) => Number(out.trim())))
 
-/** Polls until `queryId` shows up in the engine (or fails after `ms`). */
-export const awaitRunning = (engine: AnalyticalEngine, queryId: string, ms = 5_000) =>
+/** Polls (every 20 ms, at most `attempts` times) until `queryId` shows up in the engine. */
+export const awaitRunning = (engine: AnalyticalEngine, queryId: string, attempts = 250) =>
   runningWith(engine, queryId).pipe(
     Effect.filterOrFail(
       (n) => n > 0,
-      () => "not yet"
+      () => new Error(`${queryId} never started (looked ${attempts} times)`)
     ),
-    Effect.retry({ schedule: Schedule.spaced("20 millis") }),
-    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`${queryId} never started`) })
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: attempts - 1 })
   )
 
 /**
- * Polls until `queryId` has left the engine. chDB drops a statement from the process
- * list only when its connection goes, which waits for the engine to really stop.
+ * Polls (every 20 ms, at most `attempts` times) until `queryId` has left the engine.
+ * chDB drops a statement from the process list only when its connection goes, which
+ * waits for the engine to really stop.
  */
-export const awaitGone = (engine: AnalyticalEngine, queryId: string, ms = 5_000) =>
+export const awaitGone = (engine: AnalyticalEngine, queryId: string, attempts = 250) =>
   runningWith(engine, queryId).pipe(
-    Effect.repeat({ until: (n) => n === 0, schedule: Schedule.spaced("20 millis") }),
-    Effect.timeoutFail({
-      duration: ms,
-      onTimeout: () => new Error(`${queryId} still running after ${ms} ms`)
-    })
+    Effect.filterOrFail(
+      (n) => n === 0,
+      () => new Error(`${queryId} still running (looked ${attempts} times)`)
+    ),
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: attempts - 1 })
   )
 
 /** `Engines` straight from a provisioner: a cluster's engine is started on first use. */
