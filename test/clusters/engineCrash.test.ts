@@ -143,12 +143,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
 
         expectEngineLost(yield* inFlight)
 
-        const noticed = yield* awaitCluster(
-          token,
-          created.id,
-          (c) => c.status.message !== null,
-          30_000
-        )
+        const noticed = yield* awaitCluster(token, created.id, (c) => c.status.message !== null)
         expect(noticed.status.phase).toBe("ready")
         expect(noticed.status.message).toMatch(/engine process was killed by SIGKILL/)
         expect(noticed.status.message).toMatch(/restarted/)

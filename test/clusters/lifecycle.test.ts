@@ -10,6 +10,7 @@ import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { clientOf } from "../support/client.js"
+import { eventually } from "../support/eventually.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import {
   adminEnv,
@@ -208,11 +209,11 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           "not_found"
         )
         // The engine stops and its data directory goes, in the background.
-        const until = Date.now() + 30_000
-        while (fs.existsSync(engineDir) && Date.now() < until) {
-          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
-        }
-        expect(fs.existsSync(engineDir)).toBe(false)
+        yield* eventually(
+          "the deleted cluster's engine directory to go",
+          Effect.sync(() => (fs.existsSync(engineDir) ? undefined : true)),
+          { attempts: 300, pauseMs: 100 }
+        )
         const again = yield* createCluster(token, "doomed")
         expect(again.id).not.toBe(created.id)
       })

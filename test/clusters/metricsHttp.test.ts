@@ -7,8 +7,9 @@ import { expect, layer } from "@effect/vitest"
 import { DateTime, Effect, Schema } from "effect"
 import { ClusterMetrics } from "../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../domain/Ids.js"
+import { eventually } from "../support/eventually.js"
 import { TestServer, freshDataDir } from "../support/server.js"
-import { poll, rowsOf, send, sleep } from "./securitySupport.js"
+import { poll, rowsOf, send } from "./securitySupport.js"
 import { adminEnv, adminSession, awaitPhase, clientWith, createCluster, keyOf } from "./support.js"
 
 const ALL = ["total_read_queries", "total_write_queries", "max_cpu_cores", "max_memory_bytes"]
@@ -124,16 +125,26 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
       const client = yield* clientWith(session)
       const listed = yield* clustersOf(session)
       const { id } = listed.clusters.find((c) => c.name === "metered")!
-      // A window that has closed, so both forms read the same stored samples; the sampler
-      // (every second) gets time to store some before its end.
-      yield* sleep(3000)
-      const end = new Date(Date.now() - 2000)
-      const start = new Date(end.getTime() - 120_000)
-      const window = {
+      // A window that has closed (2 s ago), so both forms read the same stored samples:
+      // the first one whose end has a sample (the sampler stores one every second) before it.
+      const windowEnding = (end: Date) => ({
         organization: "default",
-        start_time: DateTime.unsafeMake(start),
+        start_time: DateTime.unsafeMake(new Date(end.getTime() - 120_000)),
         end_time: DateTime.unsafeMake(end)
-      }
+      })
+      const window = yield* eventually(
+        "a stored sample at least 2 s old",
+        Effect.suspend(() => {
+          const candidate = windowEnding(new Date(Date.now() - 2000))
+          return Effect.map(
+            client.clusters.metrics({
+              path: { cluster_id: ClusterId.make(id) },
+              urlParams: { ...candidate, metrics: "max_memory_bytes" }
+            }),
+            (found) => ((found.metrics[0]?.points.length ?? 0) > 0 ? candidate : undefined)
+          )
+        })
+      )
       const byId = (metrics?: string) =>
         client.clusters.metrics({
           path: { cluster_id: ClusterId.make(id) },
@@ -168,8 +179,8 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_METRICS_INTERVAL_SE
       // Points lie inside the window asked for.
       for (const series of all.metrics)
         for (const point of series.points) {
-          expect(Date.parse(point.time)).toBeGreaterThanOrEqual(start.getTime())
-          expect(Date.parse(point.time)).toBeLessThanOrEqual(end.getTime())
+          expect(Date.parse(point.time)).toBeGreaterThanOrEqual(window.start_time.epochMillis)
+          expect(Date.parse(point.time)).toBeLessThanOrEqual(window.end_time.epochMillis)
         }
     })
   )

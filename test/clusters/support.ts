@@ -7,6 +7,7 @@ import { ErrorBody } from "../../domain/Errors.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { clientOf } from "../support/client.js"
 import type { Reply } from "../support/server.js"
+import { eventually } from "../support/eventually.js"
 import { TestServer, call } from "../support/server.js"
 
 export const ADMIN = "clusters-admin@example.com"
@@ -51,31 +52,25 @@ export const cluster = (reply: Reply): ClusterJson => {
 export const clientWith = (token: string) =>
   Effect.flatMap(TestServer, (server) => clientOf(server, token))
 
-const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
-
-/** Polls the cluster (real time, also under a TestClock) until `done` holds. */
-export const awaitCluster = (
-  token: string,
-  id: string,
-  done: (c: ClusterJson) => boolean,
-  ms = 60_000
-) =>
+/**
+ * Looks at the cluster until `done` holds: its transition runs in the background (an
+ * engine worker starting or stopping), which a test cannot await.
+ */
+export const awaitCluster = (token: string, id: string, done: (c: ClusterJson) => boolean) =>
   Effect.gen(function* () {
     const client = yield* clientWith(token)
     const get = client.clusters
       .get({ path: { cluster_id: ClusterId.make(id) }, urlParams: { organization: "default" } })
       .pipe(Effect.orDie)
-    const until = Date.now() + ms
-    while (true) {
-      const c = yield* get
-      if (done(c)) return c
-      if (Date.now() > until) throw new Error(`cluster ${id} stuck in ${JSON.stringify(c.status)}`)
-      yield* sleep(100)
-    }
+    return yield* eventually(
+      `cluster ${id} to reach the expected state`,
+      Effect.map(get, (c) => (done(c) ? c : undefined)),
+      { attempts: 600, pauseMs: 100 }
+    )
   })
 
-export const awaitPhase = (token: string, id: string, phase: string, ms?: number) =>
-  awaitCluster(token, id, (c) => c.status.phase === phase, ms)
+export const awaitPhase = (token: string, id: string, phase: string) =>
+  awaitCluster(token, id, (c) => c.status.phase === phase)
 
 export const createCluster = (token: string, name: string, extra: Record<string, unknown> = {}) =>
   Effect.map(
