@@ -33,20 +33,25 @@ const responseHeaders = (result: QueryResult) => {
   return headers
 }
 
-const respond = (format: QueryFormat, result: QueryResult) =>
-  Effect.gen(function* () {
-    const options = { contentType: contentType(format), headers: responseHeaders(result) }
-    if (result._tag === "Whole") {
-      return HttpServerResponse.uint8Array(result.body, options)
-    }
-    const abort = yield* abortResponse
-    const body = Stream.concat(Stream.fromIterable(result.head), result.rest).pipe(
-      Stream.catchAll((error) =>
-        Stream.concat(Stream.make(errorLine(format, error)), Stream.drain(Stream.fromEffect(abort)))
-      )
+const respond = (format: QueryFormat, result: QueryResult) => {
+  const options = { contentType: contentType(format), headers: responseHeaders(result) }
+  if (result._tag === "Whole") {
+    return Effect.succeed(HttpServerResponse.uint8Array(result.body, options))
+  }
+  return Effect.map(abortResponse, (abort) =>
+    HttpServerResponse.stream(
+      Stream.concat(Stream.fromIterable(result.head), result.rest).pipe(
+        Stream.catchAll((error) =>
+          Stream.concat(
+            Stream.make(errorLine(format, error)),
+            Stream.drain(Stream.fromEffect(abort))
+          )
+        )
+      ),
+      options
     )
-    return HttpServerResponse.stream(body, options)
-  })
+  )
+}
 
 export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers) =>
   Effect.gen(function* () {
@@ -67,8 +72,9 @@ export const QueryHttpLive = HttpApiBuilder.group(SluiceApi, "query", (handlers)
             },
             true
           )
-          const result = yield* runner.run(scope, database, statement)
-          return yield* respond(payload.format, result)
+          return yield* Effect.flatMap(runner.run(scope, database, statement), (result) =>
+            respond(payload.format, result)
+          )
         })
       )
       .handle("cancel", ({ payload, urlParams }) =>
