@@ -9,6 +9,7 @@
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import type { ApiError } from "../../domain/Errors.js"
+import { errorStatus } from "../../domain/Errors.js"
 import {
   BadRequest,
   Internal,
@@ -28,6 +29,13 @@ const tooLarge = (max: number) =>
     message: `The request body is larger than ${max} bytes.`,
     hint: "Send a smaller body (the limit is SLUICE_MAX_REQUEST_BYTES)."
   })
+
+const isApiError = (error: unknown): error is ApiError =>
+  typeof error === "object" &&
+  error !== null &&
+  "_tag" in error &&
+  typeof error._tag === "string" &&
+  Object.hasOwn(errorStatus, error._tag)
 
 const isJson = (contentType: string | undefined) =>
   contentType === undefined || mediaType(contentType).includes("json")
@@ -107,8 +115,13 @@ export const ErrorShapeLive = HttpApiBuilder.middleware(
               const error = Option.isSome(failure)
                 ? failure.value
                 : Option.getOrUndefined(Cause.dieOption(cause))
+              // A handler's own error, rendered here rather than by HttpApi, so that the
+              // middleware around this one learns it (`ResponseError`) as it was made.
+              if (Option.isSome(failure) && isApiError(failure.value)) {
+                return errorResponse(failure.value)
+              }
               const shaped = shapeOf(error, request, maxRequestBytes)
-              if (Option.isSome(shaped)) return Effect.succeed(errorResponse(shaped.value))
+              if (Option.isSome(shaped)) return errorResponse(shaped.value)
               if (Option.isSome(failure) || Cause.isInterruptedOnly(cause)) {
                 return Effect.failCause(original)
               }
@@ -130,7 +143,7 @@ const internal = (cause: Cause.Cause<unknown>) =>
     yield* Effect.logError("unexpected failure", cause).pipe(
       Effect.annotateLogs("trace_id", traceId)
     )
-    return errorResponse(
+    return yield* errorResponse(
       new Internal({
         message: `Internal error (trace id ${traceId}).`,
         hint: "Retry later; if it persists, report the trace id."

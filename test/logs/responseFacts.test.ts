@@ -1,8 +1,11 @@
-/** Response sizes (streamed bodies counted as sent) and error bodies, in isolation. */
+/** Response sizes (streamed bodies counted as sent) and recorded errors, in isolation. */
 import { HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
-import { countStreamedBytes, errorOf, responseSize } from "../../src/logs/http/ResponseFacts.js"
+import { Conflict, NotFound } from "../../domain/Errors.js"
+import { errorResponse } from "../../src/http/errorResponse.js"
+import { ResponseError } from "../../src/http/ResponseError.js"
+import { countStreamedBytes, responseSize } from "../../src/logs/http/ResponseFacts.js"
 import type { ResponseBytes } from "../../src/logs/http/ResponseFacts.js"
 
 const encoder = new TextEncoder()
@@ -31,20 +34,23 @@ describe("response facts", () => {
     expect(responseSize(HttpServerResponse.empty({ status: 204 }), counter)).toBe(0)
   })
 
-  it("error bodies in the {error, message, hint} shape are parsed; others are not", () => {
-    const shaped = HttpServerResponse.unsafeJson(
-      { error: "not_found", message: "No such table.", hint: "List tables." },
-      { status: 404 }
-    )
-    expect(errorOf(shaped)).toEqual({
-      code: "not_found",
-      message: "No such table.",
-      hint: "List tables."
-    })
-    expect(errorOf(HttpServerResponse.unsafeJson({ error: "x" }, { status: 200 }))).toBeNull()
-    expect(errorOf(HttpServerResponse.text("oops", { status: 500 }))).toBeNull()
-    expect(
-      errorOf(HttpServerResponse.unsafeJson({ text: "Invalid token", code: 4 }, { status: 403 }))
-    ).toBeNull()
-  })
+  it.effect(
+    "an error response records its {error, message, hint} for the middleware around it",
+    () =>
+      Effect.gen(function* () {
+        const slot = ResponseError.empty()
+        const response = yield* errorResponse(
+          new Conflict({ message: "Taken.", hint: "Pick another.", code: "duplicate_name" })
+        ).pipe(Effect.provideService(ResponseError, slot))
+        expect(response.status).toBe(409)
+        expect(slot.current).toEqual({
+          error: "duplicate_name",
+          message: "Taken.",
+          hint: "Pick another."
+        })
+        // Without a slot (no request log around it) the response is made all the same.
+        const alone = yield* errorResponse(new NotFound({ message: "No such table." }))
+        expect(alone.status).toBe(404)
+      })
+  )
 })

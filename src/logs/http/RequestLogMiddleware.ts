@@ -10,6 +10,8 @@ import type { HttpServerResponse } from "@effect/platform"
 import { Clock, Context, Effect, FiberRef, Option } from "effect"
 import type { LogSource } from "../../../domain/api/LogsApi.js"
 import { DATABASE_HEADER } from "../../http/DatabaseParam.js"
+import { ResponseError } from "../../http/ResponseError.js"
+import type { ResponseErrorSlot } from "../../http/ResponseError.js"
 import { captureBody } from "./BodyCapture.js"
 import type { CapturedBody } from "./BodyCapture.js"
 import { LogRecord, levelOf } from "../LogRecord.js"
@@ -17,7 +19,7 @@ import { redactQuery } from "../Redaction.js"
 import { RequestAnnotations } from "../RequestAnnotations.js"
 import type { RequestAnnotationsShape } from "../RequestAnnotations.js"
 import { RequestLogQueue } from "../RequestLogQueue.js"
-import { countStreamedBytes, errorOf, responseSize } from "./ResponseFacts.js"
+import { countStreamedBytes, responseSize } from "./ResponseFacts.js"
 import type { ResponseBytes } from "./ResponseFacts.js"
 
 const randomHex = (bytes: number) =>
@@ -43,6 +45,7 @@ interface Observed {
   readonly startedAt: number
   readonly durationMs: number
   readonly annotations: RequestAnnotationsShape
+  readonly error: ResponseErrorSlot
   readonly body: CapturedBody
   readonly bytes: ResponseBytes
   readonly response: HttpServerResponse.HttpServerResponse
@@ -53,7 +56,7 @@ const toRecord = (o: Observed) => {
   const [path = "/", query = ""] = splitUrl(request.url)
   const params = new URLSearchParams(query)
   const declared = Number(request.headers["content-length"])
-  const error = errorOf(response)
+  const error = response.status >= 400 ? o.error.current : null
   return new LogRecord(
     {
       id: o.spanId,
@@ -90,7 +93,7 @@ const toRecord = (o: Observed) => {
       user_email: a.userEmail,
       url_query: redactQuery(query)?.slice(0, 8192) ?? null,
       request_body: o.body.text,
-      error_code: error?.code ?? null,
+      error_code: error?.error ?? null,
       error_message: error?.message ?? null,
       error_hint: error?.hint ?? null
       // Every field is built here with its type; skip re-validating on the request path.
@@ -112,6 +115,7 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
     const startedAt = yield* Clock.currentTimeMillis
     const startedNanos = yield* Clock.currentTimeNanos
     const annotations = RequestAnnotations.empty()
+    const error = ResponseError.empty()
     const body: CapturedBody = { text: null, bytes: null }
     const bytes: ResponseBytes = { streamed: null }
     // The request's fiber is this request's alone, so the byte counter and the request's
@@ -123,7 +127,8 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
       Context.merge(
         context,
         Context.make(HttpServerRequest.HttpServerRequest, captureBody(request, body)).pipe(
-          Context.add(RequestAnnotations, annotations)
+          Context.add(RequestAnnotations, annotations),
+          Context.add(ResponseError, error)
         )
       )
     )
@@ -148,6 +153,7 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
                 startedAt,
                 durationMs: Number(endNanos - startedNanos) / 1e6,
                 annotations,
+                error,
                 body,
                 bytes,
                 response: HttpServerError.exitResponse(exit)

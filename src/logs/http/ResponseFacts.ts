@@ -1,4 +1,4 @@
-/** What the request log takes from a response: its size and, for errors, the error body. */
+/** What the request log takes from a response: its size. */
 import { HttpBody, HttpServerResponse } from "@effect/platform"
 import { Effect, Stream } from "effect"
 
@@ -40,32 +40,5 @@ export const responseSize = (
       return body.contentLength ?? 0
     default:
       return 0
-  }
-}
-
-export interface ErrorFacts {
-  readonly code: string
-  readonly message: string
-  readonly hint: string
-}
-
-const decoder = new TextDecoder()
-
-/** `{error, message, hint}` of an error response, or null for anything else. */
-export const errorOf = (response: HttpServerResponse.HttpServerResponse): ErrorFacts | null => {
-  const body = response.body
-  if (response.status < 400 || body._tag !== "Uint8Array") return null
-  try {
-    const parsed: unknown = JSON.parse(decoder.decode(body.body))
-    if (typeof parsed !== "object" || parsed === null) return null
-    const { error, message, hint } = parsed as Record<string, unknown>
-    if (typeof error !== "string") return null
-    return {
-      code: error,
-      message: typeof message === "string" ? message : "",
-      hint: typeof hint === "string" ? hint : ""
-    }
-  } catch {
-    return null
   }
 }
