@@ -38,6 +38,7 @@ import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
+import { TableEvents } from "../src/tables/TableEvents.js"
 import { TableLocks } from "../src/tables/TableLocks.js"
 import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
 
@@ -50,7 +51,10 @@ export const RepositoriesLive = Layer.mergeAll(
   ApiKeysRepo.Default,
   AppsRepo.Default,
   RequestLogStore.Default
-).pipe(Layer.provideMerge(ClusterEvents.Default))
+).pipe(
+  // What capabilities publish for the caches of others (see src/events/Listeners.ts).
+  Layer.provideMerge(Layer.merge(ClusterEvents.Default, TableEvents.Default))
+)
 
 /** Who is calling (`Authenticator`) and what they may do (`Authorization`). */
 export const IdentityLive = Layer.mergeAll(

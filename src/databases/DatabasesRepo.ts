@@ -4,8 +4,9 @@
  * only spares data requests a round trip, and a name missing from it is looked up again.
  */
 import { SqlClient } from "@effect/sql"
-import { Cache, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { ClusterId } from "../../domain/Ids.js"
+import * as TtlCache from "../cache/TtlCache.js"
 
 /** How long a cluster's list of names is reused. */
 const KNOWN_TTL = Duration.seconds(5)
@@ -19,16 +20,17 @@ export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/Datab
         Effect.map((rows) => rows.map((row) => row.name)),
         Effect.orDie
       )
-    const known = yield* Cache.make({
+    const known = TtlCache.make({
+      ttl: KNOWN_TTL,
       capacity: 10_000,
-      timeToLive: KNOWN_TTL,
-      lookup: (cluster: ClusterId) => Effect.map(names(cluster), (all) => new Set(all))
+      lookup: (cluster: ClusterId): Effect.Effect<ReadonlySet<string>> =>
+        Effect.map(names(cluster), (all) => new Set(all))
     })
     const changed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.ensuring(effect, known.invalidateAll)
     return {
       /** The cluster's names as read at most a few seconds ago (a newer one may be missing). */
-      known: (cluster: ClusterId): Effect.Effect<ReadonlySet<string>> => known.get(cluster),
+      known: known.get,
       exists: (cluster: ClusterId, name: string) =>
         sql<{ n: number }>`select 1 as n from databases
                            where cluster_id = ${cluster} and name = ${name}`.pipe(

@@ -1,16 +1,17 @@
 /**
  * Cluster API keys. Revoked keys keep their row (`revoked_at`) for the audit trail.
  *
- * Successful lookups by token digest are kept for `CACHE_TTL_MS`, so a busy key costs
+ * Successful lookups by token digest are kept for `CACHE_TTL`, so a busy key costs
  * the control plane one lookup per interval rather than one per request. Anything that
  * changes what a lookup returns forgets them once it is committed: `revoke` here, and a
  * cluster renamed or deleted (published by the lifecycle as `ClusterEvents`). A lookup
  * that was under way when the cache was cleared does not store its (maybe stale) row.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { Duration, Effect, Option, Schema } from "effect"
 import { Permission } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, OrganizationId, UserId } from "../../domain/Ids.js"
+import * as TtlCache from "../cache/TtlCache.js"
 import { ClusterEvents } from "../clusters/ClusterEvents.js"
 
 /** What a key is, as written at creation. */
@@ -43,8 +44,8 @@ export class NewApiKey extends Schema.Class<NewApiKey>("NewApiKey")({
   created_by_key_id: Schema.NullOr(ApiKeyId)
 }) {}
 
-/** How long a successful key lookup is reused (real time). */
-export const CACHE_TTL_MS = 5_000
+/** How long a successful key lookup is reused. */
+const CACHE_TTL = Duration.seconds(5)
 const CACHE_MAX_KEYS = 10_000
 
 const columns =
@@ -77,31 +78,18 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       execute: (key) =>
         sql`insert into api_keys ${sql.insert(key)} returning ${sql.literal(columns.replaceAll("k.", ""))}`
     })
-    const cached = new Map<string, { readonly at: number; readonly key: ActiveApiKey }>()
-    let generation = 0
-    const forgetCached = Effect.sync(() => {
-      generation++
-      cached.clear()
+    const lookups = TtlCache.make({
+      ttl: CACHE_TTL,
+      capacity: CACHE_MAX_KEYS,
+      lookup: (hash: Uint8Array) => Effect.orDie(activeByHash(hash)),
+      keyOf: (hash) => Buffer.from(hash).toString("hex"),
+      // A miss is asked again: nothing to spare, and a key created since must work.
+      keep: Option.isSome
     })
     // A lookup carries its cluster's name, and only keys of live clusters are found.
-    yield* Effect.flatMap(ClusterEvents, (events) => events.subscribe(() => forgetCached))
-    const findActiveByHash = (hash: Uint8Array) =>
-      Effect.suspend(() => {
-        const id = Buffer.from(hash).toString("hex")
-        const started = Date.now()
-        const hit = cached.get(id)
-        if (hit !== undefined && started - hit.at < CACHE_TTL_MS) {
-          return Effect.succeed(Option.some(hit.key))
-        }
-        const seen = generation
-        return Effect.tap(Effect.orDie(activeByHash(hash)), (found) => {
-          if (Option.isNone(found) || seen !== generation) return
-          if (cached.size >= CACHE_MAX_KEYS) cached.clear()
-          cached.set(id, { at: started, key: found.value })
-        })
-      })
+    yield* Effect.flatMap(ClusterEvents, (events) => events.subscribe(() => lookups.invalidateAll))
     return {
-      findActiveByHash,
+      findActiveByHash: lookups.get,
       listActive: (cluster: ClusterId) => Effect.orDie(activeOfCluster(cluster)),
       create: (key: NewApiKey) => Effect.orDie(insert(key)),
       /** Revokes a live key of `cluster` found by id or by token digest; `false` if none. */
@@ -116,7 +104,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
         ).pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.ensuring(forgetCached)
+          Effect.ensuring(lookups.invalidateAll)
         ),
       /** Records use at most once a minute per key, so busy keys do not write per request. */
       touch: (id: ApiKeyId) =>

@@ -14,6 +14,7 @@ import * as InsertTokens from "../tables/InsertTokens.js"
 import * as Layout from "../tables/Layout.js"
 import { addsPaths, knownPaths, mergePaths, stagingPaths } from "../tables/LeafPaths.js"
 import type { SchemalessTables } from "../tables/SchemalessTables.js"
+import type { TableEvents } from "../tables/TableEvents.js"
 import type { TableLocks } from "../tables/TableLocks.js"
 import type { Chunk } from "./RecordSplitter.js"
 import { RecordSplitter, SplitError, locate } from "./RecordSplitter.js"
@@ -38,6 +39,7 @@ export interface BodyInsertRequest<E> {
 export interface BodyInsertDependencies {
   readonly tables: SchemalessTables
   readonly locks: TableLocks
+  readonly events: TableEvents
 }
 
 const ROW = /\(at row (\d+)\)/
@@ -64,7 +66,7 @@ const splitFailure = (error: unknown) =>
     : new MalformedRecords({ message: String(error) })
 
 export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
-  { tables, locks }: BodyInsertDependencies,
+  { tables, locks, events }: BodyInsertDependencies,
   request: BodyInsertRequest<E>
 ) {
   const { engine, database, table } = request
@@ -154,8 +156,9 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       yield* tables.create(engine, database, table)
       state.columns = yield* knownPaths(engine, database, table)
     }
-    yield* mergePaths(engine, database, table, staging, found, state.columns)
+    const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns)
     yield* moveIn
+    if (mixed) yield* events.publish({ database, table })
     if (Option.isSome(token)) {
       const { token: value, hash } = token.value
       yield* InsertTokens.record(engine, database, table, value, hash, inserted)

@@ -15,6 +15,7 @@ import { engineAccessError } from "../engine/EngineAccess.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { insertExport } from "../otlp/OtlpIngest.js"
 import { SchemalessTables } from "../tables/SchemalessTables.js"
+import { TableEvents } from "../tables/TableEvents.js"
 import { TableLocks } from "../tables/TableLocks.js"
 import { insertBody } from "./BodyInsert.js"
 import { ndjson, rowsToken } from "./RowsBody.js"
@@ -24,7 +25,11 @@ export const IngestWriterLive = Layer.effect(
   Effect.gen(function* () {
     const engines = yield* Engines
     const transforms = yield* OtlpTransforms
-    const dependencies = { tables: yield* SchemalessTables, locks: yield* TableLocks }
+    const dependencies = {
+      tables: yield* SchemalessTables,
+      locks: yield* TableLocks,
+      events: yield* TableEvents
+    }
 
     const target = (scope: ClusterScope, database: DatabaseName) =>
       engines.forCluster(scope.clusterId).pipe(

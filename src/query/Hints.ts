@@ -3,18 +3,21 @@
  * than one type (decisions.md §5), saying how its values count in the query and where
  * the originals are. Column types come from the ALIAS columns' comments (`Layout.ts`).
  *
- * The tables code offers no hook when an insert widens a column, so each table's mixed
- * columns are cached for `CACHE_TTL_MS` only: a field that became mixed a moment ago may
- * go unhinted for that long. A failed lookup yields no hints rather than a failed query.
+ * Each table's mixed columns are cached, and dropped when the tables publish a change
+ * (`TableEvents`: an insert gave a field a new type, or the table was dropped); the TTL
+ * bounds what another process's inserts may leave unhinted. A failed lookup yields no
+ * hints rather than a failed query.
  */
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { RAW_COLUMN, isInternalTable, typesOfComment } from "../tables/Layout.js"
+import * as TtlCache from "../cache/TtlCache.js"
 import { aliasColumns } from "../tables/SchemalessTables.js"
+import { TableEvents } from "../tables/TableEvents.js"
 import { referencesOf } from "./HintsReferences.js"
 
-export const CACHE_TTL_MS = 5_000
+const CACHE_TTL = Duration.seconds(5)
 const CACHE_MAX_TABLES = 1_000
 
 const NUMERIC = /^(U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal.*)$/
@@ -53,26 +56,31 @@ export interface HintsRequest {
   readonly sql: string
 }
 
-/** Builds the hints of queries, with a per-table cache of mixed columns. */
-export const makeHints = () => {
-  const cache = new Map<string, { readonly at: number; readonly mixed: Mixed }>()
+interface TableRef {
+  readonly request: HintsRequest
+  readonly table: string
+}
 
-  const mixedOf = (request: HintsRequest, table: string) =>
-    Effect.gen(function* () {
-      const key = JSON.stringify([request.clusterId, request.engineDatabase, table])
-      const now = Date.now()
-      const hit = cache.get(key)
-      if (hit !== undefined && now - hit.at < CACHE_TTL_MS) return hit.mixed
-      const columns = yield* aliasColumns(request.engine, request.engineDatabase, table)
-      const mixed: Mixed = new Map(
-        columns
-          .map((column) => [column.name, typesOfComment(column.comment)] as const)
-          .filter(([, types]) => types.length > 1)
-      )
-      if (cache.size >= CACHE_MAX_TABLES) cache.clear()
-      cache.set(key, { at: now, mixed })
-      return mixed
-    })
+/** Builds the hints of queries, with a per-table cache of mixed columns. */
+export const makeHints = Effect.gen(function* () {
+  const cache = TtlCache.make({
+    ttl: CACHE_TTL,
+    capacity: CACHE_MAX_TABLES,
+    keyOf: ({ request, table }: TableRef) =>
+      `${request.clusterId}\u0000${request.engineDatabase}\u0000${table}`,
+    lookup: ({ request, table }: TableRef) =>
+      Effect.map(aliasColumns(request.engine, request.engineDatabase, table), (columns) => {
+        const mixed: Mixed = new Map(
+          columns
+            .map((column) => [column.name, typesOfComment(column.comment)] as const)
+            .filter(([, types]) => types.length > 1)
+        )
+        return mixed
+      })
+  })
+  // Rare (a field's type changes once), so every table is looked at again.
+  yield* Effect.flatMap(TableEvents, (events) => events.subscribe(() => cache.invalidateAll))
+  const mixedOf = (request: HintsRequest, table: string) => cache.get({ request, table })
 
   // Untraced: on every query, and usually answered from the cache.
   return Effect.fnUntraced(
@@ -99,9 +107,9 @@ export const makeHints = () => {
     },
     Effect.orElseSucceed((): ReadonlyArray<string> => [])
   )
-}
+})
 
-export type QueryHints = ReturnType<typeof makeHints>
+export type QueryHints = Effect.Effect.Success<typeof makeHints>
 
 export const HINTS_HEADER = "x-service-hints"
 const HEADER_MAX_BYTES = 4_096

@@ -71,13 +71,13 @@ interface Run {
   readonly hints: Effect.Effect<ReadonlyArray<string>>
 }
 
-export const QueryRunnerLive = Layer.effect(
+export const QueryRunnerLive = Layer.scoped(
   QueryRunner,
   Effect.gen(function* () {
     const engines = yield* Engines
     const running = yield* RunningQueries
     const limits = yield* QueryConfig
-    const hintsOf = makeHints()
+    const hintsOf = yield* makeHints
 
     /** A `JSON` result is one document, reshaped whole (`reshapeJson`), so it is asked for whole. */
     const jsonResult = (run: Run) =>

@@ -72,7 +72,7 @@ export const mergePaths = (
 ) =>
   Effect.gen(function* () {
     const changes = changesOf(found, known)
-    if (changes.length === 0) return
+    if (changes.length === 0) return false
     const expressions = changes.map((c) => Layout.aliasExpression(c.path, c.types))
     const described = yield* EngineSql.rows(
       engine,
@@ -93,4 +93,6 @@ export const mergePaths = (
       `ALTER TABLE ${Layout.qualified(database, table)} ${clauses.join(", ")}`
     )
     for (const change of changes) known.set(change.path, change.types)
+    // Whether a field now holds more than one type (what query hints are about).
+    return changes.some((change) => change.types.length > 1)
   })

@@ -6,6 +6,7 @@ import { Effect, Option, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
+import { TableEvents } from "./TableEvents.js"
 
 const TableRow = Schema.Struct({
   name: Schema.String,
@@ -36,7 +37,7 @@ const summaryOf = (row: typeof TableRow.Type) => ({
 export class SchemalessTables extends Effect.Service<SchemalessTables>()(
   "sluice/SchemalessTables",
   {
-    succeed: {
+    effect: Effect.map(TableEvents, (events) => ({
       list: Effect.fn("SchemalessTables.list")(function* (
         engine: AnalyticalEngine,
         database: string
@@ -68,6 +69,7 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
           engine,
           `DROP TABLE IF EXISTS ${Layout.qualified(database, table)} SYNC`
         )
+        yield* events.publish({ database, table })
       }),
 
       create: Effect.fn("SchemalessTables.create")(function* (
@@ -80,7 +82,8 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
           Layout.createTableSql(database, table, new Date().toISOString())
         )
       })
-    }
+    })),
+    dependencies: [TableEvents.Default]
   }
 ) {}
 

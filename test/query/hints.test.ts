@@ -103,4 +103,17 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("quer
       expect(plain.headers.get("x-service-hints")).toBeNull()
     })
   )
+
+  it.effect("a field that becomes mixed is hinted from the next query on", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* insertOk(server, "readings", [{ value: 1 }, { value: 2 }])
+      // Read once while the field holds one type, so its columns are known (and kept).
+      expect(yield* hintsOf("SELECT sum(value) FROM readings")).toEqual([])
+      yield* insertOk(server, "readings", [{ value: "high" }])
+      const hints = yield* hintsOf("SELECT sum(value) FROM readings")
+      expect(hints).toHaveLength(1)
+      expect(hints[0]).toContain("value holds Int64 and String values")
+    })
+  )
 })

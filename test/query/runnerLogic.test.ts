@@ -14,6 +14,7 @@ import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
 import { QueryConfig } from "../../src/config/SluiceConfig.js"
 import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../../src/query/RunningQueries.js"
+import { TableEvents } from "../../src/tables/TableEvents.js"
 import { partial } from "../support/doubles.js"
 
 const organizationId = OrganizationId.make("00000000-0000-4000-8000-000000000001")
@@ -38,7 +39,9 @@ const scope = new ClusterScope({
 
 const runnerOver = (engines: Layer.Layer<Engines>) =>
   QueryRunnerLive.pipe(
-    Layer.provide(Layer.mergeAll(engines, RunningQueries.Default, QueryConfig.layer)),
+    Layer.provide(
+      Layer.mergeAll(engines, RunningQueries.Default, QueryConfig.layer, TableEvents.Default)
+    ),
     Layer.provide(
       Layer.setConfigProvider(
         ConfigProvider.fromMap(new Map([["SLUICE_QUERY_MAX_SQL_BYTES", "64"]]))
