@@ -3,7 +3,6 @@
  * `domain/` only. Every endpoint may fail with any of the `ErrorWire` errors.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { ErrorWire } from "./Errors.js"
 import { withoutDecodeError } from "./openApiDocument.js"
 import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
@@ -39,17 +38,6 @@ export class SluiceApi extends HttpApi.make("sluice")
   .add(OtlpApi)
   .add(MetricsCompatApi)
   .add(HecApi)
-  .addError(ErrorWire.BadRequest)
-  .addError(ErrorWire.Unauthorized)
-  .addError(ErrorWire.Forbidden)
-  .addError(ErrorWire.NotFound)
-  .addError(ErrorWire.Conflict)
-  .addError(ErrorWire.PayloadTooLarge)
-  .addError(ErrorWire.UnsupportedMediaType)
-  .addError(ErrorWire.TooManyRequests)
-  .addError(ErrorWire.Internal)
-  .addError(ErrorWire.NotImplemented)
-  .addError(ErrorWire.Unavailable)
   .annotate(OpenApi.Transform, withoutDecodeError)
   .annotate(OpenApi.Title, "sluice")
   .annotate(OpenApi.Version, "1.0.0")
