@@ -1,10 +1,11 @@
 /**
  * The whole HTTP contract. A client or an embedding program imports this and
- * `domain/` only. Every endpoint may fail with any of the `ErrorWire` errors.
+ * `domain/` only. Each endpoint declares the `ErrorWire` errors it can return (the
+ * `Authentication` middleware its 401, a group what all its endpoints share); the
+ * document adds the error-shape middleware's own answers (see `openApiDocument.ts`).
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { ErrorWire } from "./Errors.js"
-import { withoutDecodeError } from "./openApiDocument.js"
+import { withMiddlewareResponses } from "./openApiDocument.js"
 import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { ClusterSizesApi, ClustersApi } from "./api/ClustersApi.js"
@@ -39,18 +40,7 @@ export class SluiceApi extends HttpApi.make("sluice")
   .add(OtlpApi)
   .add(MetricsCompatApi)
   .add(HecApi)
-  .addError(ErrorWire.BadRequest)
-  .addError(ErrorWire.Unauthorized)
-  .addError(ErrorWire.Forbidden)
-  .addError(ErrorWire.NotFound)
-  .addError(ErrorWire.Conflict)
-  .addError(ErrorWire.PayloadTooLarge)
-  .addError(ErrorWire.UnsupportedMediaType)
-  .addError(ErrorWire.TooManyRequests)
-  .addError(ErrorWire.Internal)
-  .addError(ErrorWire.NotImplemented)
-  .addError(ErrorWire.Unavailable)
-  .annotate(OpenApi.Transform, withoutDecodeError)
+  .annotate(OpenApi.Transform, withMiddlewareResponses)
   .annotate(OpenApi.Title, "sluice")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(

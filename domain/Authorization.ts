@@ -52,13 +52,16 @@ export class Authorization extends Context.Tag("sluice/Authorization")<
   {
     /** The calling user, or `Forbidden` for an API key. */
     readonly user: (caller: Caller) => Effect.Effect<UserCaller, Forbidden>
-    /** The user's membership of `organization` with at least the role `need` (to do `what`). */
+    /**
+     * The user's membership of `organization` with at least the role `need` (to do `what`).
+     * Management endpoints always name the organization, so there is nothing to infer.
+     */
     readonly organizationScope: (
       caller: Caller,
-      organization: string | undefined,
+      organization: string,
       need: OrganizationRole,
       what: string
-    ) => Effect.Effect<OrganizationScope, BadRequest | Forbidden | NotFound>
+    ) => Effect.Effect<OrganizationScope, Forbidden | NotFound>
     /** The cluster a data-plane request acts on, if the caller may do `action` there. */
     readonly clusterScope: (
       caller: Caller,

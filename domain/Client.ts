@@ -33,9 +33,10 @@ export type SluiceClient = Effect.Effect.Success<ReturnType<typeof makeSluiceCli
  * }).pipe(Effect.provide(FetchHttpClient.layer))
  * ```
  *
- * A call fails with the endpoint's domain errors (decoded by status from the
- * `{error, message, hint}` body), an `HttpClientError` when the service cannot be reached
- * or answers an undeclared status, or a `ParseError` when a body does not decode.
+ * A call fails with the errors its endpoint declares (decoded by status from the
+ * `{error, message, hint}` body, into the first error declared for that status), an
+ * `HttpClientError` when the service cannot be reached or answers a status the endpoint
+ * does not declare (a 500 with its trace id, for one), or a `ParseError` when a body does not decode.
  * Endpoints whose bodies are read raw (inserts, OTLP) are in the contract but send no
  * body from here, and non-JSON query formats do not decode: use plain HTTP for those.
  */

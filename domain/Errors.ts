@@ -1,8 +1,8 @@
 /**
  * The errors every transport speaks. Each is a `Schema.TaggedError` for code that
  * handles it, and its wire form is exactly `{error, message, hint}` (decisions.md §3):
- * the `_tag` never leaves the process. `ApiErrors` lists the wire schemas that the
- * HttpApi root adds, so every endpoint may fail with any of them.
+ * the `_tag` never leaves the process. Endpoints declare the wire schemas (`ErrorWire`)
+ * of the errors they can return.
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
@@ -225,8 +225,10 @@ const sample: ErrorBody = { error: "", message: "", hint: "" }
 const text = (body: ErrorBody) => ({ message: body.message, hint: body.hint })
 
 /**
- * Wire schemas, one per status. The HttpApi root adds them all, so any endpoint may fail
- * with any `ApiError`; a middleware names the one it fails with.
+ * Wire schemas, one per error. A client decodes an error body by its status into the first
+ * error its endpoint declares for that status (the codes of a status's errors may be
+ * the same), so a group or endpoint declares a status-named error before the domain
+ * errors that share its status, as clients have always received.
  */
 export const ErrorWire = {
   BadRequest: wire(BadRequest, (b) => new BadRequest(text(b))),

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { ClusterRef } from "./Scope.js"
 
@@ -47,5 +48,7 @@ export class AppsApi extends HttpApiGroup.make("apps")
         "Organization admins only; idempotent. Data and saved searches are kept."
       )
   )
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Optional apps of a cluster") {}

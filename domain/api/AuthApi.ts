@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({
   email: Schema.String,
@@ -18,5 +19,6 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("login", "/v1/auth/login")
       .setPayload(LoginRequest)
       .addSuccess(LoginResponse)
+      .addError(ErrorWire.Unauthorized)
   )
   .annotate(OpenApi.Description, "User sessions") {}

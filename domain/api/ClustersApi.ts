@@ -63,6 +63,8 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
     HttpApiEndpoint.get("metricsByName", "/v1/clusters/metrics")
       .setUrlParams(Schema.Struct({ ...MetricsParams.fields, cluster: Schema.String }))
       .addSuccess(ClusterMetrics)
+      .addError(ErrorWire.BadRequest)
+      .addError(ErrorWire.ClusterNotFound)
       .annotate(OpenApi.Description, "Like `/v1/clusters/{cluster_id}/metrics`, by cluster name.")
   )
   .add(
@@ -80,6 +82,8 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
       .setUrlParams(OrganizationParams)
       .setPayload(CreateClusterRequest)
       .addSuccess(Cluster, { status: 201 })
+      .addError(ErrorWire.DuplicateClusterName)
+      .addError(ErrorWire.InvalidClusterSize)
       .annotate(
         OpenApi.Description,
         adminOnly("On an ambiguous failure, list clusters and look for the name before retrying.")
@@ -89,18 +93,23 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
     HttpApiEndpoint.get("get")`/v1/clusters/${clusterId}`
       .setUrlParams(OrganizationParams)
       .addSuccess(Cluster)
+      .addError(ErrorWire.ClusterNotFound)
   )
   .add(
     HttpApiEndpoint.patch("update")`/v1/clusters/${clusterId}`
       .setUrlParams(OrganizationParams)
       .setPayload(UpdateClusterRequest)
       .addSuccess(Cluster)
+      .addError(ErrorWire.ClusterNotFound)
+      .addError(ErrorWire.DuplicateClusterName)
       .annotate(OpenApi.Description, adminOnly("Omitted properties are unchanged."))
   )
   .add(
     HttpApiEndpoint.post("stop")`/v1/clusters/${clusterId}/stop`
       .setUrlParams(OrganizationParams)
       .addSuccess(Cluster)
+      .addError(ErrorWire.ClusterNotFound)
+      .addError(ErrorWire.ClusterTransitionConflict)
       .annotate(
         OpenApi.Description,
         adminOnly("Pauses the cluster; 409 while another transition runs.")
@@ -110,22 +119,26 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
     HttpApiEndpoint.post("resume")`/v1/clusters/${clusterId}/resume`
       .setUrlParams(OrganizationParams)
       .addSuccess(Cluster)
+      .addError(ErrorWire.ClusterNotFound)
+      .addError(ErrorWire.ClusterTransitionConflict)
       .annotate(OpenApi.Description, adminOnly("409 while another transition runs."))
   )
   .add(
     HttpApiEndpoint.del("delete")`/v1/clusters/${clusterId}`
       .setUrlParams(OrganizationParams)
       .addSuccess(Deleted)
+      .addError(ErrorWire.ClusterNotFound)
       .annotate(OpenApi.Description, adminOnly("Permanent."))
   )
   .add(
     HttpApiEndpoint.get("metrics")`/v1/clusters/${clusterId}/metrics`
       .setUrlParams(MetricsParams)
       .addSuccess(ClusterMetrics)
+      .addError(ErrorWire.BadRequest)
+      .addError(ErrorWire.ClusterNotFound)
   )
-  .addError(ErrorWire.ClusterNotFound)
-  .addError(ErrorWire.ClusterTransitionConflict)
-  .addError(ErrorWire.DuplicateClusterName)
-  .addError(ErrorWire.InvalidClusterSize)
+  // Clusters are for users (an API key is refused), in an organization they belong to.
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Clusters") {}

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DatabaseName } from "../Ids.js"
 import { ClusterRef, DatabaseRef, Deleted, OrganizationRef, ScopeParams } from "./Scope.js"
@@ -33,17 +34,24 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
       .addSuccess(Schema.Struct({ database: DatabaseRef, organization: OrganizationRef }), {
         status: 201
       })
+      .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.Unavailable)
       .annotate(OpenApi.Description, "Admin only; a duplicate name is a 409.")
   )
   .add(
     HttpApiEndpoint.del("delete")`/v1/databases/${database}`
       .setUrlParams(ScopeParams)
       .addSuccess(Deleted)
+      .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.Unavailable)
       .annotate(
         OpenApi.Description,
         "Admin only. Deletes the database and its data; `default` cannot be deleted (409). " +
           "Keys whose default is this database are not revoked."
       )
   )
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Databases of a cluster") {}

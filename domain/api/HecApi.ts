@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { DataScopeParams } from "./Scope.js"
 
 /** The collector's reply, e.g. `{"text":"Success","code":0}`. */
@@ -53,4 +54,6 @@ export class HecApi extends HttpApiGroup.make("hec")
   .add(raw("raw", "/services/collector/raw"))
   .add(raw("raw10", "/services/collector/raw/1.0"))
   .add(HttpApiEndpoint.get("health", "/services/collector/health").addSuccess(HecResponse))
+  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
+  .addError(ErrorWire.NotImplemented)
   .annotate(OpenApi.Description, "HTTP Event Collector ingest (spl-app)") {}

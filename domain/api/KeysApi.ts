@@ -50,13 +50,17 @@ export class KeysApi extends HttpApiGroup.make("keys")
         Schema.Struct({ key: CreatedApiKey, organization: OrganizationRef, cluster: ClusterRef }),
         { status: 201 }
       )
+      // The new key's default database is the selected one.
+      .addError(ErrorWire.DatabaseNotFound)
+      .addError(ErrorWire.InvalidDatabaseName)
   )
   .add(
     HttpApiEndpoint.del("revoke")`/v1/keys/${idOrToken}`
       .setUrlParams(DataScopeParams)
       .addSuccess(Deleted)
   )
-  .addError(ErrorWire.DatabaseNotFound)
-  .addError(ErrorWire.InvalidDatabaseName)
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Cluster API keys") {}

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { ScopeParams } from "./Scope.js"
 
@@ -78,5 +79,8 @@ export class LogsPage extends Schema.Class<LogsPage>("LogsPage")({
 /** The service's own HTTP request log, newest first, for the caller's cluster. */
 export class LogsApi extends HttpApiGroup.make("logs")
   .add(HttpApiEndpoint.get("list", "/v1/logs").setUrlParams(LogsParams).addSuccess(LogsPage))
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Request logs") {}

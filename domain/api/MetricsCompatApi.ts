@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DataScopeParams } from "./Scope.js"
 
@@ -103,5 +104,7 @@ export class MetricsCompatApi extends HttpApiGroup.make("metricsCompat")
   )
   .add(HttpApiEndpoint.get("buildinfo", "/status/buildinfo").addSuccess(PrometheusResponse))
   .prefix("/metrics-compat/api/v1")
+  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
+  .addError(ErrorWire.NotImplemented)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Prometheus-compatible metrics (metrics-app)") {}

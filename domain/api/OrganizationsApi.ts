@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorWire } from "../Errors.js"
 import { Authentication, OrganizationRole } from "../Identity.js"
 import { UserId } from "../Ids.js"
 import { Deleted } from "./Scope.js"
@@ -32,24 +33,32 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
     )
   )
   .add(
-    HttpApiEndpoint.get("members")`/v1/organizations/${org}/members`.addSuccess(
-      Schema.Struct({ members: Schema.Array(Member) })
-    )
+    HttpApiEndpoint.get("members")`/v1/organizations/${org}/members`
+      .addSuccess(Schema.Struct({ members: Schema.Array(Member) }))
+      .addError(ErrorWire.NotFound)
   )
   .add(
     HttpApiEndpoint.post("addMember")`/v1/organizations/${org}/members`
       .setPayload(AddMemberRequest)
       .addSuccess(Schema.Struct({ member: Member }), { status: 201 })
+      .addError(ErrorWire.NotFound)
+      .addError(ErrorWire.Conflict)
   )
   .add(
     HttpApiEndpoint.patch("updateMember")`/v1/organizations/${org}/members/${userId}`
       .setPayload(Schema.Struct({ role: OrganizationRole }))
       .addSuccess(Schema.Struct({ member: Member }))
+      .addError(ErrorWire.NotFound)
+      .addError(ErrorWire.Conflict)
   )
   .add(
-    HttpApiEndpoint.del("removeMember")`/v1/organizations/${org}/members/${userId}`.addSuccess(
-      Deleted
-    )
+    HttpApiEndpoint.del("removeMember")`/v1/organizations/${org}/members/${userId}`
+      .addSuccess(Deleted)
+      .addError(ErrorWire.NotFound)
+      // The last admin cannot leave.
+      .addError(ErrorWire.Conflict)
   )
+  // Organizations are for users; an API key is refused.
+  .addError(ErrorWire.Forbidden)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Organizations and their members") {}

@@ -78,6 +78,9 @@ export class QueryApi extends HttpApiGroup.make("query")
       .setUrlParams(DataScopeParams)
       .setPayload(QueryRequest)
       .addSuccess(QueryResult)
+      // A paused cluster, or a query id already running.
+      .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.QueryRefused)
       .annotate(OpenApi.Description, queryDescription)
   )
   .add(
@@ -90,8 +93,11 @@ export class QueryApi extends HttpApiGroup.make("query")
         "Cancels a running SQL query or SPL search; only the scope that started it may."
       )
   )
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
+  .addError(ErrorWire.Unavailable)
   .addError(ErrorWire.DatabaseNotFound)
   .addError(ErrorWire.InvalidDatabaseName)
-  .addError(ErrorWire.QueryRefused)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Read-only SQL") {}

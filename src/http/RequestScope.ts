@@ -18,7 +18,7 @@ export const requestScopes = Effect.gen(function* () {
     Effect.flatMap(CurrentCaller, (caller) => authorization.clusterScope(caller, action, params))
   return {
     user: Effect.flatMap(CurrentCaller, authorization.user),
-    organizationScope: (organization: string | undefined, need: OrganizationRole, what: string) =>
+    organizationScope: (organization: string, need: OrganizationRole, what: string) =>
       Effect.flatMap(CurrentCaller, (caller) =>
         authorization.organizationScope(caller, organization, need, what)
       ),

@@ -29,16 +29,9 @@ export const AuthorizationLive = Layer.effect(
     const user = (caller: Caller) =>
       caller._tag === "UserCaller" ? Effect.succeed(caller) : Effect.fail(userOnly)
 
-    const membership = (caller: UserCaller, organization: string | undefined) =>
+    const membershipOf = (caller: UserCaller, organization: string) =>
       Effect.gen(function* () {
         const all = yield* organizations.membershipsOfUser(caller.userId)
-        if (organization === undefined) {
-          if (all.length === 1) return all[0]!
-          return yield* new BadRequest({
-            message: "Name the organization with the `organization` query parameter.",
-            hint: `Your organizations: ${all.map((m) => m.organization_name).join(", ") || "none"}.`
-          })
-        }
         const found = all.find((m) => m.organization_name === organization)
         if (found) return found
         return yield* new NotFound({
@@ -46,6 +39,19 @@ export const AuthorizationLive = Layer.effect(
           hint: "GET /v1/organizations lists the organizations you belong to."
         })
       })
+
+    // Data requests may leave the organization out when the user has only one.
+    const membership = (caller: UserCaller, organization: string | undefined) =>
+      organization !== undefined
+        ? membershipOf(caller, organization)
+        : Effect.gen(function* () {
+            const all = yield* organizations.membershipsOfUser(caller.userId)
+            if (all.length === 1) return all[0]!
+            return yield* new BadRequest({
+              message: "Name the organization with the `organization` query parameter.",
+              hint: `Your organizations: ${all.map((m) => m.organization_name).join(", ") || "none"}.`
+            })
+          })
 
     const requireRole = (role: OrganizationRole, need: OrganizationRole, what: string) =>
       role === "admin" || need === "member"
@@ -65,12 +71,12 @@ export const AuthorizationLive = Layer.effect(
 
       organizationScope: Effect.fnUntraced(function* (
         caller: Caller,
-        organization: string | undefined,
+        organization: string,
         need: OrganizationRole,
         what: string
       ) {
         const userCaller = yield* user(caller)
-        const m = yield* membership(userCaller, organization)
+        const m = yield* membershipOf(userCaller, organization)
         yield* requireRole(m.role, need, what)
         return new OrganizationScope(
           {

@@ -157,7 +157,7 @@ layer(InMemoryLive(), { timeout: 120_000 })("capabilities in memory", (it) => {
       )
       expect(elsewhere.message).toBe("This API key belongs to another organization or cluster.")
       const userOnly = yield* Effect.flip(
-        authorization.organizationScope(admin, undefined, "member", "list members")
+        authorization.organizationScope(admin, "default", "member", "list members")
       )
       expect(userOnly._tag).toBe("Forbidden")
 
