@@ -26,6 +26,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         const server = yield* TestServer
         const admin = adminKeyOf(server)
         const body = { name: "field-check", permission: "read_only" }
+        const sent = Date.now()
         const reply = yield* createKey(
           admin,
           body,
@@ -33,6 +34,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           "?database=default"
         )
         expect(reply.status).toBe(201)
+        const answered = Date.now()
         const entry = yield* awaitEntry(server, admin, (e) => e.user_agent === "field-check/1.0")
         expect(entry).toMatchObject({
           method: "POST",
@@ -54,7 +56,9 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         })
         expect(entry.id).toMatch(/^[0-9a-f]{16}$/)
         expect(entry.trace_id).toMatch(/^[0-9a-f]{32}$/)
-        expect(Date.parse(entry.created_at)).toBeGreaterThan(Date.now() - 60_000)
+        // Stamped when the request came in: after it was sent, before it was answered.
+        expect(Date.parse(entry.created_at)).toBeGreaterThanOrEqual(sent)
+        expect(Date.parse(entry.created_at)).toBeLessThanOrEqual(answered)
         expect(entry.duration_ms).toBeGreaterThan(0)
         expect(entry.request_size_bytes).toBe(Buffer.byteLength(JSON.stringify(body)))
         expect(entry.response_size_bytes).toBe(Buffer.byteLength(reply.text))
