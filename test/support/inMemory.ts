@@ -9,12 +9,16 @@ import type { ClusterId } from "../../domain/Ids.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 
+/** The first start's admin API key. */
+export const adminKeyOfFirstStart = Effect.map(
+  FirstStart,
+  (firstStart) => Option.getOrThrowWith(firstStart, () => new Error("not a first start")).apiKey
+)
+
 /** The first start's admin API key, authenticated. */
 export const adminKeyCaller = Effect.gen(function* () {
-  const firstStart = yield* FirstStart
-  const credentials = Option.getOrThrowWith(firstStart, () => new Error("not a first start"))
   const authenticator = yield* Authenticator
-  const caller = yield* authenticator.authenticate(credentials.apiKey)
+  const caller = yield* authenticator.authenticate(yield* adminKeyOfFirstStart)
   if (caller._tag !== "ApiKeyCaller") return yield* Effect.dieMessage("expected a key")
   return caller
 })
