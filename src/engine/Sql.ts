@@ -47,8 +47,12 @@ export const stripTrailingSemicolons = (sql: string): string => {
     .reduce((text, i) => `${text.slice(0, i)} ${text.slice(i + 1)}`, sql)
 }
 
+/** The one quoting of names and text spliced into SQL (backslash escapes, as ClickHouse reads them). */
 export const quoteIdentifier = (name: string): string =>
   "`" + name.replace(/\\/g, "\\\\").replace(/`/g, "\\`") + "`"
+
+export const quoteString = (value: string): string =>
+  "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"
 
 export const insertStatement = (request: InsertRequest): string => {
   const columns =
@@ -112,7 +116,7 @@ const settingValue = (value: string | number | boolean): string =>
       ? value
         ? "1"
         : "0"
-      : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`
+      : quoteString(value)
 
 /**
  * Session statements for chDB's native calls: the current database, then one `SET` of

@@ -12,6 +12,7 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import * as Layout from "../tables/Layout.js"
 import type { TableLocks } from "../tables/TableLocks.js"
+import { quoteString } from "../engine/Sql.js"
 
 const StagingRow = Schema.Struct({ name: Schema.String })
 
@@ -45,8 +46,8 @@ export const acquireStaging = (
       const leftovers = EngineSql.rows(
         engine,
         StagingRow,
-        `SELECT name FROM system.tables WHERE database = ${Layout.quoteString(database)} ` +
-          `AND startsWith(name, ${Layout.quoteString(Layout.STAGING_PREFIX)})`
+        `SELECT name FROM system.tables WHERE database = ${quoteString(database)} ` +
+          `AND startsWith(name, ${quoteString(Layout.STAGING_PREFIX)})`
       )
       yield* Effect.forkDaemon(
         leftovers.pipe(

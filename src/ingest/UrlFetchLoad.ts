@@ -19,9 +19,9 @@ import type { DatabaseName, TableName } from "../../domain/Ids.js"
 import type { IngestWriter, RecordsFormat } from "../../domain/IngestWriter.js"
 import { decodedBody } from "../http/RequestBody.js"
 import { insertBodyRules } from "../tables/InsertBody.js"
-import { quoteString } from "../tables/Layout.js"
 import type { FetchedUrl } from "./UrlFetch.js"
 import type { UrlFileKind } from "./UrlFetchFormat.js"
+import { quoteString } from "../engine/Sql.js"
 
 /** What a running load has done so far, for progress events. */
 export interface LoadCounters {

@@ -16,6 +16,7 @@ import {
   TRACES_COLUMNS,
   TRACES_ORDER
 } from "./OtlpTableDdl.js"
+import { quoteString } from "../engine/Sql.js"
 
 export interface TableShape {
   readonly columns: string
@@ -34,7 +35,7 @@ export const metricTables = (table: string) =>
 const createSql = (database: string, table: string, shape: TableShape) =>
   `CREATE TABLE IF NOT EXISTS ${Layout.qualified(database, table)} (${shape.columns}\n) ` +
   `ENGINE = MergeTree ${shape.order} ` +
-  `COMMENT ${Layout.quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
+  `COMMENT ${quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
 
 export const create = (
   engine: AnalyticalEngine,
@@ -79,7 +80,7 @@ export const hasColumns = (
     engine,
     ColumnName,
     "SELECT name FROM system.columns " +
-      `WHERE database = ${Layout.quoteString(database)} AND table = ${Layout.quoteString(table)}`
+      `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)}`
   ).pipe(
     Effect.map((columns) => {
       const names = new Set(columns.map((column) => column.name))

@@ -4,7 +4,7 @@ import { QueryRequest } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { QueryRefused, Unavailable } from "../../domain/Errors.js"
 import type { QueryFailure } from "../../domain/QueryRunner.js"
-import { quoteString } from "../tables/Layout.js"
+import { quoteString } from "../engine/Sql.js"
 
 export interface QueryLimits {
   readonly timeoutSeconds: number

@@ -9,6 +9,7 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
+import { quoteString } from "../engine/Sql.js"
 
 const TokenRow = Schema.Struct({ body_hash: Schema.String, inserted: Schema.NumberFromString })
 
@@ -24,7 +25,7 @@ export const find = (engine: AnalyticalEngine, database: string, table: string, 
       engine,
       TokenRow,
       `SELECT body_hash, toString(inserted) AS inserted FROM ${Layout.qualified(database, Layout.TOKENS_TABLE)} ` +
-        `WHERE table = ${Layout.quoteString(table)} AND token = ${Layout.quoteString(token)} LIMIT 1`
+        `WHERE table = ${quoteString(table)} AND token = ${quoteString(token)} LIMIT 1`
     )
     return Option.fromNullable(found[0])
   })
@@ -56,7 +57,7 @@ export const forget = (engine: AnalyticalEngine, database: string, table: string
     Effect.zipRight(
       EngineSql.command(
         engine,
-        `DELETE FROM ${Layout.qualified(database, Layout.TOKENS_TABLE)} WHERE table = ${Layout.quoteString(table)}`
+        `DELETE FROM ${Layout.qualified(database, Layout.TOKENS_TABLE)} WHERE table = ${quoteString(table)}`
       )
     )
   )

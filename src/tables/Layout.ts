@@ -1,3 +1,4 @@
+import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 /**
  * How a schemaless table is stored in the engine (decisions.md §5). The query path
  * relies on this layout:
@@ -38,12 +39,6 @@ export const QUERY_SETTINGS = {
 
 /** Tables the service keeps for itself; never listed. */
 export const isInternalTable = (name: string) => name.startsWith("__")
-
-export const quoteIdentifier = (name: string): string =>
-  "`" + name.replace(/\\/g, "\\\\").replace(/`/g, "\\`") + "`"
-
-export const quoteString = (value: string): string =>
-  "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"
 
 export const qualified = (database: string, table: string) =>
   `${quoteIdentifier(database)}.${quoteIdentifier(table)}`

@@ -8,6 +8,7 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { aliasColumns } from "./SchemalessTables.js"
+import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 
 const PathsRow = Schema.Struct({
   paths: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
@@ -45,7 +46,7 @@ export const stagingPaths = (engine: AnalyticalEngine, database: string, staging
     EngineSql.rows(
       engine,
       PathsRow,
-      `SELECT distinctJSONPathsAndTypes(${Layout.quoteIdentifier(Layout.RAW_COLUMN)}) AS paths ` +
+      `SELECT distinctJSONPathsAndTypes(${quoteIdentifier(Layout.RAW_COLUMN)}) AS paths ` +
         `FROM ${Layout.qualified(database, staging)}`
     ),
     (found) => found[0]?.paths ?? {}
@@ -84,8 +85,8 @@ export const mergePaths = (
       const type = described[i]?.type ?? "Dynamic"
       const verb = change.exists ? "MODIFY COLUMN" : "ADD COLUMN IF NOT EXISTS"
       return (
-        `${verb} ${Layout.quoteIdentifier(change.path)} ${type} ALIAS ${expressions[i]} ` +
-        `COMMENT ${Layout.quoteString(Layout.typesComment(change.types))}`
+        `${verb} ${quoteIdentifier(change.path)} ${type} ALIAS ${expressions[i]} ` +
+        `COMMENT ${quoteString(Layout.typesComment(change.types))}`
       )
     })
     yield* EngineSql.command(

@@ -7,6 +7,7 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { TableEvents } from "./TableEvents.js"
+import { quoteString } from "../engine/Sql.js"
 
 const TableRow = Schema.Struct({
   name: Schema.String,
@@ -23,8 +24,8 @@ const ColumnRow = Schema.Struct({
 
 const tablesSql = (database: string, table?: string) =>
   "SELECT name, comment, total_rows, total_bytes FROM system.tables " +
-  `WHERE database = ${Layout.quoteString(database)}` +
-  (table === undefined ? "" : ` AND name = ${Layout.quoteString(table)}`) +
+  `WHERE database = ${quoteString(database)}` +
+  (table === undefined ? "" : ` AND name = ${quoteString(table)}`) +
   " ORDER BY name"
 
 const summaryOf = (row: typeof TableRow.Type) => ({
@@ -93,6 +94,6 @@ export const aliasColumns = (engine: AnalyticalEngine, database: string, table: 
     engine,
     ColumnRow,
     "SELECT name, type, comment FROM system.columns " +
-      `WHERE database = ${Layout.quoteString(database)} AND table = ${Layout.quoteString(table)} ` +
+      `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)} ` +
       "AND default_kind = 'ALIAS' ORDER BY name"
   )
