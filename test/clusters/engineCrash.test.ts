@@ -5,15 +5,16 @@
  * (500 `internal` with a trace id, or 503), never a hang.
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Stream } from "effect"
+import { Context, Effect, Stream, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { CHUNK_BYTES } from "../../src/ingest/BodyInsert.js"
 import { eventually } from "../support/eventually.js"
-import { TestServer, call, freshDataDir } from "../support/server.js"
+import { TestServer, call, freshDataDir, bodyOf } from "../support/server.js"
 import type { Reply } from "../support/server.js"
 import { childPids, workerPids } from "./workerProcesses.js"
+import { Cluster } from "../../domain/api/ClusterModels.js"
 import {
   adminEnv,
   adminSession,
@@ -178,8 +179,9 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         const server = yield* TestServer
         const token = yield* adminSession
         const listed = yield* call(server, "GET", "/v1/clusters?organization=default", { token })
-        const defaultCluster = (
-          listed.json as { clusters: Array<{ id: string; name: string }> }
+        const defaultCluster = bodyOf(
+          Schema.Struct({ clusters: Schema.Array(Cluster) }),
+          listed
         ).clusters.find((c) => c.name === "default")!
         const key = yield* keyOf(token, "default")
         const kept = yield* insert(key, "kept", [{ a: 1 }, { a: 2 }, { a: 3 }])

@@ -4,11 +4,12 @@
  * served; a cluster with idling off never pauses.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer, TestClock, Schema } from "effect"
 import type { Duration } from "effect"
 import { eventually } from "../support/eventually.js"
-import { TestServer, call, freshDataDir } from "../support/server.js"
+import { TestServer, call, freshDataDir, bodyOf } from "../support/server.js"
 import { SpanCounts } from "../support/spanCounts.js"
+import { Cluster } from "../../domain/api/ClusterModels.js"
 import {
   adminEnv,
   adminSession,
@@ -92,9 +93,7 @@ layer(ServerLive, { timeout: 180_000 })("idling", (it) => {
 
       // The bootstrap cluster has idling off: never paused, however long it sits.
       const clusters = yield* request("GET", "/v1/clusters?organization=default", token)
-      const byName = (
-        clusters.json as { clusters: Array<{ name: string; status: { phase: string } }> }
-      ).clusters
+      const byName = bodyOf(Schema.Struct({ clusters: Schema.Array(Cluster) }), clusters).clusters
       expect(byName.find((c) => c.name === "default")?.status.phase).toBe("ready")
     })
   )

@@ -5,11 +5,16 @@
  * it (403) and by plain requests that can only reach alpha; bravo's data stays whole.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { otherCluster } from "../support/otherCluster.js"
-import { TestServer, freshDataDir } from "../support/server.js"
+import { TestServer, bodyOf, freshDataDir } from "../support/server.js"
 import { poll, rowsOf, send } from "./securitySupport.js"
 import { adminEnv, adminSession, awaitPhase, createCluster, expectError, keyOf } from "./support.js"
+import { ApiKey } from "../../domain/api/KeysApi.js"
+import { LogsPage } from "../../domain/api/LogsApi.js"
+import { TableSummary } from "../../domain/api/TablesApi.js"
+
+const Keys = Schema.Struct({ keys: Schema.Array(ApiKey) })
 
 /** Streams rows from its first moment on, for far longer than the test runs. */
 const LONG = "SELECT number FROM numbers(1e12)"
@@ -46,9 +51,7 @@ const fixture = Effect.gen(function* () {
   const mine = yield* send(a, "POST", "/v1/tables/shared", { body: [{ secret: "alpha-own" }] })
   expect(mine.json, mine.text).toEqual({ inserted: 1 })
 
-  const keys = (yield* send(b, "GET", "/v1/keys")).json as {
-    keys: Array<{ id: string; name: string }>
-  }
+  const keys = bodyOf(Keys, yield* send(b, "GET", "/v1/keys"))
   const bKeyId = keys.keys.find((k) => k.name === "bravo admin")!.id
   arranged = { a, b, far, bKeyId }
   return arranged
@@ -75,16 +78,17 @@ const dataEndpoints = (sel: string): ReadonlyArray<readonly [string, string, unk
 /** Bravo as bravo's own key sees it: both tables with exactly their two rows. */
 const bravoIsWhole = (b: string) =>
   Effect.gen(function* () {
-    const databases = (yield* send(b, "GET", "/v1/databases")).json as {
-      databases: Array<{ name: string }>
-    }
+    const databases = bodyOf(
+      Schema.Struct({ databases: Schema.Array(Schema.Struct({ name: Schema.String })) }),
+      yield* send(b, "GET", "/v1/databases")
+    )
     expect(databases.databases.map((d) => d.name).sort()).toEqual(["bonly", "default"])
     for (const table of ["bonly.secrets", "shared"])
       expect(yield* rowsOf(b, `SELECT secret FROM ${table} ORDER BY secret`)).toEqual([
         { secret: "bravo-secret-1" },
         { secret: "bravo-secret-2" }
       ])
-    const keys = (yield* send(b, "GET", "/v1/keys")).json as { keys: Array<{ name: string }> }
+    const keys = bodyOf(Keys, yield* send(b, "GET", "/v1/keys"))
     expect(keys.keys.map((k) => k.name)).toContain("bravo admin")
   })
 
@@ -143,9 +147,10 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
           "not_found"
         )
         expectError(yield* send(a, "DELETE", "/v1/tables/secrets?database=bonly"), 404, "not_found")
-        const tables = (yield* send(a, "GET", "/v1/tables")).json as {
-          tables: Array<{ name: string; total_rows: number }>
-        }
+        const tables = bodyOf(
+          Schema.Struct({ tables: Schema.Array(TableSummary) }),
+          yield* send(a, "GET", "/v1/tables")
+        )
         expect(tables.tables.map((t) => [t.name, t.total_rows])).toEqual([["shared", 1]])
         const described = yield* send(a, "GET", "/v1/tables/shared")
         expect(described.status).toBe(200)
@@ -262,22 +267,20 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
         expect((yield* send(b, "POST", `/v1/tables/${marker}`, { body: [{ x: 1 }] })).json).toEqual(
           { inserted: 1 }
         )
-        const seenByB = (yield* poll(
+        const seenByB = yield* poll(
           "bravo's log entry",
           Effect.map(send(b, "GET", `/v1/logs?search=${marker}`), (reply) => {
-            const logs = (reply.json as { logs: Array<{ path: string }> }).logs
+            const logs = bodyOf(LogsPage, reply).logs
             return logs.length > 0 ? logs : undefined
           })
-        )) as Array<{ path: string; cluster: string }>
+        )
         expect(seenByB[0]).toMatchObject({ path: `/v1/tables/${marker}`, cluster: "bravo" })
         // The log is written in order: everything B did up to its marker is in it now.
 
         const search = yield* send(a, "GET", `/v1/logs?search=${marker}`)
         expect(search.status).toBe(200)
-        expect((search.json as { logs: Array<unknown> }).logs).toEqual([])
-        const all = (yield* send(a, "GET", "/v1/logs?limit=200")).json as {
-          logs: Array<{ cluster: string | null; path: string; key_name: string | null }>
-        }
+        expect(bodyOf(LogsPage, search).logs).toEqual([])
+        const all = bodyOf(LogsPage, yield* send(a, "GET", "/v1/logs?limit=200"))
         expect(all.logs.length).toBeGreaterThan(0)
         for (const entry of all.logs) {
           expect(entry.cluster).toBe("alpha")
@@ -287,7 +290,7 @@ layer(TestServer.layer(freshDataDir(), adminEnv), { excludeTestServices: true, t
 
         const keys = yield* send(a, "GET", "/v1/keys")
         expect(keys.status).toBe(200)
-        const names = (keys.json as { keys: Array<{ id: string; name: string }> }).keys
+        const names = bodyOf(Keys, keys).keys
         expect(names.map((k) => k.name)).toEqual(["alpha admin"])
         expect(JSON.stringify(keys.json)).not.toContain(bKeyId)
         expectError(yield* send(a, "DELETE", `/v1/keys/${bKeyId}`), 404, "not_found")

@@ -11,7 +11,7 @@ import { Member } from "../../domain/api/OrganizationsApi.js"
 import { ServiceSecrets } from "../../src/identity/ServiceSecrets.js"
 import { SESSION_ISSUER } from "../../src/identity/SessionTokens.js"
 import { OidcIssuer } from "../support/oidc.js"
-import { TestServer, call, freshDataDir } from "../support/server.js"
+import { TestServer, call, freshDataDir, bodyOf } from "../support/server.js"
 
 // Every argon2 verification the server runs, by the hash it verifies against.
 const argon2 = vi.hoisted(() => ({ verified: [] as Array<string> }))
@@ -204,9 +204,9 @@ layer(ServerWithOidc, { excludeTestServices: true, timeout: 120_000 })("users", 
       ).toBe(404)
 
       // The last admin can neither be demoted nor removed.
-      const adminId = (
-        list.json as { members: Array<{ email: string; user_id: string }> }
-      ).members.find((m) => m.email === ADMIN)!.user_id
+      const adminId = bodyOf(Schema.Struct({ members: Schema.Array(Member) }), list).members.find(
+        (m) => m.email === ADMIN
+      )!.user_id
       const demote = yield* call(server, "PATCH", `/v1/organizations/default/members/${adminId}`, {
         token: admin,
         body: { role: "member" }

@@ -7,7 +7,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Chunk, ConfigProvider, Context, Effect, Either, Layer, Stream } from "effect"
+import { Chunk, ConfigProvider, Context, Effect, Either, Layer, Stream, Schema } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { gzipSync } from "node:zlib"
@@ -19,8 +19,9 @@ import { UrlIngest } from "../../domain/UrlIngest.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
 import { UrlIngestLive } from "../../src/ingest/UrlIngestLive.js"
 import { urlInsert } from "../../src/tables/http/UrlInsert.js"
-import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
+import { TestServer, adminKeyOf, call, freshDataDir, bodyOf } from "../support/server.js"
 import { sql } from "../tables/helpers.js"
+import { ClusterRef } from "../../domain/api/Scope.js"
 
 const RECORDS = [
   { id: 1, name: "alpha", at: "2024-05-01T10:00:00Z", big: "18446744073709551615" },
@@ -76,7 +77,7 @@ const urlIngestOf = (server: TestServer["Type"]) =>
 const clusterIdOf = Effect.gen(function* () {
   const server = yield* TestServer
   const list = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
-  return ClusterId.make((list.json as { cluster: { id: string } }).cluster.id)
+  return ClusterId.make(bodyOf(Schema.Struct({ cluster: ClusterRef }), list).cluster.id)
 }).pipe(Effect.orDie)
 
 const engineOf = Effect.gen(function* () {

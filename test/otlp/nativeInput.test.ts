@@ -5,7 +5,7 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import * as http from "node:http"
 import { Readable } from "node:stream"
 import { gzipSync } from "node:zlib"
@@ -16,7 +16,12 @@ import {
 import { installOtlpApp, query } from "../support/otel.js"
 import { countOf } from "../support/otelChecks.js"
 import type { Reply } from "../support/server.js"
-import { adminKeyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { adminKeyOf, call, freshDataDir, TestServer, bodyOf } from "../support/server.js"
+import { ErrorBody } from "../../domain/Errors.js"
+import { CreatedApiKey } from "../../domain/api/KeysApi.js"
+import { OtlpExportResponse } from "../../domain/api/OtlpApi.js"
+
+const CreatedKey = Schema.Struct({ key: CreatedApiKey })
 
 const ADMIN = "otlp-input@example.com"
 const PASSWORD = "otlp input password"
@@ -124,7 +129,7 @@ layer(
         token: adminKeyOf(server),
         body: { name: "reader", permission: "read_only" }
       })
-      const reader = (created.json as { key: { token: string } }).key.token
+      const reader = bodyOf(CreatedKey, created).key.token
       expectError(yield* post("/otlp/v1/logs", "{}", JSON_TYPE, reader), 403, "forbidden")
     })
   )
@@ -134,7 +139,7 @@ layer(
       const body = tracesJson(span(GOOD_TRACE, "typed"))
       const text = yield* post("/otlp/v1/traces", body, { "content-type": "text/plain" })
       expectError(text, 415, "unsupported_media_type")
-      expect((text.json as { hint: string }).hint).toContain("application/x-protobuf")
+      expect(bodyOf(ErrorBody, text).hint).toContain("application/x-protobuf")
       expectError(yield* post("/otlp/v1/traces", body, {}), 415, "unsupported_media_type")
       const br = yield* post("/otlp/v1/traces", body, { ...JSON_TYPE, "content-encoding": "br" })
       expectError(br, 415, "unsupported_media_type")
@@ -151,7 +156,7 @@ layer(
       const base64 = tracesJson(span(Buffer.from(GOOD_TRACE, "hex").toString("base64"), "b64"))
       const b64 = yield* post("/otlp/v1/traces", base64, JSON_TYPE)
       expectError(b64, 400, "bad_request")
-      expect((b64.json as { message: string }).message).toMatch(/hex/i)
+      expect(bodyOf(ErrorBody, b64).message).toMatch(/hex/i)
       const notGzip = { ...JSON_TYPE, "content-encoding": "gzip" }
       expectError(yield* post("/otlp/v1/metrics", "{}", notGzip), 400, "bad_request")
       const server = yield* TestServer
@@ -182,7 +187,7 @@ layer(
         "x-service-traces-table": "no-dashes!"
       })
       expectError(badTable, 400, "bad_request")
-      expect((badTable.json as { message: string }).message).toContain("x-service-traces-table")
+      expect(bodyOf(ErrorBody, badTable).message).toContain("x-service-traces-table")
       expectError(
         yield* post("/otlp/v1/traces?database=nowhere", body, JSON_TYPE),
         404,
@@ -214,8 +219,8 @@ layer(
       const json = yield* post("/otlp/v1/traces", body, JSON_TYPE)
       expect(json.status, json.text).toBe(200)
       expect(json.json).toMatchObject({ partialSuccess: { rejectedSpans: "1" } })
-      const message = (json.json as { partialSuccess: { errorMessage: string } }).partialSuccess
-      expect(message.errorMessage).toContain("dropped")
+      const message = bodyOf(OtlpExportResponse, json).partialSuccess
+      expect(message?.errorMessage).toContain("dropped")
 
       const request = create(ExportTraceServiceRequestSchema, {
         resourceSpans: [

@@ -3,11 +3,12 @@
  * read-only refusals, limits, the missing-table hint, and cancel with its scope.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Fiber } from "effect"
-import { TestServer, adminKeyOf, call, createDatabase } from "../support/server.js"
+import { Effect, Fiber, Schema } from "effect"
+import { TestServer, adminKeyOf, call, createDatabase, bodyOf } from "../support/server.js"
 import { otherCluster } from "../support/otherCluster.js"
 import { eventually } from "../support/eventually.js"
 import { sql } from "../tables/helpers.js"
+import { ErrorBody } from "../../domain/Errors.js"
 
 const env = {
   SLUICE_QUERY_MAX_SQL_BYTES: "4096",
@@ -46,7 +47,7 @@ const refused = (sql: string, status = 400) =>
     const reply = yield* query({ sql })
     expect(reply.status, sql).toBe(status)
     expect(reply.json, sql).toMatchObject({ message: expect.any(String), hint: expect.any(String) })
-    return reply.json as { readonly message: string; readonly hint: string }
+    return bodyOf(ErrorBody, reply)
   })
 
 layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 120_000 })(
@@ -60,7 +61,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         expect(reply.status).toBe(200)
         expect(reply.headers.get("content-type")).toBe("application/json; charset=utf-8")
         expect(reply.headers.get("x-service-query-id")).toMatch(/^[0-9a-f-]{36}$/)
-        const body = reply.json as Record<string, unknown>
+        const body = bodyOf(Schema.Record({ key: Schema.String, value: Schema.Unknown }), reply)
         expect(Object.keys(body).sort()).toEqual(["data", "hints", "meta", "rows", "statistics"])
         expect(body.meta).toEqual([
           { name: "n", type: "UInt64" },
@@ -292,9 +293,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         })
         expect(reply.status).toBe(400)
         expect(reply.json).toMatchObject({ message: "The result is larger than 1000000 bytes." })
-        expect((reply.json as { readonly hint: string }).hint).toContain(
-          "SLUICE_QUERY_MAX_RESULT_BYTES"
-        )
+        expect(bodyOf(ErrorBody, reply).hint).toContain("SLUICE_QUERY_MAX_RESULT_BYTES")
       })
     )
 

@@ -6,7 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { HttpServer } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { Scope } from "effect"
 import { testServerLive } from "../../layers/Test.js"
 import { FirstStart } from "../../domain/FirstStart.js"
@@ -82,6 +82,13 @@ export const call = (
     }
     return { status: response.status, headers: response.headers, text, json }
   })
+
+/**
+ * A reply's JSON body decoded with a schema of the contract (or a part of one): a body
+ * that does not have the shape fails the test instead of passing through a cast.
+ */
+export const bodyOf = <A, I>(schema: Schema.Schema<A, I>, reply: Reply): A =>
+  Schema.decodeUnknownSync(schema)(reply.json)
 
 /** The running server as a service, for `layer(...)` blocks that share one server. */
 export class TestServer extends Context.Tag("test/TestServer")<TestServer, RunningServer>() {
