@@ -14,9 +14,13 @@ export const describeConfigError = (error: ConfigError.ConfigError): string => {
         visit(e.left)
         visit(e.right)
         return
-      default:
-        // Validations name their variable in the message; parse errors carry a path.
-        lines.add(e.path.length > 0 ? `${e.path.join(".")}: ${e.message}` : e.message)
+      default: {
+        // Validations name their variable in the message (and may carry it as a path
+        // too); parse errors carry only the path.
+        const name = e.path.join(".")
+        const named = name === "" || e.message.startsWith(`${name}:`)
+        lines.add(named ? e.message : `${name}: ${e.message}`)
+      }
     }
   }
   visit(error)
