@@ -54,7 +54,7 @@ const HttpServerLive = Layer.unwrapEffect(
     Layer.merge(
       NodeHttpServer.layer(createBodyLimitedServer, { host, port }),
       // Each request's fiber starts from the server's context, so the body readers (the
-      // platform's and `RequestText`) find the limit there without a provide per request.
+      // platform's and `RequestBody.textReader`) find the limit there without a provide per request.
       Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxRequestBytes)))
     )
   )

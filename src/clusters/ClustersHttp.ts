@@ -1,6 +1,6 @@
 /**
  * `/v1/clusters`: an organization's clusters, their lifecycle, metrics and the storage
- * check. User credentials only (a cluster key is a 403 from `Policy`); members read,
+ * check. User credentials only (a cluster key is a 403 from `Authorization`); members read,
  * admins change. A cluster of another organization is a 404, exactly like a missing one.
  */
 import { HttpApiBuilder } from "@effect/platform"

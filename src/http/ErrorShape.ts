@@ -2,7 +2,7 @@
  * The API-wide middleware that gives every failure the `{error, message, hint}` shape:
  * schema violations, malformed or oversized bodies, unknown routes and defects alike.
  * A body HttpApi buffers stops being read at the server's cap (`SLUICE_MAX_REQUEST_BYTES`,
- * the `MaxBodySize` of layers/Server.ts), whatever length was declared, and is answered
+ * the `MaxBodySize` of layers/Http.ts), whatever length was declared, and is answered
  * here with 413. Endpoints that stream their body read the raw stream under their own
  * limits, so no route needs an exception here.
  */

@@ -2,7 +2,7 @@
  * What the request log learns from inside a request: who called and in which scope.
  *
  * Why a per-request mutable record in the Context rather than span attributes: the
- * scope is resolved deep inside handlers (by the `Authenticator` and the `Policy`),
+ * scope is resolved deep inside handlers (by the `Authenticator` and `Authorization`),
  * while the record is written by the outermost middleware after the response is sent.
  * Span attributes would work for strings but would also leak user emails and key names
  * into any exporting tracer, and need parsing back. The middleware provides one fresh
