@@ -1,7 +1,7 @@
 /**
  * Who is calling and what they may do. A request is authenticated once, by the
  * `Authentication` middleware, into a `Caller`; handlers then ask `Authorization`
- * (src/identity) for the scope they act in.
+ * (`Authorization.ts`) for the scope they act in.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
