@@ -23,7 +23,7 @@ const ColumnRow = Schema.Struct({
   comment: Schema.String
 })
 
-const PositionedColumnRow = Schema.Struct({
+const ColumnKindRow = Schema.Struct({
   name: Schema.String,
   type: Schema.String,
   default_kind: Schema.String
@@ -107,14 +107,14 @@ const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
 
 /**
  * The columns a query can name (decisions.md §5): a schemaless table's leaf paths (its
- * ALIAS columns, by name; never the raw storage), else every column of the fixed layout,
- * in the table's order.
+ * ALIAS columns, by name; never the raw storage), else every stored or computed column of
+ * the fixed layout, in the table's order.
  */
 const queryableColumns = (engine: AnalyticalEngine, database: string, table: string) =>
   Effect.map(
     EngineSql.rows(
       engine,
-      PositionedColumnRow,
+      ColumnKindRow,
       "SELECT name, type, default_kind FROM system.columns " +
         `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)} ` +
         "ORDER BY position"
@@ -123,7 +123,7 @@ const queryableColumns = (engine: AnalyticalEngine, database: string, table: str
       const schemaless = all.some((column) => column.name === Layout.RAW_COLUMN)
       const queryable = schemaless
         ? all.filter((column) => column.default_kind === "ALIAS").sort(byName)
-        : all
+        : all.filter((column) => column.default_kind !== "EPHEMERAL")
       return queryable.map(({ name, type }) => ({ name, type }))
     }
   )
