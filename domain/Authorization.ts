@@ -41,7 +41,10 @@ export class OrganizationScope extends Schema.Class<OrganizationScope>("Organiza
   user: UserCaller
 }) {}
 
-/** Which organization and cluster a request names; absent ones are inferred when unique. */
+/**
+ * Which organization and cluster a request names. An absent organization is the user's
+ * only one; an absent cluster is the organization's only one, else its cluster `default`.
+ */
 export interface ScopeParams {
   readonly organization?: string | undefined
   readonly cluster?: string | undefined

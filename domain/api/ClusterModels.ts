@@ -51,7 +51,9 @@ export class Cluster extends Schema.Class<Cluster>("Cluster")({
   resources: Schema.NullOr(ClusterResources),
   can_pause: Schema.Boolean,
   can_resume: Schema.Boolean,
-  idle_timeout_minutes: Schema.Int
+  idle_timeout_minutes: Schema.Int,
+  /** Always false: every cluster is its organization's own (existing clients require it). */
+  shared: Schema.Boolean
 }) {}
 
 /** The stable input for creation: a pair from the catalog. */

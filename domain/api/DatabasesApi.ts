@@ -31,9 +31,11 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
     HttpApiEndpoint.post("create", "/v1/databases")
       .setUrlParams(ScopeParams)
       .setPayload(CreateDatabaseRequest)
-      .addSuccess(Schema.Struct({ database: DatabaseRef, organization: OrganizationRef }), {
-        status: 201
-      })
+      .addSuccess(
+        // `name` as well as `database`: clients of both shapes exist (decisions.md §5).
+        Schema.Struct({ name: DatabaseName, database: DatabaseRef, organization: OrganizationRef }),
+        { status: 201 }
+      )
       .addError(ErrorWire.Conflict)
       .addError(ErrorWire.Unavailable)
       .annotate(OpenApi.Description, "Admin only; a duplicate name is a 409.")

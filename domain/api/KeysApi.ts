@@ -3,23 +3,30 @@ import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication, Permission } from "../Identity.js"
 import { ApiKeyId } from "../Ids.js"
-import { ClusterRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
+import { ClusterRef, DatabaseRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
 
-/** A key as listed: never the token, only a masked hint such as `rt_***abcd`. */
+/** A key as listed: never the token, only its masked form such as `rt_***abcd`. */
 export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
   id: ApiKeyId,
   name: Schema.String,
   permission: Permission,
+  /** The masked form, the same as `hint` (clients read either). */
+  token: Schema.String,
   default_database: Schema.String,
   hint: Schema.String,
   created_at: Schema.String,
   last_used_at: Schema.NullOr(Schema.String)
 }) {}
 
-/** A key just created: the one response that carries its full token. */
+/**
+ * A key just created: the one response that carries its full token (in `token`), with
+ * where it acts. Answered both at the top level and nested under `key` (decisions.md §2).
+ */
 export class CreatedApiKey extends Schema.Class<CreatedApiKey>("CreatedApiKey")({
   ...ApiKey.fields,
-  token: Schema.String
+  database: DatabaseRef,
+  organization: OrganizationRef,
+  cluster: ClusterRef
 }) {}
 
 export class CreateKeyRequest extends Schema.Class<CreateKeyRequest>("CreateKeyRequest")({
@@ -37,19 +44,21 @@ export class KeysApi extends HttpApiGroup.make("keys")
       .addSuccess(
         Schema.Struct({
           keys: Schema.Array(ApiKey),
+          /** The selected database (decisions.md §4); `project` is its alias. */
+          database: DatabaseRef,
+          project: DatabaseRef,
           organization: OrganizationRef,
           cluster: ClusterRef
         })
       )
+      .addError(ErrorWire.DatabaseNotFound)
+      .addError(ErrorWire.InvalidDatabaseName)
   )
   .add(
     HttpApiEndpoint.post("create", "/v1/keys")
       .setUrlParams(DataScopeParams)
       .setPayload(CreateKeyRequest)
-      .addSuccess(
-        Schema.Struct({ key: CreatedApiKey, organization: OrganizationRef, cluster: ClusterRef }),
-        { status: 201 }
-      )
+      .addSuccess(Schema.Struct({ ...CreatedApiKey.fields, key: CreatedApiKey }), { status: 201 })
       // The new key's default database is the selected one.
       .addError(ErrorWire.DatabaseNotFound)
       .addError(ErrorWire.InvalidDatabaseName)

@@ -3,7 +3,8 @@ import { Schema } from "effect"
 
 /**
  * `organization` and `cluster` names. With an API key they must match the key's scope;
- * with a user credential they choose it.
+ * with a user credential they choose it (no cluster: the organization's only one, else
+ * its cluster `default`).
  */
 export const ScopeParams = Schema.Struct({
   organization: Schema.optional(Schema.String),

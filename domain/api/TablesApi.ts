@@ -41,7 +41,10 @@ export class Column extends Schema.Class<Column>("Column")({
 
 export class TableDescription extends Schema.Class<TableDescription>("TableDescription")({
   ...TableSummary.fields,
-  /** Every queryable leaf path, by its dotted name (`request.client.geo.country`). */
+  /**
+   * Every column a query can name: the dotted leaf paths of a schemaless table
+   * (`request.client.geo.country`), the physical columns of a fixed layout (OTLP tables).
+   */
   columns: Schema.Array(Column)
 }) {}
 
@@ -90,15 +93,20 @@ export class TablesApi extends HttpApiGroup.make("tables")
         Schema.Struct({
           tables: Schema.Array(TableSummary),
           database: DatabaseRef,
+          /** An alias of `database` that existing clients read. */
+          project: DatabaseRef,
           organization: OrganizationRef
         })
       )
   )
   .add(
     HttpApiEndpoint.get("describe")`/v1/tables/${table}`.setUrlParams(DataScopeParams).addSuccess(
+      // The table's fields both nested and at the top level: clients of both shapes exist.
       Schema.Struct({
+        ...TableDescription.fields,
         table: TableDescription,
         database: DatabaseRef,
+        project: DatabaseRef,
         organization: OrganizationRef
       })
     )

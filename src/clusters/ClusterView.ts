@@ -40,5 +40,6 @@ export const clusterView = (row: ClusterRecord, engine: EngineStatus): Cluster =
           }),
     can_pause: row.phase === "ready",
     can_resume: row.phase === "paused",
-    idle_timeout_minutes: row.idle_timeout_minutes
+    idle_timeout_minutes: row.idle_timeout_minutes,
+    shared: false
   })

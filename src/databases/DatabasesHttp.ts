@@ -40,7 +40,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
           yield* engine
             .create(scope, name)
             .pipe(Effect.tapError(() => databases.remove(scope.clusterId, name)))
-          return { database: { name }, organization: { name: scope.organizationName } }
+          return { name, database: { name }, organization: { name: scope.organizationName } }
         })
       )
       .handle("delete", ({ path, urlParams }) =>

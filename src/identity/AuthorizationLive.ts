@@ -17,6 +17,8 @@ const userOnly = new Forbidden({
   hint: "Log in with POST /v1/auth/login and send the session token."
 })
 
+const DEFAULT_CLUSTER = "default"
+
 // Scopes are built here from rows already validated: construction skips re-validation.
 const trusted = true
 
@@ -124,15 +126,19 @@ export const AuthorizationLive = Layer.effect(
           yield* requireRole(m.role, "admin", actionDescription[action])
         }
         const all = yield* clusters.listOfOrganization(m.organization_id)
-        const cluster =
+        // No cluster named: the only one, else the one named `default` (decisions.md §2).
+        const cluster = Option.fromNullable(
           params.cluster === undefined
-            ? Option.fromNullable(all.length === 1 ? all[0] : undefined)
-            : Option.fromNullable(all.find((c) => c.name === params.cluster))
+            ? all.length === 1
+              ? all[0]
+              : all.find((c) => c.name === DEFAULT_CLUSTER)
+            : all.find((c) => c.name === params.cluster)
+        )
         if (Option.isNone(cluster)) {
           const names = all.map((c) => c.name).join(", ") || "none"
           return yield* params.cluster === undefined
             ? new BadRequest({
-                message: "Name the cluster with the `cluster` query parameter.",
+                message: `'${m.organization_name}' has no cluster named '${DEFAULT_CLUSTER}' to fall back on: name one with the \`cluster\` query parameter.`,
                 hint: `Clusters of '${m.organization_name}': ${names}.`
               })
             : new NotFound({

@@ -18,6 +18,7 @@ const toApiKey = (row: ApiKeyRow) =>
     id: row.id,
     name: row.name,
     permission: row.permission,
+    token: row.token_hint,
     default_database: row.default_database,
     hint: row.token_hint,
     created_at: iso(row.created_at),
@@ -39,9 +40,14 @@ export const KeysHttpLive = HttpApiBuilder.group(SluiceApi, "keys", (handlers) =
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const scope = yield* scopes.clusterScope("manage_keys", urlParams)
+          const { scope, database } = yield* scopes.dataScope("manage_keys", urlParams)
           const rows = yield* keys.listActive(scope.clusterId)
-          return { keys: rows.map(toApiKey), ...where(scope) }
+          return {
+            keys: rows.map(toApiKey),
+            database: { name: database },
+            project: { name: database },
+            ...where(scope)
+          }
         })
       )
       .handle("create", ({ urlParams, payload }) =>
@@ -61,8 +67,13 @@ export const KeysHttpLive = HttpApiBuilder.group(SluiceApi, "keys", (handlers) =
               created_by_key_id: scope.caller._tag === "ApiKeyCaller" ? scope.caller.keyId : null
             })
           )
-          const key = new CreatedApiKey({ ...toApiKey(row), token: Redacted.value(token) })
-          return { key, ...where(scope) }
+          const key = new CreatedApiKey({
+            ...toApiKey(row),
+            token: Redacted.value(token),
+            database: { name: database },
+            ...where(scope)
+          })
+          return { ...key, key }
         })
       )
       .handle("revoke", ({ path, urlParams }) =>

@@ -1,6 +1,7 @@
 /**
  * Tables of one engine database, in the layout of `Layout.ts`: list, describe, drop,
- * create, and the ALIAS columns that make new leaf paths queryable.
+ * create, and the ALIAS columns that make new leaf paths queryable. List and describe
+ * also answer for the database's tables of a fixed layout (the OTLP tables).
  */
 import { Effect, Option, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -20,6 +21,12 @@ const ColumnRow = Schema.Struct({
   name: Schema.String,
   type: Schema.String,
   comment: Schema.String
+})
+
+const ColumnKindRow = Schema.Struct({
+  name: Schema.String,
+  type: Schema.String,
+  default_kind: Schema.String
 })
 
 const tablesSql = (database: string, table?: string) =>
@@ -54,11 +61,8 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
       ) {
         const found = yield* EngineSql.rows(engine, TableRow, tablesSql(database, table))
         if (found[0] === undefined) return Option.none()
-        const columns = yield* aliasColumns(engine, database, table)
-        return Option.some({
-          ...summaryOf(found[0]),
-          columns: columns.map(({ name, type }) => ({ name, type }))
-        })
+        const columns = yield* queryableColumns(engine, database, table)
+        return Option.some({ ...summaryOf(found[0]), columns })
       }),
 
       drop: Effect.fn("SchemalessTables.drop")(function* (
@@ -96,4 +100,30 @@ export const aliasColumns = (engine: AnalyticalEngine, database: string, table: 
     "SELECT name, type, comment FROM system.columns " +
       `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)} ` +
       "AND default_kind = 'ALIAS' ORDER BY name"
+  )
+
+const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+
+/**
+ * The columns a query can name (decisions.md §5): a schemaless table's leaf paths (its
+ * ALIAS columns, by name; never the raw storage), else every stored or computed column of
+ * the fixed layout, in the table's order.
+ */
+const queryableColumns = (engine: AnalyticalEngine, database: string, table: string) =>
+  Effect.map(
+    EngineSql.rows(
+      engine,
+      ColumnKindRow,
+      "SELECT name, type, default_kind FROM system.columns " +
+        `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)} ` +
+        "ORDER BY position"
+    ),
+    (all) => {
+      const schemaless = all.some((column) => column.name === Layout.RAW_COLUMN)
+      const queryable = schemaless
+        ? all.filter((column) => column.default_kind === "ALIAS").sort(byName)
+        : all.filter((column) => column.default_kind !== "EPHEMERAL")
+      return queryable.map(({ name, type }) => ({ name, type }))
+    }
   )

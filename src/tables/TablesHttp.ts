@@ -74,7 +74,11 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
           engine,
           database,
           engineName: engineDatabase(engine, database),
-          refs: { database: { name: database }, organization: { name: scope.organizationName } }
+          refs: {
+            database: { name: database },
+            project: { name: database },
+            organization: { name: scope.organizationName }
+          }
         }
       })
 
@@ -112,7 +116,7 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
         Effect.gen(function* () {
           const t = yield* target("read", urlParams)
           const table = yield* describeOrNotFound(t.engine, t.engineName, t.database, path.table)
-          return { table, ...t.refs }
+          return { ...table, table, ...t.refs }
         })
       )
       .handleRaw("insert", ({ path, urlParams, request }) =>

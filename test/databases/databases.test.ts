@@ -37,6 +37,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       })
       expect(created.status).toBe(201)
       expect(created.json).toEqual({
+        name: "analytics",
         database: { name: "analytics" },
         organization: { name: "default" }
       })

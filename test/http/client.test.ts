@@ -24,7 +24,11 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
           urlParams: {},
           payload: { name: DatabaseName.make("shop") }
         })
-        expect(created).toEqual({ database: { name: "shop" }, organization: { name: "default" } })
+        expect(created).toEqual({
+          name: "shop",
+          database: { name: "shop" },
+          organization: { name: "default" }
+        })
 
         // Inserts read their body raw, so they go over plain HTTP.
         const inserted = yield* call(server, "POST", "/v1/tables/orders?database=shop", {
