@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Redacted } from "effect"
+import { Clock, Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import type { ScopeParams } from "../../domain/Authorization.js"
 import { CollectorRefusal, EventCollector } from "../../domain/EventCollector.js"
@@ -103,7 +103,7 @@ export const HecHttpLive = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
           const events = yield* parse(body, {
             host: clientAddress(request),
             source: sourceOf(who),
-            receivedAt: Date.now()
+            receivedAt: yield* Clock.currentTimeMillis
           })
           yield* collector.store(at, events)
           return reply(0)
