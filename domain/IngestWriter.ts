@@ -17,6 +17,7 @@ import type {
 } from "./Errors.js"
 import type { DatabaseName, TableName } from "./Ids.js"
 import type { OtlpExport } from "./OtlpModel.js"
+import type { SplEvent } from "./SplEvent.js"
 
 /** `json`: one object or an array of objects; `ndjson`: one object per line. */
 export const RecordsFormat = Schema.Literal("json", "ndjson")
@@ -77,6 +78,17 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       table: TableName,
       rows: ReadonlyArray<string>,
       token: string | undefined
+    ) => Effect.Effect<InsertOutcome, WriteFailure>
+    /**
+     * Stores events in `table` in the events layout: `_time`, `_raw` and the metadata as
+     * typed columns the table is ordered by time on, and each event's fields queryable
+     * by dotted name as in any schemaless table. The table is made so on first insert.
+     */
+    readonly insertEvents: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      events: ReadonlyArray<SplEvent>
     ) => Effect.Effect<InsertOutcome, WriteFailure>
     /**
      * Flattens an OTLP export into the collector exporter's typed tables (`table`, or

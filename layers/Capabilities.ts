@@ -28,6 +28,7 @@ import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
+import { EventCollectorLive } from "../src/hec/EventCollectorLive.js"
 import { IngestWriterLive } from "../src/ingest/IngestWriterLive.js"
 import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
 import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
@@ -89,11 +90,17 @@ const IngestLive = Layer.mergeAll(UrlIngestLive, TransformedIngestLive).pipe(
   Layer.provideMerge(IngestWriterLive)
 )
 
+/** The spl-app's event collector: its events go through the same writer (layers are shared by reference). */
+const CollectorLive = EventCollectorLive.pipe(
+  Layer.provide(Layer.merge(IngestWriterLive, DatabaseSelectionLive))
+)
+
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
   QueryRunnerLive,
   IngestLive,
+  CollectorLive,
   EngineDatabases.Default,
   RequestLogQueue.Default
 ).pipe(

@@ -13,6 +13,7 @@ import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
 import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
+import { HecHttpLive } from "../src/hec/HecHttp.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
 import { PendingGroupsLive } from "../src/http/PendingGroups.js"
 import { AuthenticationHttpLive } from "../src/identity/AuthenticationHttp.js"
@@ -39,6 +40,7 @@ const GroupsLive = Layer.mergeAll(
   ClustersHttpLive,
   ClusterSizesHttpLive,
   OtlpHttpLive,
+  HecHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 

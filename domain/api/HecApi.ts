@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ErrorWire } from "../Errors.js"
 import { DataScopeParams } from "./Scope.js"
 
 /** The collector's reply, e.g. `{"text":"Success","code":0}`. */
@@ -11,6 +10,20 @@ export class HecResponse extends Schema.Class<HecResponse>("HecResponse")({
   ackId: Schema.optional(Schema.Int)
 }) {}
 
+/**
+ * A refusal in the protocol's words (spl.md §2's table): `invalid-event-number` (0-based)
+ * names the event at fault. The app not installed is 404 with `code` 404, outside the
+ * protocol's 0–27 so no client takes it for one of Splunk's conditions, and a `hint`
+ * saying how to install it.
+ */
+export class HecRefusal extends Schema.Class<HecRefusal>("HecRefusal")({
+  text: Schema.String,
+  code: Schema.Int,
+  "invalid-event-number": Schema.optional(Schema.Int),
+  hint: Schema.optional(Schema.String)
+}) {}
+
+// `?token=` is not a parameter: a valid one is refused with code 16 (spl.md §2).
 const EventParams = Schema.Struct({
   ...DataScopeParams.fields,
   channel: Schema.optional(Schema.String)
@@ -22,10 +35,13 @@ const RawParams = Schema.Struct({
   host: Schema.optional(Schema.String),
   source: Schema.optional(Schema.String),
   sourcetype: Schema.optional(Schema.String),
-  index: Schema.optional(Schema.String)
+  index: Schema.optional(Schema.String),
+  /** Epoch seconds (or milliseconds past the year 2400) for every line. */
+  time: Schema.optional(Schema.String)
 })
 
-const auth = "Authenticate with `Authorization: Splunk <rt_ key>` (Bearer and Basic also work)."
+const auth =
+  "Authenticate with `Authorization: Splunk <rt_ key>` (Bearer, and Basic with the key as password, also work). Any content type; `content-encoding: gzip` is read."
 
 const event = <const Name extends string>(name: Name, path: `/${string}`) =>
   HttpApiEndpoint.post(name, path)
@@ -54,6 +70,18 @@ export class HecApi extends HttpApiGroup.make("hec")
   .add(raw("raw", "/services/collector/raw"))
   .add(raw("raw10", "/services/collector/raw/1.0"))
   .add(HttpApiEndpoint.get("health", "/services/collector/health").addSuccess(HecResponse))
-  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
-  .addError(ErrorWire.NotImplemented)
+  .add(HttpApiEndpoint.get("health10", "/services/collector/health/1.0").addSuccess(HecResponse))
+  .add(
+    HttpApiEndpoint.post("ack", "/services/collector/ack")
+      .setUrlParams(EventParams)
+      .addSuccess(HecResponse)
+      .annotate(OpenApi.Description, "Indexer acknowledgement is off: always 400 code 14.")
+  )
+  .addError(HecRefusal, { status: 400 })
+  .addError(HecRefusal, { status: 401 })
+  .addError(HecRefusal, { status: 403 })
+  .addError(HecRefusal, { status: 404 })
+  .addError(HecRefusal, { status: 413 })
+  .addError(HecRefusal, { status: 500 })
+  .addError(HecRefusal, { status: 503 })
   .annotate(OpenApi.Description, "HTTP Event Collector ingest (spl-app)") {}

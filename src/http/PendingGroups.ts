@@ -58,21 +58,10 @@ const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (h
     .handle("buildinfo", pending)
 )
 
-const HecPending = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
-  handlers
-    .handleRaw("event", pending)
-    .handleRaw("collector", pending)
-    .handleRaw("event10", pending)
-    .handleRaw("raw", pending)
-    .handleRaw("raw10", pending)
-    .handle("health", pending)
-)
-
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
   SplCapabilitiesPending,
   SplPending,
   SavedSearchesPending,
-  MetricsCompatPending,
-  HecPending
+  MetricsCompatPending
 )

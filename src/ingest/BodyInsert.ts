@@ -33,6 +33,8 @@ export interface BodyInsertRequest<E> {
   /** NDJSON: one object per line, no top-level array. */
   readonly lines: boolean
   readonly token: InsertToken | undefined
+  /** Of the table, and so of its staging tables and the rows sent (Layout.ts). */
+  readonly layout: Layout.TableLayout
 }
 
 /** What every insert shares, taken once when the writer is built. */
@@ -73,7 +75,8 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
   let emptied = false
 
-  const pooled = yield* acquireStaging(engine, database, locks, () => emptied)
+  const pooled = yield* acquireStaging(engine, database, locks, request.layout, () => emptied)
+  const shape = Layout.insertShape(request.layout)
   const staging = pooled.name
   // A pooled staging table that vanished (its database was dropped since) is made again
   // before the first chunk goes in; after that, a missing table is a failure.
@@ -85,8 +88,8 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       new InsertRequest({
         database,
         table: staging,
-        format: Layout.INSERT_FORMAT,
-        columns: [Layout.RAW_INPUT],
+        format: shape.format,
+        columns: shape.columns,
         queryId: crypto.randomUUID()
       }),
       Stream.fromIterable(chunk.parts)
@@ -153,7 +156,7 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       }
     }
     if (state.columns === undefined) {
-      yield* tables.create(engine, database, table)
+      yield* tables.create(engine, database, table, request.layout)
       state.columns = yield* knownPaths(engine, database, table)
     }
     const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns)

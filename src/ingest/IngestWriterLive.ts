@@ -1,6 +1,6 @@
 /**
- * `IngestWriter` on the cluster engines: records and flattened rows go through the body
- * insert (a private staging table, published in one step), OTLP exports into the
+ * `IngestWriter` on the cluster engines: records, flattened rows and events go through
+ * the body insert (a private staging table, published in one step), OTLP exports into the
  * exporter's typed tables. The cluster's engine is found per write.
  */
 import { Effect, Layer } from "effect"
@@ -10,6 +10,7 @@ import type { DatabaseName, TableName } from "../../domain/Ids.js"
 import { IngestWriter } from "../../domain/IngestWriter.js"
 import type { Records } from "../../domain/IngestWriter.js"
 import type { OtlpExport } from "../../domain/OtlpModel.js"
+import type { SplEvent } from "../../domain/SplEvent.js"
 import { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
@@ -18,6 +19,7 @@ import { SchemalessTables } from "../tables/SchemalessTables.js"
 import { TableEvents } from "../tables/TableEvents.js"
 import { TableLocks } from "../tables/TableLocks.js"
 import { insertBody } from "./BodyInsert.js"
+import { eventRow } from "./EventRows.js"
 import { ndjson, rowsToken } from "./RowsBody.js"
 
 export const IngestWriterLive = Layer.effect(
@@ -49,7 +51,8 @@ export const IngestWriterLive = Layer.effect(
         table,
         body: records.bytes,
         lines: records.format === "ndjson",
-        token: records.token
+        token: records.token,
+        layout: "records"
       })
       return { inserted }
     })
@@ -68,7 +71,27 @@ export const IngestWriterLive = Layer.effect(
         table,
         body: ndjson(rows),
         lines: true,
-        token: rowsToken(rows, token)
+        token: rowsToken(rows, token),
+        layout: "records"
+      })
+      return { inserted }
+    })
+
+    const insertEvents = Effect.fn("IngestWriter.insertEvents")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName,
+      events: ReadonlyArray<SplEvent>
+    ) {
+      const where = yield* target(scope, database)
+      if (events.length === 0) return { inserted: 0 }
+      const inserted = yield* insertBody(dependencies, {
+        ...where,
+        table,
+        body: ndjson(events.map(eventRow)),
+        lines: true,
+        token: undefined,
+        layout: "events"
       })
       return { inserted }
     })
@@ -83,6 +106,6 @@ export const IngestWriterLive = Layer.effect(
       return yield* insertExport(transforms, where.engine, where.database, table, request)
     })
 
-    return IngestWriter.of({ insertRecords, insertRows, insertExport: insertOtlp })
+    return IngestWriter.of({ insertRecords, insertRows, insertEvents, insertExport: insertOtlp })
   })
 )

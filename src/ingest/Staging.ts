@@ -20,6 +20,7 @@ export const acquireStaging = (
   engine: AnalyticalEngine,
   database: string,
   locks: TableLocks,
+  layout: Layout.TableLayout,
   emptied: () => boolean
 ) =>
   Effect.gen(function* () {
@@ -29,16 +30,16 @@ export const acquireStaging = (
         Effect.ignore
       )
     const create = (name: string) =>
-      Effect.orDie(EngineSql.command(engine, Layout.createTableSql(database, name, "")))
+      Effect.orDie(EngineSql.command(engine, Layout.createTableSql(database, name, "", layout)))
     const acquired = yield* Effect.acquireRelease(
       Effect.suspend(() => {
-        const pooled = locks.takeStaging(database)
+        const pooled = locks.takeStaging(database, layout)
         if (pooled !== undefined) return Effect.succeed({ name: pooled, created: false })
         const name = locks.newStaging(database)
         return Effect.as(create(name), { name, created: true })
       }),
       ({ name }) =>
-        emptied() && locks.returnStaging(database, name)
+        emptied() && locks.returnStaging(database, layout, name)
           ? Effect.void
           : Effect.asVoid(Effect.forkDaemon(drop(name)))
     )

@@ -1,4 +1,10 @@
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import {
+  EVENT_COLUMNS,
+  EVENT_INSERT_FORMAT,
+  EVENT_ORDER_BY,
+  eventColumnsSql
+} from "./EventsLayout.js"
 /**
  * How a schemaless table is stored in the engine (decisions.md §5). The query path
  * relies on this layout:
@@ -43,10 +49,32 @@ export const isInternalTable = (name: string) => name.startsWith("__")
 export const qualified = (database: string, table: string) =>
   `${quoteIdentifier(database)}.${quoteIdentifier(table)}`
 
-export const createTableSql = (database: string, table: string, createdAt: string) =>
+/**
+ * `records`: the schemaless layout above; `events`: the same with typed event columns
+ * first, ordered by time (EventsLayout.ts). A table keeps the layout it was created with.
+ */
+export type TableLayout = "records" | "events"
+
+export const createTableSql = (
+  database: string,
+  table: string,
+  createdAt: string,
+  layout: TableLayout = "records"
+) =>
   `CREATE TABLE IF NOT EXISTS ${qualified(database, table)} ` +
-  `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}) ` +
-  `ENGINE = MergeTree ORDER BY tuple() COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
+  `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}` +
+  `${layout === "events" ? `, ${eventColumnsSql}` : ""}) ` +
+  `ENGINE = MergeTree ORDER BY ${layout === "events" ? EVENT_ORDER_BY : "tuple()"} ` +
+  `COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
+
+/** How rows of a layout are sent: the format and the columns named in the insert. */
+export const insertShape = (layout: TableLayout) =>
+  layout === "events"
+    ? {
+        format: EVENT_INSERT_FORMAT,
+        columns: [...EVENT_COLUMNS.map(([name]) => name), RAW_INPUT]
+      }
+    : { format: INSERT_FORMAT, columns: [RAW_INPUT] }
 
 /** Reads `created_at` back from a table comment written by `createTableSql`. */
 export const createdAtOf = (comment: string): string => {

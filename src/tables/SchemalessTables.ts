@@ -80,11 +80,12 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
       create: Effect.fn("SchemalessTables.create")(function* (
         engine: AnalyticalEngine,
         database: string,
-        table: string
+        table: string,
+        layout: Layout.TableLayout = "records"
       ) {
         yield* EngineSql.command(
           engine,
-          Layout.createTableSql(database, table, new Date().toISOString())
+          Layout.createTableSql(database, table, new Date().toISOString(), layout)
         )
       })
     })),

@@ -10,6 +10,7 @@
  */
 import { Effect } from "effect"
 import { STAGING_PREFIX } from "./Layout.js"
+import type { TableLayout } from "./Layout.js"
 
 const STAGING_POOL = 8
 
@@ -38,7 +39,9 @@ export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks"
     const swept = new Set<string>()
     return {
       stateOf,
-      takeStaging: (database: string): string | undefined => idleStaging.get(database)?.pop(),
+      // Pooled per layout: rows move only between tables of one structure.
+      takeStaging: (database: string, layout: TableLayout): string | undefined =>
+        idleStaging.get(`${database}\u0000${layout}`)?.pop(),
       newStaging: (database: string): string => {
         const name = `${STAGING_PREFIX}${crypto.randomUUID().replaceAll("-", "")}`
         ours.add(`${database}\u0000${name}`)
@@ -51,9 +54,10 @@ export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks"
       /** `true` once per database: time to drop staging tables a previous process left. */
       firstSweep: (database: string): boolean => !swept.has(database) && !!swept.add(database),
       /** `false` when the pool is full and the caller should drop the table. */
-      returnStaging: (database: string, staging: string): boolean => {
-        const idle = idleStaging.get(database) ?? []
-        idleStaging.set(database, idle)
+      returnStaging: (database: string, layout: TableLayout, staging: string): boolean => {
+        const key = `${database}\u0000${layout}`
+        const idle = idleStaging.get(key) ?? []
+        idleStaging.set(key, idle)
         if (idle.length >= STAGING_POOL) return false
         idle.push(staging)
         return true

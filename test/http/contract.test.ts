@@ -67,7 +67,10 @@ const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["post", "/services/collector/event/1.0"],
   ["post", "/services/collector/raw"],
   ["post", "/services/collector/raw/1.0"],
-  ["get", "/services/collector/health"]
+  ["get", "/services/collector/health"],
+  // decisions.md §12 also names these two.
+  ["get", "/services/collector/health/1.0"],
+  ["post", "/services/collector/ack"]
 ]
 
 describe("the OpenAPI document", () => {

@@ -1,0 +1,100 @@
+/**
+ * `EventCollector` over the data plane: bodies are checked whole by pure code (Envelope,
+ * EnvelopeBatch, RawLines) before the one write through the `IngestWriter`, so a refused
+ * request stores nothing. Where events land is decided as for OTLP (OtlpTarget.ts):
+ * insert permission, the app gate, the selected database, a serving cluster.
+ */
+import { Effect, Layer, Schema } from "effect"
+import { AppRegistry } from "../../domain/AppRegistry.js"
+import { Authorization } from "../../domain/Authorization.js"
+import type { ScopeParams } from "../../domain/Authorization.js"
+import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
+import { Engines } from "../../domain/Engine.js"
+import { CollectorRefusal, EventCollector } from "../../domain/EventCollector.js"
+import type { CollectorTarget, EventDefaults, RawMetadata } from "../../domain/EventCollector.js"
+import type { Caller } from "../../domain/Identity.js"
+import { TableName } from "../../domain/Ids.js"
+import { IngestWriter } from "../../domain/IngestWriter.js"
+import { SPL_EVENTS_TABLE } from "../../domain/SplEvent.js"
+import type { SplEvent } from "../../domain/SplEvent.js"
+import { eventsOf } from "./EnvelopeBatch.js"
+import { rawEventsOf } from "./RawLines.js"
+
+export const SPL_APP = "spl-app" as const
+
+const table = Schema.decodeSync(TableName)(SPL_EVENTS_TABLE)
+
+const refusal = (code: 1 | 7 | 9, detail: string) => new CollectorRefusal({ code, detail })
+
+export const EventCollectorLive = Layer.effect(
+  EventCollector,
+  Effect.gen(function* () {
+    const authorization = yield* Authorization
+    const selection = yield* DatabaseSelection
+    const apps = yield* AppRegistry
+    const engines = yield* Engines
+    const writer = yield* IngestWriter
+
+    const parseEvents = Effect.fn("EventCollector.parseEvents")(function* (
+      body: Uint8Array,
+      defaults: EventDefaults
+    ) {
+      return yield* eventsOf(body, defaults)
+    })
+
+    const parseRaw = Effect.fn("EventCollector.parseRaw")(function* (
+      body: Uint8Array,
+      metadata: RawMetadata,
+      defaults: EventDefaults
+    ) {
+      return yield* rawEventsOf(body, metadata, defaults)
+    })
+
+    const target = Effect.fn("EventCollector.target")(function* (
+      caller: Caller,
+      where: ScopeParams & { readonly database: string | undefined }
+    ) {
+      const scope = yield* authorization.clusterScope(caller, "insert", where).pipe(
+        // A known key that may not insert is closest to the protocol's disabled token
+        // (403 code 1): the token exists but cannot send events here. Code 4 would tell
+        // the operator the token itself is wrong.
+        Effect.catchTag("Forbidden", (e) => Effect.fail(refusal(1, e.message))),
+        // A user credential naming no cluster, or one it cannot see.
+        Effect.catchTags({
+          BadRequest: (e) => Effect.fail(refusal(1, e.message)),
+          NotFound: (e) => Effect.fail(refusal(1, e.message))
+        })
+      )
+      yield* apps.require(scope.clusterId, SPL_APP)
+      // The database stands where Splunk has the index: a missing one is "Incorrect index".
+      const database = yield* selection
+        .select(scope, where.database)
+        .pipe(Effect.mapError((e) => refusal(7, e.message)))
+      // A cluster not serving now (paused, starting) is "Server is busy": senders retry it.
+      yield* engines.forCluster(scope.clusterId).pipe(Effect.mapError((e) => refusal(9, e.message)))
+      return { scope, database } satisfies CollectorTarget
+    })
+
+    const requireApp = Effect.fn("EventCollector.requireApp")(function* (caller: Caller) {
+      if (caller._tag === "ApiKeyCaller") yield* apps.require(caller.clusterId, SPL_APP)
+    })
+
+    const store = Effect.fn("EventCollector.store")(function* (
+      at: CollectorTarget,
+      events: ReadonlyArray<SplEvent>
+    ) {
+      const outcome = yield* writer.insertEvents(at.scope, at.database, table, events).pipe(
+        Effect.catchTags({
+          Unavailable: (e) => Effect.fail(refusal(9, e.message)),
+          Conflict: (e) => Effect.fail(refusal(9, e.message)),
+          // Events are checked before the write; the engine refusing them is ours.
+          MalformedRecords: (e) => Effect.die(e),
+          InsertTokenReused: (e) => Effect.die(e)
+        })
+      )
+      return outcome.inserted
+    })
+
+    return EventCollector.of({ parseEvents, parseRaw, target, requireApp, store })
+  })
+)

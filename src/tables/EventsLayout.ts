@@ -1,0 +1,41 @@
+/**
+ * The events layout (`spl_events`, decisions.md §12): a schemaless table (Layout.ts) with
+ * the event's time, text and metadata as real columns, ordered by `_time`:
+ *
+ *   CREATE TABLE db.spl_events (__raw JSON EPHEMERAL, __raw_data JSON MATERIALIZED __raw,
+ *     _time DateTime64(3, 'UTC'), _raw String, host LowCardinality(String), source …,
+ *     sourcetype …, index …) ENGINE = MergeTree ORDER BY _time
+ *
+ * Rows are sent as `JSONEachRow` naming the typed columns and `__raw` (the fields), so
+ * the fields get ALIAS columns by the same leaf-path machinery as any schemaless table,
+ * and the typed columns never are leaf paths. `_time` goes as integer milliseconds, which
+ * the engine reads as `DateTime64(3)` ticks whatever its time zone.
+ *
+ * Measured on chDB with 500k events (scratch script, one run): deriving the typed columns
+ * inside the engine (`DEFAULT` expressions over the ephemeral JSON, `JSON(SKIP …)`) made
+ * inserts 5× slower than a plain schemaless table (9.4 s vs 1.8 s); sending them as
+ * columns is on par with it (2.5 s vs 3.5 s). Against a plain schemaless table holding
+ * `_time` as a JSON path, `ORDER BY _time` answers a one-hour count in 1–2 ms instead of
+ * 3–5 ms and the newest 10 events in 1 ms instead of 4–5 ms. No partition key: the body
+ * insert publishes with `MOVE PARTITION tuple()`, and a staging table of this same
+ * layout is what it moves from.
+ */
+import { quoteIdentifier } from "../engine/Sql.js"
+
+/** The typed columns in the order the rows name them, with their engine types. */
+export const EVENT_COLUMNS = [
+  ["_time", "DateTime64(3, 'UTC')"],
+  ["_raw", "String"],
+  ["host", "LowCardinality(String)"],
+  ["source", "LowCardinality(String)"],
+  ["sourcetype", "LowCardinality(String)"],
+  ["index", "LowCardinality(String)"]
+] as const
+
+export const EVENT_ORDER_BY = quoteIdentifier("_time")
+
+export const eventColumnsSql = EVENT_COLUMNS.map(
+  ([name, type]) => `${quoteIdentifier(name)} ${type}`
+).join(", ")
+
+export const EVENT_INSERT_FORMAT = "JSONEachRow"
