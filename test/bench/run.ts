@@ -2,13 +2,21 @@
  * `npm run bench [name …]`: runs the named benchmark scripts (all when none is named).
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
+import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
 import { login } from "./login.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
 
-const benchmarks: Record<string, () => Promise<void>> = { ingest, query, otlp, lifecycle, login }
+const benchmarks: Record<string, () => Promise<void>> = {
+  ingest,
+  query,
+  otlp,
+  hec,
+  lifecycle,
+  login
+}
 
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(benchmarks)
