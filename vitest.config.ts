@@ -14,7 +14,8 @@ const isolated = [
   "test/otlp/grpcAlone.test.ts",
   "test/identity/users.test.ts",
   "test/clusters/metricsSampler.test.ts",
-  "test/logs/retention.test.ts"
+  "test/logs/retention.test.ts",
+  "test/spl/search.test.ts"
 ]
 
 export default defineConfig({
