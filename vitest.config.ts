@@ -15,7 +15,8 @@ const isolated = [
   "test/identity/users.test.ts",
   "test/clusters/metricsSampler.test.ts",
   "test/logs/retention.test.ts",
-  "test/spl/search.test.ts"
+  "test/spl/search.test.ts",
+  "test/spl/pipeline.test.ts"
 ]
 
 export default defineConfig({
