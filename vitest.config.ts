@@ -16,7 +16,8 @@ const isolated = [
   "test/clusters/metricsSampler.test.ts",
   "test/logs/retention.test.ts",
   "test/spl/search.test.ts",
-  "test/spl/pipeline.test.ts"
+  "test/spl/pipeline.test.ts",
+  "test/spl/safety.test.ts"
 ]
 
 export default defineConfig({

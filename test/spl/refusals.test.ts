@@ -1,0 +1,77 @@
+/**
+ * What the compiler refuses (spl.md §1; decisions §12): commands and functions outside
+ * the subset, syntax errors, and searches beyond the size budget, each as `SplRefused`
+ * naming the command and its 0-based position. Pure: nothing runs.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { errorCode, errorStatus, SplRefused } from "../../domain/Errors.js"
+import { SplCompiler } from "../../domain/SplCompiler.js"
+import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+
+const refusal = (spl: string) =>
+  Effect.flatMap(SplCompiler, (compiler) => Effect.flip(compiler.compile(spl, {})))
+
+const cases: ReadonlyArray<
+  readonly [spl: string, command: string, position: number, says: RegExp]
+> = [
+  ["error | timechart count", "timechart", 8, /timechart is not in the subset/],
+  ["| transaction host maxspan=5m", "transaction", 2, /transaction/],
+  ['x | rex "(?<a>.*)" | stats count', "rex", 4, /rex/],
+  ["x | fields - a", "fields", 11, /fields -/],
+  ["| eval b=(bytes>1)", "eval", 2, /boolean/],
+  ["| eval x=nosuch(1)", "eval", 9, /nosuch\(\) is not in the subset/],
+  ['| eval x=tonumber("ff", 16)', "eval", 9, /base 10/],
+  ["| eval x=round(y, z)", "eval", 9, /whole number of digits/],
+  ["| stats median(x)", "stats", 8, /median\(\) is not in the subset/],
+  ["| stats count, count", "stats", 2, /twice/],
+  ["| where bytes", "where", 2, /true\/false test/],
+  ["| sort 0", "sort", 2, /at least one field/],
+  ["__raw_data=1", "search", 0, /not a field name/],
+  ["| eval __c0=1", "eval", 2, /not a field name/]
+]
+
+layer(SplCompilerLive)("SPL refusals", (it) => {
+  for (const [spl, command, position, says] of cases)
+    it.effect(`${spl} → ${command} at ${position}`, () =>
+      Effect.map(refusal(spl), (error) => {
+        expect(error).toBeInstanceOf(SplRefused)
+        expect([error.command, error.position]).toEqual([command, position])
+        expect(error.message).toMatch(says)
+        expect(error.message).toContain(`${command} (position ${position})`)
+      })
+    )
+
+  it.effect("a syntax error names the command it is in and where", () =>
+    Effect.gen(function* () {
+      const inWhere = yield* refusal('x | where (a = "b"')
+      expect([inWhere.command, inWhere.position]).toEqual(["where", 18])
+      const inBase = yield* refusal("(a OR b | head")
+      expect(inBase.command).toBe("search")
+      const inQuotes = yield* refusal('x | eval y="a|b" +')
+      expect(inQuotes.command).toBe("eval")
+    })
+  )
+
+  it.effect("the wire form is 400 bad_request", () =>
+    Effect.sync(() => {
+      expect(errorStatus.SplRefused).toBe(400)
+      expect(errorCode.SplRefused).toBe("bad_request")
+    })
+  )
+
+  it.effect(
+    "searches beyond the size budget are refused, deep nesting without a stack overflow",
+    () =>
+      Effect.gen(function* () {
+        const many = yield* refusal(Array.from({ length: 2000 }, (_, i) => `t${i}`).join(" "))
+        expect(many.message).toMatch(/more than 65536 bytes of SQL/)
+        const long = yield* refusal("a".repeat(20_000))
+        expect(long.message).toMatch(/longer than 16384/)
+        const deep = yield* refusal(`${"(".repeat(500)}a${")".repeat(500)}`)
+        expect(deep.message).toMatch(/nests parentheses deeper/)
+        const stages = yield* refusal(Array.from({ length: 70 }, () => "head").join(" | "))
+        expect(stages.message).toMatch(/more than 64 commands/)
+      })
+  )
+})
