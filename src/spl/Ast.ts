@@ -18,6 +18,8 @@ export type SearchNode =
       readonly value: SearchValue
     }
   | { readonly type: "in"; readonly field: string; readonly values: ReadonlyArray<SearchValue> }
+  /** `TERM(`, `CASE(` and the like: parsed only to be refused by name. */
+  | { readonly type: "call"; readonly name: string; readonly at: number }
 
 export type CompareOperator = "=" | "!=" | "<" | "<=" | ">" | ">="
 

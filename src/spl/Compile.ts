@@ -65,6 +65,9 @@ const output = (stage: Stage) => {
 }
 
 export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch => {
+  for (const bound of [window.earliest, window.latest])
+    if (bound !== undefined && !Number.isFinite(bound))
+      refuse("search", 0, "the time window's bounds must be epoch milliseconds")
   const pipeline = parsePipeline(spl)
   if (pipeline.commands.length > MAX_COMMANDS)
     refuse("search", 0, `the search has more than ${MAX_COMMANDS} commands`)

@@ -72,8 +72,9 @@ export const evaluate = (names: Names, input: Stage, command: Of<"eval">): Stage
   )
 
 /**
- * Each key sorts numbers numerically before other text, text by code point, and missing
- * values last either way; the order before the sort breaks ties (a stable sort).
+ * Each key sorts numbers numerically, then IPv4 addresses as addresses, then other text
+ * by code point (the reverse when descending), and missing values last either way; the
+ * order before the sort breaks ties (a stable sort).
  */
 export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => {
   if (command.keys.length === 0) refuse("sort", command.at, "sort needs at least one field")
@@ -89,9 +90,15 @@ export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => 
       continue
     }
     add(`isNull(${asText(value)})`, false)
-    if (value.kind !== "number") add(`isNull(${asNumber(value)})`, key.descending)
-    add(asNumber(value), key.descending)
-    if (value.kind !== "number") add(asText(value), key.descending)
+    if (value.kind === "number") {
+      add(value.sql, key.descending)
+      continue
+    }
+    const [number, ip] = [asNumber(value), `toIPv4OrNull(${asText(value)})`]
+    add(`multiIf(${number} IS NOT NULL, 0, ${ip} IS NOT NULL, 1, 2)`, key.descending)
+    add(number, key.descending)
+    add(ip, key.descending)
+    add(asText(value), key.descending)
   }
   const order: Array<OrderKey> = [
     ...keys.map(({ sql, descending }) => ({ sql, descending })),

@@ -11,6 +11,8 @@ import { asNumber, asText, fieldValue, numberLiteral, usableName } from "./Rows.
 import type { Rows } from "./Rows.js"
 import { segmentPattern } from "./Segments.js"
 
+const TIME_MODIFIERS = ["earliest", "latest"]
+
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 
 /** A LIKE pattern for a whole value: `*` is any run, everything else literal. */
@@ -30,6 +32,12 @@ const equals = (text: string, value: SearchValue) =>
 
 const compare = (rows: Rows, field: string, op: SearchOperator, value: SearchValue, at: number) => {
   if (!usableName(field)) refuse("search", at, `'${field}' is not a field name the search can use`)
+  if (TIME_MODIFIERS.includes(field))
+    refuse(
+      "search",
+      at,
+      `${field}= in the search text is not supported; pass the time window instead`
+    )
   const found = fieldValue(rows, field)
   const text = asText(found)
   switch (op) {
@@ -57,6 +65,8 @@ export const searchCondition = (rows: Rows, node: SearchNode, at: number): strin
       return segments(rows, node.text)
     case "compare":
       return compare(rows, node.field, node.op, node.value, at)
+    case "call":
+      return refuse("search", node.at, `${node.name}() is not in the subset`)
     case "in":
       return `(${node.values.map((v) => compare(rows, node.field, "=", v, at)).join(" OR ")})`
   }

@@ -110,6 +110,16 @@ const idCases: ReadonlyArray<
   ],
   ["sort: limit= is the same", "NOT bytes=abc | sort bytes limit=2", ["e8", "e5"]],
   [
+    "sort: IPv4 addresses sort as addresses, not as text",
+    '| eval ip=case(id="e1", "10.0.0.9", id="e2", "10.0.0.10", id="e3", "9.1.1.1") | where isnotnull(ip) | sort ip',
+    ["e3", "e1", "e2"]
+  ],
+  [
+    "stats: the BY keyword in either case",
+    '| stats count BY host | where host="db-1" AND count=2 | eval id="db-1 has 2"',
+    ["db-1 has 2"]
+  ],
+  [
     "sort: a later head takes the first of the sorted rows",
     "NOT bytes=abc | sort -bytes | head 2",
     ["e10", "e1"]

@@ -7,6 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { errorCode, errorStatus, SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
+import { COMMANDS } from "../../src/spl/Commands.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
 
 const refusal = (spl: string) =>
@@ -28,6 +29,8 @@ const cases: ReadonlyArray<
   ["| where bytes", "where", 2, /true\/false test/],
   ["| sort 0", "sort", 2, /at least one field/],
   ["__raw_data=1", "search", 0, /not a field name/],
+  ["x TERM(10.0.0.1)", "search", 2, /TERM\(\) is not in the subset/],
+  ["x earliest=-24h", "search", 0, /pass the time window/],
   ["| eval __c0=1", "eval", 2, /not a field name/]
 ]
 
@@ -51,6 +54,22 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
       const inQuotes = yield* refusal('x | eval y="a|b" +')
       expect(inQuotes.command).toBe("eval")
     })
+  )
+
+  it.effect("every command of the subset is known to the grammar", () =>
+    Effect.forEach(COMMANDS, (command) =>
+      Effect.map(
+        Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile(`| ${command} |`, {}))),
+        (error) => expect(error.message).not.toMatch(/is not in the subset/)
+      )
+    )
+  )
+
+  it.effect("a time window that is not a number is refused", () =>
+    Effect.map(
+      Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile("x", { earliest: Number.NaN }))),
+      (error) => expect(error.message).toMatch(/epoch milliseconds/)
+    )
   )
 
   it.effect("the wire form is 400 bad_request", () =>

@@ -83,6 +83,7 @@ const cases: ReadonlyArray<readonly [rule: string, spl: string, expected: Readon
     ["sourcetype= reads the sourcetype column", "sourcetype=json", ["e4"]],
     ["host= with a quote in the value", 'host="we\'b"', ["e12"]],
     ["source= reads the source column", "source=http:* id=e1", ["e1"]],
+    ["a leading `search` is the command's name, not a term", "search error upstream", ["e3"]],
     [
       "an empty search is every event",
       "",

@@ -204,18 +204,19 @@ function peg$parse(input, options) {
   const peg$r1 = /^[A-Za-z0-9_]/;
   const peg$r2 = /^[+\-]/;
   const peg$r3 = /^[^|"]/;
-  const peg$r4 = /^[<->]/;
-  const peg$r5 = /^[=<>!]/;
-  const peg$r6 = /^[^ \t\r\n()|"=<>!,]/;
-  const peg$r7 = /^[*\/%]/;
-  const peg$r8 = /^[eE]/;
-  const peg$r9 = /^[0-9]/;
-  const peg$r10 = /^[A-Za-z_@]/;
-  const peg$r11 = /^[A-Za-z0-9_@\-:]/;
-  const peg$r12 = /^[^'\\]/;
-  const peg$r13 = /^[^"\\]/;
-  const peg$r14 = /^[A-Za-z0-9_.@\-:]/;
-  const peg$r15 = /^[ \t\r\n]/;
+  const peg$r4 = /^[^()|"]/;
+  const peg$r5 = /^[<->]/;
+  const peg$r6 = /^[=<>!]/;
+  const peg$r7 = /^[^ \t\r\n()|"=<>!,]/;
+  const peg$r8 = /^[*\/%]/;
+  const peg$r9 = /^[eE]/;
+  const peg$r10 = /^[0-9]/;
+  const peg$r11 = /^[A-Za-z_@]/;
+  const peg$r12 = /^[A-Za-z0-9_@\-:]/;
+  const peg$r13 = /^[^'\\]/;
+  const peg$r14 = /^[^"\\]/;
+  const peg$r15 = /^[A-Za-z0-9_.@\-:]/;
+  const peg$r16 = /^[ \t\r\n]/;
 
   const peg$e0 = peg$literalExpectation("|", false);
   const peg$e1 = peg$literalExpectation("search", true);
@@ -242,34 +243,35 @@ function peg$parse(input, options) {
   const peg$e22 = peg$literalExpectation("AND", false);
   const peg$e23 = peg$literalExpectation("OR", false);
   const peg$e24 = peg$literalExpectation("NOT", false);
-  const peg$e25 = peg$literalExpectation("IN", true);
-  const peg$e26 = peg$literalExpectation("!=", false);
-  const peg$e27 = peg$literalExpectation("<=", false);
-  const peg$e28 = peg$literalExpectation(">=", false);
-  const peg$e29 = peg$literalExpectation("==", false);
-  const peg$e30 = peg$classExpectation([["<", ">"]], false, false, false);
-  const peg$e31 = peg$classExpectation(["=", "<", ">", "!"], false, false, false);
-  const peg$e32 = peg$classExpectation([" ", "\t", "\r", "\n", "(", ")", "|", "\"", "=", "<", ">", "!", ","], true, false, false);
-  const peg$e33 = peg$literalExpectation(".", false);
-  const peg$e34 = peg$classExpectation(["*", "/", "%"], false, false, false);
-  const peg$e35 = peg$literalExpectation("-", false);
-  const peg$e36 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e37 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e38 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false);
-  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"], false, false, false);
-  const peg$e40 = peg$literalExpectation("'", false);
-  const peg$e41 = peg$classExpectation(["'", "\\"], true, false, false);
-  const peg$e42 = peg$literalExpectation("\\", false);
-  const peg$e43 = peg$anyExpectation();
-  const peg$e44 = peg$literalExpectation("\"", false);
-  const peg$e45 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e46 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"], false, false, false);
-  const peg$e47 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
+  const peg$e25 = peg$classExpectation(["(", ")", "|", "\""], true, false, false);
+  const peg$e26 = peg$literalExpectation("IN", true);
+  const peg$e27 = peg$literalExpectation("!=", false);
+  const peg$e28 = peg$literalExpectation("<=", false);
+  const peg$e29 = peg$literalExpectation(">=", false);
+  const peg$e30 = peg$literalExpectation("==", false);
+  const peg$e31 = peg$classExpectation([["<", ">"]], false, false, false);
+  const peg$e32 = peg$classExpectation(["=", "<", ">", "!"], false, false, false);
+  const peg$e33 = peg$classExpectation([" ", "\t", "\r", "\n", "(", ")", "|", "\"", "=", "<", ">", "!", ","], true, false, false);
+  const peg$e34 = peg$literalExpectation(".", false);
+  const peg$e35 = peg$classExpectation(["*", "/", "%"], false, false, false);
+  const peg$e36 = peg$literalExpectation("-", false);
+  const peg$e37 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e38 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false);
+  const peg$e40 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"], false, false, false);
+  const peg$e41 = peg$literalExpectation("'", false);
+  const peg$e42 = peg$classExpectation(["'", "\\"], true, false, false);
+  const peg$e43 = peg$literalExpectation("\\", false);
+  const peg$e44 = peg$anyExpectation();
+  const peg$e45 = peg$literalExpectation("\"", false);
+  const peg$e46 = peg$classExpectation(["\"", "\\"], true, false, false);
+  const peg$e47 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"], false, false, false);
+  const peg$e48 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
 
   function peg$f0(search, commands) {
     return { search: search ?? null, commands }
   }
-  function peg$f1(start, expression, end) {
+  function peg$f1(start, expression) {
     return { command: "search", at: start, text: text(), expression }
   }
   function peg$f2() {    return location().start.offset  }
@@ -319,48 +321,51 @@ function peg$parse(input, options) {
     return tail.length === 0 ? head : { type: "or", operands: [head, ...tail] }
   }
   function peg$f24(operand) {    return { type: "not", operand }  }
-  function peg$f25(field, head, tail) {
+  function peg$f25(at, name) {
+    return { type: "call", name, at }
+  }
+  function peg$f26(field, head, tail) {
     return { type: "in", field, values: [head, ...tail] }
   }
-  function peg$f26(field, op, value) {
+  function peg$f27(field, op, value) {
     return { type: "compare", field, op, value }
   }
-  function peg$f27() {    return "="  }
-  function peg$f28(value) {    return { text: value, quoted: true }  }
-  function peg$f29(value) {    return { text: value, quoted: false }  }
-  function peg$f30(value) {    return { type: "phrase", text: value }  }
-  function peg$f31(value) {    return { type: "term", text: value }  }
-  function peg$f32(head, tail) {
+  function peg$f28() {    return "="  }
+  function peg$f29(value) {    return { text: value, quoted: true }  }
+  function peg$f30(value) {    return { text: value, quoted: false }  }
+  function peg$f31(value) {    return { type: "phrase", text: value }  }
+  function peg$f32(value) {    return { type: "term", text: value }  }
+  function peg$f33(head, tail) {
     return tail.reduce((left, right) => ({ type: "or", left, right }), head)
   }
-  function peg$f33(head, tail) {
+  function peg$f34(head, tail) {
     return tail.reduce((left, right) => ({ type: "and", left, right }), head)
   }
-  function peg$f34(operand) {    return { type: "not", operand }  }
-  function peg$f35(left, right) {
+  function peg$f35(operand) {    return { type: "not", operand }  }
+  function peg$f36(left, right) {
     return right === null ? left : { type: "compare", op: right[0], left, right: right[1] }
   }
-  function peg$f36() {    return "="  }
-  function peg$f37(head, tail) {
-    return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
-  }
+  function peg$f37() {    return "="  }
   function peg$f38(head, tail) {
-    return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
+    return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
   }
   function peg$f39(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f40(operand) {    return { type: "negate", operand }  }
-  function peg$f41(at, name, head, tail) {    return [head, ...tail]  }
-  function peg$f42(at, name, args) {
+  function peg$f40(head, tail) {
+    return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
+  }
+  function peg$f41(operand) {    return { type: "negate", operand }  }
+  function peg$f42(at, name, head, tail) {    return [head, ...tail]  }
+  function peg$f43(at, name, args) {
     return { type: "call", name, args: args ?? [], at }
   }
-  function peg$f43(value) {    return { type: "string", value }  }
-  function peg$f44(value) {    return { type: "number", value }  }
-  function peg$f45(name) {    return { type: "field", name }  }
-  function peg$f46(digits) {    return Number(digits)  }
-  function peg$f47(chars) {    return chars.replace(/\\(.)/g, "$1")  }
+  function peg$f44(value) {    return { type: "string", value }  }
+  function peg$f45(value) {    return { type: "number", value }  }
+  function peg$f46(name) {    return { type: "field", name }  }
+  function peg$f47(digits) {    return Number(digits)  }
   function peg$f48(chars) {    return chars.replace(/\\(.)/g, "$1")  }
+  function peg$f49(chars) {    return chars.replace(/\\(.)/g, "$1")  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -596,15 +601,38 @@ function peg$parse(input, options) {
   }
 
   function peg$parseBaseSearch() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3, s4;
 
     s0 = peg$currPos;
     s1 = peg$parsePosition();
-    s2 = peg$parseSearchExpr();
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parsePosition();
+    s2 = peg$currPos;
+    s3 = input.substr(peg$currPos, 6);
+    if (s3.toLowerCase() === peg$c1) {
+      peg$currPos += (6);
+    } else {
+      s3 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e1); }
+    }
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse__();
+      if (s4 !== peg$FAILED) {
+        s3 = [s3, s4];
+        s2 = s3;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s2;
+      s2 = peg$FAILED;
+    }
+    if (s2 === peg$FAILED) {
+      s2 = null;
+    }
+    s3 = peg$parseSearchExpr();
+    if (s3 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f1(s1, s2, s3);
+      s0 = peg$f1(s1, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2172,7 +2200,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseSearchUnary() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5, s6;
 
     s0 = peg$currPos;
     if (input.substr(peg$currPos, 3) === peg$c20) {
@@ -2257,7 +2285,105 @@ function peg$parse(input, options) {
       if (s0 === peg$FAILED) {
         s0 = peg$parseSearchComparison();
         if (s0 === peg$FAILED) {
-          s0 = peg$parseSearchTerm();
+          s0 = peg$currPos;
+          s1 = peg$parsePosition();
+          s2 = peg$currPos;
+          s3 = peg$currPos;
+          s4 = input.charAt(peg$currPos);
+          if (peg$r0.test(s4)) {
+            peg$currPos++;
+          } else {
+            s4 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = [];
+            s6 = input.charAt(peg$currPos);
+            if (peg$r1.test(s6)) {
+              peg$currPos++;
+            } else {
+              s6 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e12); }
+            }
+            while (s6 !== peg$FAILED) {
+              s5.push(s6);
+              s6 = input.charAt(peg$currPos);
+              if (peg$r1.test(s6)) {
+                peg$currPos++;
+              } else {
+                s6 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e12); }
+              }
+            }
+            s4 = [s4, s5];
+            s3 = s4;
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+          if (s3 !== peg$FAILED) {
+            s2 = input.substring(s2, peg$currPos);
+          } else {
+            s2 = s3;
+          }
+          if (s2 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 40) {
+              s3 = peg$c8;
+              peg$currPos++;
+            } else {
+              s3 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e8); }
+            }
+            if (s3 !== peg$FAILED) {
+              s4 = [];
+              s5 = peg$parseQuotedString();
+              if (s5 === peg$FAILED) {
+                s5 = input.charAt(peg$currPos);
+                if (peg$r4.test(s5)) {
+                  peg$currPos++;
+                } else {
+                  s5 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                }
+              }
+              while (s5 !== peg$FAILED) {
+                s4.push(s5);
+                s5 = peg$parseQuotedString();
+                if (s5 === peg$FAILED) {
+                  s5 = input.charAt(peg$currPos);
+                  if (peg$r4.test(s5)) {
+                    peg$currPos++;
+                  } else {
+                    s5 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                  }
+                }
+              }
+              if (input.charCodeAt(peg$currPos) === 41) {
+                s5 = peg$c9;
+                peg$currPos++;
+              } else {
+                s5 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+              }
+              if (s5 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f25(s1, s2);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+          if (s0 === peg$FAILED) {
+            s0 = peg$parseSearchTerm();
+          }
         }
       }
     }
@@ -2278,7 +2404,7 @@ function peg$parse(input, options) {
           peg$currPos += (2);
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+          if (peg$silentFails === 0) { peg$fail(peg$e26); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
@@ -2351,7 +2477,7 @@ function peg$parse(input, options) {
               }
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f25(s1, s7, s8);
+                s0 = peg$f26(s1, s7, s8);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -2387,7 +2513,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSearchValue();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f26(s1, s3, s5);
+            s0 = peg$f27(s1, s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2413,7 +2539,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e26); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s0 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c23) {
@@ -2421,7 +2547,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e27); }
+        if (peg$silentFails === 0) { peg$fail(peg$e28); }
       }
       if (s0 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c24) {
@@ -2429,7 +2555,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e28); }
+          if (peg$silentFails === 0) { peg$fail(peg$e29); }
         }
         if (s0 === peg$FAILED) {
           s0 = peg$currPos;
@@ -2438,20 +2564,20 @@ function peg$parse(input, options) {
             peg$currPos += 2;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e29); }
+            if (peg$silentFails === 0) { peg$fail(peg$e30); }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f27();
+            s1 = peg$f28();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos);
-            if (peg$r4.test(s0)) {
+            if (peg$r5.test(s0)) {
               peg$currPos++;
             } else {
               s0 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              if (peg$silentFails === 0) { peg$fail(peg$e31); }
             }
           }
         }
@@ -2512,7 +2638,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f28(s1);
+      s1 = peg$f29(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2535,7 +2661,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f29(s1);
+        s1 = peg$f30(s1);
       }
       s0 = s1;
     }
@@ -2550,7 +2676,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f30(s1);
+      s1 = peg$f31(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2585,11 +2711,11 @@ function peg$parse(input, options) {
         s4 = peg$parseBareChar();
         if (s4 === peg$FAILED) {
           s4 = input.charAt(peg$currPos);
-          if (peg$r5.test(s4)) {
+          if (peg$r6.test(s4)) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e31); }
+            if (peg$silentFails === 0) { peg$fail(peg$e32); }
           }
         }
         if (s4 !== peg$FAILED) {
@@ -2598,11 +2724,11 @@ function peg$parse(input, options) {
             s4 = peg$parseBareChar();
             if (s4 === peg$FAILED) {
               s4 = input.charAt(peg$currPos);
-              if (peg$r5.test(s4)) {
+              if (peg$r6.test(s4)) {
                 peg$currPos++;
               } else {
                 s4 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e31); }
+                if (peg$silentFails === 0) { peg$fail(peg$e32); }
               }
             }
           }
@@ -2616,7 +2742,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f31(s2);
+          s0 = peg$f32(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2634,11 +2760,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r6.test(s0)) {
+    if (peg$r7.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+      if (peg$silentFails === 0) { peg$fail(peg$e33); }
     }
 
     return s0;
@@ -2719,7 +2845,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f32(s1, s2);
+      s0 = peg$f33(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2885,7 +3011,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f33(s1, s2);
+      s0 = peg$f34(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2929,7 +3055,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNotExpr();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f34(s3);
+          s0 = peg$f35(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2975,7 +3101,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f35(s1, s2);
+      s0 = peg$f36(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2993,11 +3119,11 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e29); }
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f36();
+      s1 = peg$f37();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -3006,7 +3132,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e26); }
+        if (peg$silentFails === 0) { peg$fail(peg$e27); }
       }
       if (s0 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c23) {
@@ -3014,7 +3140,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e27); }
+          if (peg$silentFails === 0) { peg$fail(peg$e28); }
         }
         if (s0 === peg$FAILED) {
           if (input.substr(peg$currPos, 2) === peg$c24) {
@@ -3022,15 +3148,15 @@ function peg$parse(input, options) {
             peg$currPos += 2;
           } else {
             s0 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e28); }
+            if (peg$silentFails === 0) { peg$fail(peg$e29); }
           }
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos);
-            if (peg$r4.test(s0)) {
+            if (peg$r5.test(s0)) {
               peg$currPos++;
             } else {
               s0 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e30); }
+              if (peg$silentFails === 0) { peg$fail(peg$e31); }
             }
           }
         }
@@ -3054,7 +3180,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$currPos;
@@ -3093,7 +3219,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e34); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$currPos;
@@ -3125,7 +3251,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f37(s1, s2);
+      s0 = peg$f38(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3189,7 +3315,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f38(s1, s2);
+      s0 = peg$f39(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3208,11 +3334,11 @@ function peg$parse(input, options) {
       s3 = peg$currPos;
       s4 = peg$parse_();
       s5 = input.charAt(peg$currPos);
-      if (peg$r7.test(s5)) {
+      if (peg$r8.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
       }
       if (s5 !== peg$FAILED) {
         s6 = peg$parse_();
@@ -3232,11 +3358,11 @@ function peg$parse(input, options) {
         s3 = peg$currPos;
         s4 = peg$parse_();
         s5 = input.charAt(peg$currPos);
-        if (peg$r7.test(s5)) {
+        if (peg$r8.test(s5)) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          if (peg$silentFails === 0) { peg$fail(peg$e35); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
@@ -3253,7 +3379,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f39(s1, s2);
+      s0 = peg$f40(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3271,14 +3397,14 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      if (peg$silentFails === 0) { peg$fail(peg$e36); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       s3 = peg$parseUnary();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f40(s3);
+        s0 = peg$f41(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3436,7 +3562,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6;
-            s6 = peg$f41(s1, s2, s7, s8);
+            s6 = peg$f42(s1, s2, s7, s8);
           } else {
             peg$currPos = s6;
             s6 = peg$FAILED;
@@ -3454,7 +3580,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f42(s1, s2, s6);
+            s0 = peg$f43(s1, s2, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3472,7 +3598,7 @@ function peg$parse(input, options) {
         s1 = peg$parseQuotedString();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f43(s1);
+          s1 = peg$f44(s1);
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -3480,7 +3606,7 @@ function peg$parse(input, options) {
           s1 = peg$parseNumber();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f44(s1);
+            s1 = peg$f45(s1);
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -3513,7 +3639,7 @@ function peg$parse(input, options) {
               s2 = peg$parseFieldRef();
               if (s2 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f45(s2);
+                s0 = peg$f46(s2);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3552,7 +3678,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s4 !== peg$FAILED) {
         s5 = [];
@@ -3581,11 +3707,11 @@ function peg$parse(input, options) {
       }
       s4 = peg$currPos;
       s5 = input.charAt(peg$currPos);
-      if (peg$r8.test(s5)) {
+      if (peg$r9.test(s5)) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e36); }
+        if (peg$silentFails === 0) { peg$fail(peg$e37); }
       }
       if (s5 !== peg$FAILED) {
         s6 = input.charAt(peg$currPos);
@@ -3641,7 +3767,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s2 !== peg$FAILED) {
         s3 = [];
@@ -3697,7 +3823,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f46(s1);
+      s1 = peg$f47(s1);
     }
     s0 = s1;
 
@@ -3708,11 +3834,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r9.test(s0)) {
+    if (peg$r10.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e37); }
+      if (peg$silentFails === 0) { peg$fail(peg$e38); }
     }
 
     return s0;
@@ -3767,7 +3893,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s6 !== peg$FAILED) {
         s7 = [];
@@ -3811,7 +3937,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e34); }
         }
         if (s6 !== peg$FAILED) {
           s7 = [];
@@ -3869,29 +3995,29 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = input.charAt(peg$currPos);
-    if (peg$r10.test(s2)) {
+    if (peg$r11.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e38); }
+      if (peg$silentFails === 0) { peg$fail(peg$e39); }
     }
     if (s2 !== peg$FAILED) {
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r11.test(s4)) {
+      if (peg$r12.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e39); }
+        if (peg$silentFails === 0) { peg$fail(peg$e40); }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r11.test(s4)) {
+        if (peg$r12.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e39); }
+          if (peg$silentFails === 0) { peg$fail(peg$e40); }
         }
       }
       s4 = [];
@@ -3901,26 +4027,26 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s6 !== peg$FAILED) {
         s7 = [];
         s8 = input.charAt(peg$currPos);
-        if (peg$r11.test(s8)) {
+        if (peg$r12.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e39); }
+          if (peg$silentFails === 0) { peg$fail(peg$e40); }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
             s7.push(s8);
             s8 = input.charAt(peg$currPos);
-            if (peg$r11.test(s8)) {
+            if (peg$r12.test(s8)) {
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e39); }
+              if (peg$silentFails === 0) { peg$fail(peg$e40); }
             }
           }
         } else {
@@ -3945,26 +4071,26 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e34); }
         }
         if (s6 !== peg$FAILED) {
           s7 = [];
           s8 = input.charAt(peg$currPos);
-          if (peg$r11.test(s8)) {
+          if (peg$r12.test(s8)) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e39); }
+            if (peg$silentFails === 0) { peg$fail(peg$e40); }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
               s7.push(s8);
               s8 = input.charAt(peg$currPos);
-              if (peg$r11.test(s8)) {
+              if (peg$r12.test(s8)) {
                 peg$currPos++;
               } else {
                 s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e39); }
+                if (peg$silentFails === 0) { peg$fail(peg$e40); }
               }
             }
           } else {
@@ -4009,17 +4135,17 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+      if (peg$silentFails === 0) { peg$fail(peg$e41); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r12.test(s4)) {
+      if (peg$r13.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e41); }
+        if (peg$silentFails === 0) { peg$fail(peg$e42); }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos;
@@ -4028,7 +4154,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+          if (peg$silentFails === 0) { peg$fail(peg$e43); }
         }
         if (s5 !== peg$FAILED) {
           if (input.length > peg$currPos) {
@@ -4036,7 +4162,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e43); }
+            if (peg$silentFails === 0) { peg$fail(peg$e44); }
           }
           if (s6 !== peg$FAILED) {
             s5 = [s5, s6];
@@ -4053,11 +4179,11 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r12.test(s4)) {
+        if (peg$r13.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e41); }
+          if (peg$silentFails === 0) { peg$fail(peg$e42); }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos;
@@ -4066,7 +4192,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e42); }
+            if (peg$silentFails === 0) { peg$fail(peg$e43); }
           }
           if (s5 !== peg$FAILED) {
             if (input.length > peg$currPos) {
@@ -4074,7 +4200,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e43); }
+              if (peg$silentFails === 0) { peg$fail(peg$e44); }
             }
             if (s6 !== peg$FAILED) {
               s5 = [s5, s6];
@@ -4095,11 +4221,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e40); }
+        if (peg$silentFails === 0) { peg$fail(peg$e41); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f47(s2);
+        s0 = peg$f48(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4121,17 +4247,17 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e44); }
+      if (peg$silentFails === 0) { peg$fail(peg$e45); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = [];
       s4 = input.charAt(peg$currPos);
-      if (peg$r13.test(s4)) {
+      if (peg$r14.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e45); }
+        if (peg$silentFails === 0) { peg$fail(peg$e46); }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos;
@@ -4140,7 +4266,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+          if (peg$silentFails === 0) { peg$fail(peg$e43); }
         }
         if (s5 !== peg$FAILED) {
           if (input.length > peg$currPos) {
@@ -4148,7 +4274,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e43); }
+            if (peg$silentFails === 0) { peg$fail(peg$e44); }
           }
           if (s6 !== peg$FAILED) {
             s5 = [s5, s6];
@@ -4165,11 +4291,11 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4);
         s4 = input.charAt(peg$currPos);
-        if (peg$r13.test(s4)) {
+        if (peg$r14.test(s4)) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e45); }
+          if (peg$silentFails === 0) { peg$fail(peg$e46); }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos;
@@ -4178,7 +4304,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e42); }
+            if (peg$silentFails === 0) { peg$fail(peg$e43); }
           }
           if (s5 !== peg$FAILED) {
             if (input.length > peg$currPos) {
@@ -4186,7 +4312,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e43); }
+              if (peg$silentFails === 0) { peg$fail(peg$e44); }
             }
             if (s6 !== peg$FAILED) {
               s5 = [s5, s6];
@@ -4207,11 +4333,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e44); }
+        if (peg$silentFails === 0) { peg$fail(peg$e45); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f48(s2);
+        s0 = peg$f49(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4262,11 +4388,11 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     peg$silentFails++;
     s1 = input.charAt(peg$currPos);
-    if (peg$r14.test(s1)) {
+    if (peg$r15.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
     peg$silentFails--;
     if (s1 === peg$FAILED) {
@@ -4284,21 +4410,21 @@ function peg$parse(input, options) {
 
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r15.test(s1)) {
+    if (peg$r16.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
         s0.push(s1);
         s1 = input.charAt(peg$currPos);
-        if (peg$r15.test(s1)) {
+        if (peg$r16.test(s1)) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e47); }
+          if (peg$silentFails === 0) { peg$fail(peg$e48); }
         }
       }
     } else {
@@ -4313,20 +4439,20 @@ function peg$parse(input, options) {
 
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r15.test(s1)) {
+    if (peg$r16.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = input.charAt(peg$currPos);
-      if (peg$r15.test(s1)) {
+      if (peg$r16.test(s1)) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+        if (peg$silentFails === 0) { peg$fail(peg$e48); }
       }
     }
 
