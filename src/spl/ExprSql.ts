@@ -16,6 +16,10 @@ export interface ExprContext {
   readonly at: number
 }
 
+/** `_time` in an expression is epoch seconds (a number), as SPL's eval sees it. */
+const timeAsNumber = (v: Value): Value =>
+  v.kind === "time" ? { sql: asNumber(v), kind: "number" } : v
+
 const textual = (v: Value) => v.kind === "string"
 const numeric = (v: Value) => v.kind === "number" || v.kind === "time"
 
@@ -51,7 +55,7 @@ export const expression = (context: ExprContext, expr: Expr): Value => {
           context.at,
           `'${expr.name}' is not a field name ${context.command} can use`
         )
-      return fieldValue(context.rows, expr.name)
+      return timeAsNumber(fieldValue(context.rows, expr.name))
     case "and":
     case "or":
       return {

@@ -205,6 +205,14 @@ layer(SplCompilerLive)("SPL pipelines", (it) => {
       )
   )
 
+  it.effect("eval: _time is epoch seconds; + concatenates text, adds numbers", () =>
+    Effect.map(
+      search(chdb, 'id=e1 | eval t=_time, s="a" + 1, n=1 + 2 * 3, m=-bytes | table t, s, n, m'),
+      // e1 is at 2026-01-01T00:01:00Z = 1767225660 s.
+      (rows) => expect(rows).toEqual([{ t: 1767225660, s: "a1", n: 7, m: -1200 }])
+    )
+  )
+
   it.effect("stats count over no events is one row with 0", () =>
     Effect.map(search(chdb, "nosuchtermanywhere | stats count"), (rows) =>
       expect(rows).toEqual([{ count: 0 }])
