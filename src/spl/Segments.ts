@@ -7,42 +7,22 @@
 const MAJOR = " \t\r\n[]<>(){}|!;,'\"*&?+"
 const MINOR = "/:=@.-$#%\\_"
 
+/** Control characters as RE2 hex escapes, so the pattern text holds none. */
+const control = (c: string) =>
+  c < " " ? `\\x{${c.charCodeAt(0).toString(16).padStart(2, "0")}}` : undefined
+
 const classOf = (chars: string) =>
-  "[" +
-  [...chars]
-    .map((c) =>
-      /[\\\]\[^\-]/.test(c)
-        ? `\\${c}`
-        : c === "\t"
-          ? "\\t"
-          : c === "\r"
-            ? "\\r"
-            : c === "\n"
-              ? "\\n"
-              : c
-    )
-    .join("") +
-  "]"
+  `[${[...chars].map((c) => control(c) ?? (/[\\\]\[^\-]/.test(c) ? `\\${c}` : c)).join("")}]`
 
 const BREAKER = classOf(MAJOR + MINOR)
-const WITHIN_MAJOR = "[^" + classOf(MAJOR).slice(1)
+const WITHIN_MAJOR = `[^${classOf(MAJOR).slice(1)}`
 
 const isBreaker = (c: string) => MAJOR.includes(c) || MINOR.includes(c)
 
-/** RE2 text matching `literal` exactly: every ASCII punctuation escaped. */
+/** RE2 text matching `literal` exactly: ASCII punctuation escaped, control characters in hex. */
 const escapeRegex = (literal: string) =>
   [...literal]
-    .map((c) =>
-      /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(c)
-        ? `\\${c}`
-        : c === "\n"
-          ? "\\n"
-          : c === "\r"
-            ? "\\r"
-            : c === "\t"
-              ? "\\t"
-              : c
-    )
+    .map((c) => control(c) ?? (/[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(c) ? `\\${c}` : c))
     .join("")
 
 /** The case-insensitive RE2 pattern of a term or phrase; null when it matches everything. */

@@ -59,6 +59,19 @@ layer(SplCompilerLive)("SPL safety", (it) => {
     })
   )
 
+  it.effect("control characters and non-ASCII text reach SQL as literals", () =>
+    Effect.gen(function* () {
+      for (const spl of [
+        '"a\u0000b"',
+        'x="\u0001*"',
+        '| where msg="\u0007"',
+        "'\u0000'=1",
+        "\u00e9t\u00e9 \u65e5\u672c"
+      ])
+        expect(yield* ids(chdb, spl), spl).toEqual([])
+    })
+  )
+
   it.effect("a seeded fuzz of SPL text compiles or is refused, never dies", () =>
     Effect.gen(function* () {
       const compiler = yield* SplCompiler
