@@ -24,6 +24,10 @@ type Of<C extends Command["command"]> = Extract<Command, { command: C }>
 export const SORT_DEFAULT_LIMIT = 10_000
 export const HEAD_DEFAULT = 10
 
+/** A count written in a command, as SQL: only whole numbers the engine reads exactly. */
+const countOf = (command: string, at: number, count: number) =>
+  Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
+
 const filtered = (input: Stage, where: string): Stage => ({
   rows: input.rows,
   sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
@@ -105,7 +109,7 @@ export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => 
     ...input.rows.order
   ]
   const rows: Rows = { ...input.rows, order }
-  const limit = command.count ?? SORT_DEFAULT_LIMIT
+  const limit = countOf("sort", command.at, command.count ?? SORT_DEFAULT_LIMIT)
   const select = [
     ...carried(input.rows).map(ident),
     ...keys.map((k) => `${k.expression} AS ${ident(k.sql)}`)
@@ -122,7 +126,7 @@ export const head = (input: Stage, command: Of<"head">): Stage => ({
   rows: input.rows,
   sql:
     `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
-    `ORDER BY ${orderBy(input.rows.order)} LIMIT ${command.count ?? HEAD_DEFAULT}`
+    `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
 })
 
 /** The first N events (1 by default) of each combination, in the rows' order. */
@@ -138,6 +142,6 @@ export const dedup = (input: Stage, command: Of<"dedup">): Stage => {
     sql:
       `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
       `WHERE ${values.map((v) => `${v} IS NOT NULL`).join(" AND ")} ` +
-      `ORDER BY ${orderBy(input.rows.order)} LIMIT ${command.count ?? 1} BY ${values.join(", ")}`
+      `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("dedup", command.at, command.count ?? 1)} BY ${values.join(", ")}`
   }
 }

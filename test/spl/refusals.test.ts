@@ -28,6 +28,8 @@ const cases: ReadonlyArray<
   ["| stats count, count", "stats", 2, /twice/],
   ["| where bytes", "where", 2, /true\/false test/],
   ["| sort 0", "sort", 2, /at least one field/],
+  ["x | head 99999999999999999999", "head", 4, /smaller count/],
+  ["| dedup 1e3 host", "dedup", 9, /syntax error/],
   ["__raw_data=1", "search", 0, /not a field name/],
   ["x TERM(10.0.0.1)", "search", 2, /TERM\(\) is not in the subset/],
   ["x earliest=-24h", "search", 0, /pass the time window/],
