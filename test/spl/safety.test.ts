@@ -173,7 +173,13 @@ const TOKENS = [
   "a/0",
   "_time",
   "_raw",
-  "index=main"
+  "index=main",
+  "99999999999999999999",
+  "1e999",
+  "round(",
+  "| head 99999999999999999999",
+  '"\u0000"',
+  "'a`b'"
 ]
 
 /** A small seeded generator, so the fuzz is the same strings every run. */
