@@ -17,7 +17,8 @@ const isolated = [
   "test/logs/retention.test.ts",
   "test/spl/search.test.ts",
   "test/spl/pipeline.test.ts",
-  "test/spl/safety.test.ts"
+  "test/spl/safety.test.ts",
+  "test/spl/limits.test.ts"
 ]
 
 export default defineConfig({

@@ -70,6 +70,11 @@ const idCases: ReadonlyArray<
     ["e9", "e1"]
   ],
   ["like(): _ is one character", '| where like(user, "_ob")', ["e7", "e2"]],
+  [
+    "substr(): 1-based, a negative start counts from the end",
+    '| where substr(host, 1, 3)="db-" OR substr(host, -2)="-3"',
+    ["e8", "e7", "e5", "e4"]
+  ],
   ["match(): an unanchored regular expression", '| where match(msg, "rr")', ["e2", "e1"]],
   [
     "`| search` applies the search language mid-pipeline",

@@ -83,6 +83,14 @@ const cases: ReadonlyArray<readonly [rule: string, spl: string, expected: Readon
     ["sourcetype= reads the sourcetype column", "sourcetype=json", ["e4"]],
     ["host= with a quote in the value", 'host="we\'b"', ["e12"]],
     ["source= reads the source column", "source=http:* id=e1", ["e1"]],
+    [
+      "AND/OR/NOT are uppercase: a lowercase `or` is a term (no event has it)",
+      "user=bob or user=carol",
+      []
+    ],
+    ["NOT applies only to the term after it", "NOT user=alice host=web-1", ["e11", "e3"]],
+    ['= compares as text: 1 does not match "1.0"', "status=1", []],
+    ['= compares as text: 1.0 matches "1.0"', "status=1.0", ["e6"]],
     ["a leading `search` is the command's name, not a term", "search error upstream", ["e3"]],
     [
       "an empty search is every event",
