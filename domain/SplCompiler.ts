@@ -37,8 +37,8 @@ export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch
   sql: Schema.String,
   /** The result's columns, in order. */
   columns: Schema.Array(Schema.String),
-  /** `events` while rows are still events (`_time`, `_raw` …); `table` after stats/table. */
-  resultKind: Schema.Literal("events", "table")
+  /** `statistics` once a `stats` or `table` made rows of results; `events` before. */
+  resultKind: Schema.Literal("events", "statistics")
 }) {}
 
 export class SplCompiler extends Context.Tag("sluice/SplCompiler")<

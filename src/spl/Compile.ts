@@ -101,6 +101,8 @@ export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch
     stages,
     sql: last.sql,
     columns: current.rows.columns.map((c) => c.name),
-    resultKind: current.rows.raw ? "events" : "table"
+    resultKind: pipeline.commands.some((c) => c.command === "stats" || c.command === "table")
+      ? "statistics"
+      : "events"
   })
 }

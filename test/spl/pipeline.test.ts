@@ -297,7 +297,11 @@ layer(SplCompilerLive)("SPL pipelines", (it) => {
         const compiler = yield* SplCompiler
         const fields = yield* compiler.compile("id=e1 | fields id, host", {})
         expect(fields.columns).toEqual(["_time", "_raw", "id", "host"])
-        expect(fields.resultKind).toBe("table")
+        expect(fields.resultKind).toBe("events")
+        expect((yield* compiler.compile("id=e1 | table id", {})).resultKind).toBe("statistics")
+        expect((yield* compiler.compile("| stats count | eval n=1", {})).resultKind).toBe(
+          "statistics"
+        )
         const table = yield* search(chdb, "id=e1 | table host, id")
         expect(table).toEqual([{ host: "web-1", id: "e1" }])
         expect(Object.keys(table[0]!)).toEqual(["host", "id"])
