@@ -7,6 +7,8 @@
 import { CompiledSearch, SplStage } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
 import type { Command } from "./Ast.js"
+import { SQL_BUDGET } from "./Budget.js"
+import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"
 import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup, evaluate, head, search, sort, where } from "./RowCommands.js"
@@ -17,8 +19,6 @@ import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
 
-/** Generated SQL larger than this is refused (decisions §12's size budget). */
-export const SQL_BUDGET = 64 * 1024
 export const MAX_COMMANDS = 64
 
 const windowCondition = (window: SearchWindow) => {
@@ -29,7 +29,22 @@ const windowCondition = (window: SearchWindow) => {
   ]
 }
 
+const expressionsOf = (command: Command) => {
+  switch (command.command) {
+    case "where":
+      return [exprDepth(command.expression)]
+    case "eval":
+      return command.assignments.map((a) => exprDepth(a.expression))
+    case "search":
+      return [searchDepth(command.expression)]
+    default:
+      return []
+  }
+}
+
 const step = (names: Names, input: Stage, command: Command): Stage => {
+  if (expressionsOf(command).some((depth) => depth > MAX_DEPTH))
+    refuse(command.command, command.at, `${command.command} nests deeper than ${MAX_DEPTH} levels`)
   switch (command.command) {
     case "search":
       return search(input, command)
@@ -71,6 +86,8 @@ export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch
   const pipeline = parsePipeline(spl)
   if (pipeline.commands.length > MAX_COMMANDS)
     refuse("search", 0, `the search has more than ${MAX_COMMANDS} commands`)
+  if (pipeline.search !== null && searchDepth(pipeline.search.expression) > MAX_DEPTH)
+    refuse("search", 0, `search nests deeper than ${MAX_DEPTH} levels`)
   const names = namesFrom()
   const conditions = [
     ...windowCondition(window),

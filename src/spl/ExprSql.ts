@@ -7,6 +7,7 @@ import type { CompareOperator, Expr } from "./Ast.js"
 import { quoteString } from "../engine/Sql.js"
 import { callSql } from "./Functions.js"
 import { refuse } from "./Refusal.js"
+import { SQL_BUDGET } from "./Budget.js"
 import { asNumber, asText, fieldValue, numberLiteral, usableName } from "./Rows.js"
 import type { Rows, Value } from "./Rows.js"
 
@@ -41,7 +42,22 @@ const comparison = (op: CompareOperator, left: Value, right: Value): string => {
   return `if(${l} IS NOT NULL AND ${r} IS NOT NULL, ${l} ${op} ${r}, ${asText(left)} ${op} ${asText(right)})`
 }
 
+/**
+ * An expression's SQL. Each node's SQL holds its operands' at most a few times, and is
+ * refused once larger than the budget, so no nesting makes the text grow unbounded.
+ */
 export const expression = (context: ExprContext, expr: Expr): Value => {
+  const value = node(context, expr)
+  if (value.sql.length > SQL_BUDGET)
+    refuse(
+      context.command,
+      context.at,
+      `${context.command} compiles to more than ${SQL_BUDGET} bytes of SQL`
+    )
+  return value
+}
+
+const node = (context: ExprContext, expr: Expr): Value => {
   const sub = (e: Expr) => expression(context, e)
   switch (expr.type) {
     case "string":
@@ -80,9 +96,11 @@ export const expression = (context: ExprContext, expr: Expr): Value => {
       const [l, r] = [asNumber(left), asNumber(right)]
       // Division by zero is null in SPL, not infinity.
       const sql =
-        expr.op === "/" || expr.op === "%"
-          ? `if(${r} = 0, NULL, ${expr.op === "/" ? `${l} / ${r}` : `modulo(${l}, ${r})`})`
-          : `(${l} ${expr.op} ${r})`
+        expr.op === "/"
+          ? `(${l} / nullIf(${r}, 0))`
+          : expr.op === "%"
+            ? `modulo(${l}, nullIf(${r}, 0))`
+            : `(${l} ${expr.op} ${r})`
       return { sql, kind: "number" }
     }
     case "call":

@@ -95,9 +95,10 @@ export const callSql = (context: CallContext, name: string, args: ReadonlyArray<
       if (digits === undefined || Math.abs(Number(digits)) > 15)
         refuse(context.command, context.at, "round() takes a whole number of digits (0 to 15)")
       const scale = `pow(10, ${Number(digits)})`
-      const x = asNumber(arg(0))
-      // Halves round away from zero (SPL), where the engine rounds floats half to even.
-      return { sql: `(sign(${x}) * floor(abs(${x}) * ${scale} + 0.5) / ${scale})`, kind: "number" }
+      // Halves round away from zero (SPL), where the engine rounds floats half to even; the
+      // lambda reads x once, so nested rounds do not repeat their argument's SQL.
+      const away = `__v -> sign(__v) * floor(abs(__v) * ${scale} + 0.5) / ${scale}`
+      return { sql: `arrayElement(arrayMap(${away}, [${asNumber(arg(0))}]), 1)`, kind: "number" }
     }
     case "tonumber":
       arity(1, 2)

@@ -45,6 +45,9 @@ export const parsePipeline = (spl: string): Pipeline => {
     // The grammar's actions build exactly the shapes of Ast.ts.
     return parse(spl) as Pipeline
   } catch (error) {
+    // The parser recurses once per prefix operator (`- - - 1`, `NOT NOT a`).
+    if (error instanceof RangeError)
+      return refuse("search", 0, "the search nests operators too deeply")
     if (!(error instanceof PeggySyntaxError)) throw error
     const position = error.location.start.offset
     const command = commandAt(spl, position)

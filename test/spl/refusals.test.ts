@@ -58,6 +58,30 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
     })
   )
 
+  it.effect("long operator chains are refused by a limit, never by the stack", () =>
+    Effect.gen(function* () {
+      for (const spl of [
+        `${"NOT ".repeat(4000)}a`,
+        `| eval x=${"-".repeat(16000)}1`,
+        `| where ${"NOT ".repeat(4000)}isnull(a)`,
+        `| eval x=${"1+".repeat(5000)}1`
+      ]) {
+        const error = yield* refusal(spl)
+        expect(error.message, spl.slice(0, 20)).toMatch(/nests/)
+      }
+    })
+  )
+
+  it.effect("nesting that repeats no operand stays small: 60 rounds, 60 divisions", () =>
+    Effect.gen(function* () {
+      const compiler = yield* SplCompiler
+      const rounds = `| eval x=${"round(".repeat(60)}bytes${", 1)".repeat(60)}`
+      const divisions = `| eval y=${"1/(".repeat(60)}2${")".repeat(60)}`
+      for (const spl of [rounds, divisions])
+        expect((yield* compiler.compile(spl, {})).sql.length).toBeLessThan(20_000)
+    })
+  )
+
   it.effect("every command of the subset is known to the grammar", () =>
     Effect.forEach(COMMANDS, (command) =>
       Effect.map(

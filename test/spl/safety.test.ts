@@ -6,7 +6,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { SQL_BUDGET } from "../../src/spl/Compile.js"
+import { SQL_BUDGET } from "../../src/spl/Budget.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
 import { ids, openEvents, rowsOf, search } from "./events.js"
 
@@ -57,6 +57,17 @@ layer(SplCompilerLive)("SPL safety", (it) => {
       const odd = yield* search(chdb, `id=e1 | eval 'a\`b'="c\\"); DROP" | table 'a\`b'`)
       expect(odd).toEqual([{ "a`b": 'c"); DROP' }])
     })
+  )
+
+  it.effect("nested round() and division run as SPL computes them", () =>
+    Effect.map(
+      search(
+        chdb,
+        "id=e1 | eval x=round(round(round(bytes/7, 2), 1)), y=1/(2/(4/8)), z=5/0 | table x, y, z"
+      ),
+      // 1200/7 = 171.428… → 171.43 → 171.4 → 171; 4/8 = 0.5, 2/0.5 = 4, 1/4 = 0.25; /0 is null.
+      (rows) => expect(rows).toEqual([{ x: 171, y: 0.25, z: null }])
+    )
   )
 
   it.effect("control characters and non-ASCII text reach SQL as literals", () =>
