@@ -81,7 +81,7 @@ const output = (stage: Stage) => {
 
 export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch => {
   for (const bound of [window.earliest, window.latest])
-    if (bound !== undefined && !Number.isFinite(bound))
+    if (bound !== undefined && !(Math.abs(bound) <= 8.64e15))
       refuse("search", 0, "the time window's bounds must be epoch milliseconds")
   const pipeline = parsePipeline(spl)
   if (pipeline.commands.length > MAX_COMMANDS)

@@ -98,6 +98,13 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
     )
   )
 
+  it.effect("a time window beyond the dates there are is refused", () =>
+    Effect.map(
+      Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile("x", { latest: 1e300 }))),
+      (error) => expect(error.message).toMatch(/epoch milliseconds/)
+    )
+  )
+
   it.effect("the wire form is 400 bad_request", () =>
     Effect.sync(() => {
       expect(errorStatus.SplRefused).toBe(400)
