@@ -47,13 +47,14 @@ export const where = (input: Stage, command: Of<"where">): Stage => {
 const assign = (names: Names, input: Stage, field: string, expr: Expr, at: number): Stage => {
   if (!usableName(field)) refuse("eval", at, `'${field}' is not a field name eval can assign`)
   const value = expression({ rows: input.rows, command: "eval", at }, expr)
-  if (value.kind === "bool")
-    refuse("eval", at, "Fields cannot be assigned a boolean result. Instead, try if(...)")
-  const column: Column = {
-    name: field,
-    sql: names.fresh(),
-    kind: value.kind === "bool" ? "number" : value.kind === "string" ? "value" : value.kind
-  }
+  // Text an expression made is stored as a value: numeric when it reads as a number.
+  const kind =
+    value.kind === "bool"
+      ? refuse("eval", at, "Fields cannot be assigned a boolean result. Instead, try if(...)")
+      : value.kind === "string"
+        ? "value"
+        : value.kind
+  const column: Column = { name: field, sql: names.fresh(), kind }
   const replaced = input.rows.columns.some((c) => c.name === field)
   const rows: Rows = {
     ...input.rows,
