@@ -86,6 +86,20 @@ export class QueryRefused extends Schema.TaggedError<QueryRefused>()(
   fields,
   HttpApiSchema.annotations({ status: 400 })
 ) {}
+/**
+ * An SPL search was refused before it ran: a syntax error, a command or function outside
+ * the subset, or a search whose SQL would be too large. `command` and `position` (a
+ * 0-based character offset in the SPL text) say where; the message says them too.
+ */
+export class SplRefused extends Schema.TaggedError<SplRefused>()(
+  "SplRefused",
+  {
+    ...fields,
+    command: Schema.optionalWith(Schema.String, { default: () => "search" }),
+    position: Schema.optionalWith(Schema.Int, { default: () => 0 })
+  },
+  HttpApiSchema.annotations({ status: 400 })
+) {}
 
 /** The asked-for cluster does not exist in the caller's organization. */
 export class ClusterNotFound extends Schema.TaggedError<ClusterNotFound>()(
@@ -125,6 +139,7 @@ export type DomainError =
   | InsertTokenReused
   | MalformedRecords
   | QueryRefused
+  | SplRefused
   | ClusterNotFound
   | ClusterTransitionConflict
   | DuplicateClusterName
@@ -172,6 +187,7 @@ export const errorStatus = {
   InsertTokenReused: 409,
   MalformedRecords: 400,
   QueryRefused: 400,
+  SplRefused: 400,
   ClusterNotFound: 404,
   ClusterTransitionConflict: 409,
   DuplicateClusterName: 409,
@@ -197,6 +213,7 @@ export const errorCode = {
   InsertTokenReused: "insert_token_reused",
   MalformedRecords: "bad_request",
   QueryRefused: "bad_request",
+  SplRefused: "bad_request",
   ClusterNotFound: "not_found",
   ClusterTransitionConflict: "conflict",
   DuplicateClusterName: "duplicate_name",
@@ -247,6 +264,7 @@ export const ErrorWire = {
   InsertTokenReused: wire(InsertTokenReused, (b) => new InsertTokenReused(text(b))),
   MalformedRecords: wire(MalformedRecords, (b) => new MalformedRecords(text(b))),
   QueryRefused: wire(QueryRefused, (b) => new QueryRefused(text(b))),
+  SplRefused: wire(SplRefused, (b) => new SplRefused(text(b))),
   ClusterNotFound: wire(ClusterNotFound, (b) => new ClusterNotFound(text(b))),
   ClusterTransitionConflict: wire(
     ClusterTransitionConflict,

@@ -27,6 +27,7 @@ const codes: Record<ApiError["_tag"], status> = {
   InsertTokenReused: status.FAILED_PRECONDITION,
   MalformedRecords: status.INVALID_ARGUMENT,
   QueryRefused: status.INVALID_ARGUMENT,
+  SplRefused: status.INVALID_ARGUMENT,
   ClusterNotFound: status.NOT_FOUND,
   ClusterTransitionConflict: status.FAILED_PRECONDITION,
   DuplicateClusterName: status.ALREADY_EXISTS,

@@ -1,0 +1,53 @@
+/**
+ * The SPL compiler (spl.md §1, decisions.md §12): SPL text and a time window in, a plan
+ * of stages and ClickHouse SQL over `spl_events` out. Pure: no engine, no I/O, so a
+ * search can be explained, checked and costed before anything runs.
+ *
+ * The SQL names `spl_events` unqualified (the statement runs in the selected database).
+ * SPL text reaches it only as literals quoted by the one quoting module.
+ */
+import { Context, Schema } from "effect"
+import type { Effect } from "effect"
+import type { SplRefused } from "./Errors.js"
+
+/** The search's time bounds in epoch milliseconds: earliest inclusive, latest exclusive. */
+export const SearchWindow = Schema.Struct({
+  earliest: Schema.optional(Schema.Int),
+  latest: Schema.optional(Schema.Int)
+})
+export type SearchWindow = typeof SearchWindow.Type
+
+/** One command of the pipeline, the base search being the first (`search`). */
+export class SplStage extends Schema.Class<SplStage>("SplStage")({
+  /** The command's name as the subset knows it (`search`, `where`, `stats` …). */
+  command: Schema.String,
+  /** The command's text as written, arguments included. */
+  expression: Schema.String,
+  /** 0-based character offset of the command in the SPL text. */
+  position: Schema.Int,
+  /** SQL of the pipeline up to and including this stage: its rows are the stage's output. */
+  sql: Schema.String
+}) {}
+
+/** A compiled search: its stages and the SQL of the whole pipeline. */
+export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch")({
+  spl: Schema.String,
+  stages: Schema.Array(SplStage),
+  /** The whole search; equal to the last stage's `sql`. */
+  sql: Schema.String,
+  /** The result's columns, in order. */
+  columns: Schema.Array(Schema.String),
+  /** `statistics` once a `stats` or `table` made rows of results; `events` before. */
+  resultKind: Schema.Literal("events", "statistics")
+}) {}
+
+export class SplCompiler extends Context.Tag("sluice/SplCompiler")<
+  SplCompiler,
+  {
+    /** Compiles `spl` over `window`; anything outside the subset is `SplRefused`. */
+    readonly compile: (
+      spl: string,
+      window: SearchWindow
+    ) => Effect.Effect<CompiledSearch, SplRefused>
+  }
+>() {}

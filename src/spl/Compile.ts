@@ -1,0 +1,125 @@
+/**
+ * A pipeline to SQL: the base search over `spl_events` within the window, then one
+ * stage per command, each selecting from the one before. A stage's own SQL keeps the
+ * columns later stages need; `output` turns it into the rows a user sees (the visible
+ * fields, in the rows' order).
+ */
+import { CompiledSearch, SplStage } from "../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../domain/SplCompiler.js"
+import type { Command } from "./Ast.js"
+import { SQL_BUDGET } from "./Budget.js"
+import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"
+import { parsePipeline } from "./Parse.js"
+import { refuse } from "./Refusal.js"
+import { dedup, evaluate, head, search, sort, where } from "./RowCommands.js"
+import { EVENTS_TABLE, eventRows, ident, orderBy, selectCarried } from "./Rows.js"
+import { fields, rename, table } from "./ShapeCommands.js"
+import { namesFrom } from "./Stage.js"
+import type { Names, Stage } from "./Stage.js"
+import { stats } from "./StatsCommand.js"
+import { searchCondition } from "./SearchSql.js"
+
+export const MAX_COMMANDS = 64
+
+const windowCondition = (window: SearchWindow) => {
+  const bound = (ms: number) => `fromUnixTimestamp64Milli(toInt64(${Math.trunc(ms)}), 'UTC')`
+  return [
+    ...(window.earliest === undefined ? [] : [`_time >= ${bound(window.earliest)}`]),
+    ...(window.latest === undefined ? [] : [`_time < ${bound(window.latest)}`])
+  ]
+}
+
+const expressionsOf = (command: Command) => {
+  switch (command.command) {
+    case "where":
+      return [exprDepth(command.expression)]
+    case "eval":
+      return command.assignments.map((a) => exprDepth(a.expression))
+    case "search":
+      return [searchDepth(command.expression)]
+    default:
+      return []
+  }
+}
+
+const step = (names: Names, input: Stage, command: Command): Stage => {
+  if (expressionsOf(command).some((depth) => depth > MAX_DEPTH))
+    refuse(command.command, command.at, `${command.command} nests deeper than ${MAX_DEPTH} levels`)
+  switch (command.command) {
+    case "search":
+      return search(input, command)
+    case "where":
+      return where(input, command)
+    case "eval":
+      return evaluate(names, input, command)
+    case "stats":
+      return stats(names, input, command)
+    case "sort":
+      return sort(names, input, command)
+    case "head":
+      return head(input, command)
+    case "dedup":
+      return dedup(input, command)
+    case "fields":
+      return fields(names, input, command)
+    case "table":
+      return table(names, input, command)
+    case "rename":
+      return rename(names, input, command)
+    case "unknown":
+      return refuse(command.name, command.at, `the command ${command.name} is not in the subset`)
+  }
+}
+
+/** What a stage's rows look like to a user: its visible fields, in its order. */
+const output = (stage: Stage) => {
+  const columns = stage.rows.columns.map((c) => `__s.${ident(c.sql)} AS ${ident(c.name)}`)
+  const order =
+    stage.rows.order.length === 0 ? "" : ` ORDER BY ${orderBy(stage.rows.order, "__s.")}`
+  return `SELECT ${columns.join(", ") || "1 AS `_`"} FROM (${stage.sql}) AS __s${order}`
+}
+
+export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch => {
+  for (const bound of [window.earliest, window.latest])
+    if (bound !== undefined && !(Math.abs(bound) <= 8.64e15))
+      refuse("search", 0, "the time window's bounds must be epoch milliseconds")
+  const pipeline = parsePipeline(spl)
+  if (pipeline.commands.length > MAX_COMMANDS)
+    refuse("search", 0, `the search has more than ${MAX_COMMANDS} commands`)
+  if (pipeline.search !== null && searchDepth(pipeline.search.expression) > MAX_DEPTH)
+    refuse("search", 0, `search nests deeper than ${MAX_DEPTH} levels`)
+  const names = namesFrom()
+  const conditions = [
+    ...windowCondition(window),
+    ...(pipeline.search === null ? [] : [searchCondition(eventRows, pipeline.search.expression, 0)])
+  ]
+  const base: Stage = {
+    rows: eventRows,
+    sql:
+      `SELECT ${selectCarried(eventRows)} FROM ${ident(EVENTS_TABLE)}` +
+      (conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`)
+  }
+  const stages: Array<SplStage> = []
+  const record = (stage: Stage, command: string, text: string, position: number) => {
+    const sql = output(stage)
+    if (sql.length > SQL_BUDGET)
+      refuse(command, position, `the search compiles to more than ${SQL_BUDGET} bytes of SQL`)
+    stages.push(new SplStage({ command, expression: text.trim(), position, sql }))
+  }
+  record(base, "search", pipeline.search?.text ?? "", pipeline.search?.at ?? 0)
+  let current = base
+  for (const command of pipeline.commands) {
+    current = step(names, current, command)
+    record(current, command.command, command.text, command.at)
+  }
+  const last = stages[stages.length - 1]!
+  return new CompiledSearch({
+    spl,
+    stages,
+    sql: last.sql,
+    columns: current.rows.columns.map((c) => c.name),
+    resultKind: pipeline.commands.some((c) => c.command === "stats" || c.command === "table")
+      ? "statistics"
+      : "events"
+  })
+}

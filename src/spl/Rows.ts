@@ -1,0 +1,126 @@
+/**
+ * What a stage's rows hold, as the compiler tracks it between stages: the visible fields
+ * (an SPL name over an SQL column), whether the event's fields are still readable from
+ * the stored JSON (`__raw_data`), and the order the rows are in.
+ *
+ * SQL column names are the stored columns' own (`_time`, `_raw`, metadata) or fresh
+ * `__cN` names, never an SPL name, so no stage's alias can shadow a column, a rename
+ * costs no SQL, and a column the order needs is kept (hidden) when its field is dropped.
+ */
+import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+
+/**
+ * `value`: text as extracted (Nullable(String)), numeric when it reads as a number;
+ * `number`: Nullable(Float64); `string`: a text literal or text function result;
+ * `time`: `_time` (DateTime64(3)); `multi`: Array(String) (`values()`); `bool`: a test.
+ */
+export type Kind = "value" | "number" | "string" | "time" | "multi" | "bool"
+
+export interface Column {
+  readonly name: string
+  readonly sql: string
+  readonly kind: Exclude<Kind, "bool">
+}
+
+export interface OrderKey {
+  readonly sql: string
+  readonly descending: boolean
+}
+
+export interface Rows {
+  readonly columns: ReadonlyArray<Column>
+  readonly raw: boolean
+  /** Fields of the stored JSON no longer readable (renamed away). */
+  readonly removed: ReadonlySet<string>
+  readonly order: ReadonlyArray<OrderKey>
+}
+
+export interface Value {
+  readonly sql: string
+  readonly kind: Kind
+}
+
+export const RAW_DATA = "__raw_data"
+export const EVENTS_TABLE = "spl_events"
+
+const METADATA = ["_raw", "host", "source", "sourcetype", "index"] as const
+
+/** The rows of `spl_events`: newest first (spl.md §1, `head`). */
+export const eventRows: Rows = {
+  columns: [
+    { name: "_time", sql: "_time", kind: "time" },
+    ...METADATA.map((name): Column => ({ name, sql: name, kind: "value" }))
+  ],
+  raw: true,
+  removed: new Set(),
+  order: [{ sql: "_time", descending: true }]
+}
+
+export const ident = quoteIdentifier
+
+/** The SQL columns a stage passes on: visible ones, those the order needs, the JSON. */
+export const carried = (rows: Rows): Array<string> => [
+  ...new Set([
+    ...rows.columns.map((c) => c.sql),
+    ...rows.order.map((o) => o.sql),
+    ...(rows.raw ? [RAW_DATA] : [])
+  ])
+]
+
+export const selectCarried = (rows: Rows) => carried(rows).map(ident).join(", ")
+
+export const orderBy = (order: ReadonlyArray<OrderKey>, qualifier = "") =>
+  order.map((o) => `${qualifier}${ident(o.sql)}${o.descending ? " DESC" : " ASC"}`).join(", ")
+
+const NULL_TEXT = "CAST(NULL AS Nullable(String))"
+
+/** A field's value in `rows`: a visible column, a field of the stored JSON, or null. */
+export const fieldValue = (rows: Rows, name: string): Value => {
+  const column = rows.columns.find((c) => c.name === name)
+  if (column !== undefined) return { sql: ident(column.sql), kind: column.kind }
+  if (!rows.raw || rows.removed.has(name) || (METADATA as ReadonlyArray<string>).includes(name))
+    return { sql: NULL_TEXT, kind: "value" }
+  if (name === "_time") return { sql: NULL_TEXT, kind: "value" }
+  return {
+    sql: `CAST(getSubcolumn(${ident(RAW_DATA)}, ${quoteString(name)}) AS Nullable(String))`,
+    kind: "value"
+  }
+}
+
+/** A value as text: numbers as Splunk prints them, `_time` as epoch seconds. */
+export const asText = (value: Value): string => {
+  switch (value.kind) {
+    case "number":
+      return `toString(${value.sql})`
+    case "time":
+      return `toString(toUnixTimestamp64Milli(${value.sql}) / 1000)`
+    case "multi":
+      return `arrayStringConcat(${value.sql}, ' ')`
+    case "bool":
+      return `if(${value.sql}, 'true', 'false')`
+    default:
+      return value.sql
+  }
+}
+
+/** A value as a number, null when its text is not numeric. */
+export const asNumber = (value: Value): string => {
+  switch (value.kind) {
+    case "number":
+      return value.sql
+    case "time":
+      return `(toUnixTimestamp64Milli(${value.sql}) / 1000)`
+    case "bool":
+      return `toFloat64(${value.sql})`
+    default:
+      return `toFloat64OrNull(${asText(value)})`
+  }
+}
+
+/** A field name the compiler can carry: not empty, not the service's own. */
+export const usableName = (name: string) =>
+  name.length > 0 && !name.startsWith("__") && !/(^|\.)[:^]/.test(name)
+
+/** A number as SQL text (`inf` where JavaScript says `Infinity`). */
+export const numberLiteral = (n: number) =>
+  Number.isFinite(n) ? `toFloat64(${String(n)})` : n > 0 ? "inf" : n < 0 ? "-inf" : "nan"

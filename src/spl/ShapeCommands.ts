@@ -1,0 +1,86 @@
+/**
+ * Commands that choose or name the columns: `fields`, `table`, `rename` (spl.md §1,
+ * "Commands"). After `fields`/`table` only the named fields remain, so the stored JSON
+ * is no longer carried.
+ */
+import type { Command } from "./Ast.js"
+import { refuse } from "./Refusal.js"
+import { fieldValue, ident, selectCarried, usableName } from "./Rows.js"
+import type { Column, Rows } from "./Rows.js"
+import type { Names, Stage } from "./Stage.js"
+
+type Of<C extends Command["command"]> = Extract<Command, { command: C }>
+
+const checked = (command: string, at: number, fields: ReadonlyArray<string>) => {
+  for (const field of fields)
+    if (!usableName(field)) refuse(command, at, `'${field}' is not a field name ${command} can use`)
+  return [...new Set(fields)]
+}
+
+/** The named fields as columns: visible ones as they are, others read once here. */
+const keep = (names: Names, input: Stage, fields: ReadonlyArray<string>): Stage => {
+  const computed = new Map<string, string>()
+  const columns = fields.map((name): Column => {
+    const visible = input.rows.columns.find((c) => c.name === name)
+    if (visible !== undefined) return visible
+    const sql = names.fresh()
+    computed.set(sql, fieldValue(input.rows, name).sql)
+    return { name, sql, kind: "value" }
+  })
+  const rows: Rows = { columns, raw: false, removed: new Set(), order: input.rows.order }
+  const passed = selectCarried({ ...rows, columns: columns.filter((c) => !computed.has(c.sql)) })
+  const select = [passed, ...[...computed].map(([sql, value]) => `${value} AS ${ident(sql)}`)]
+  return {
+    rows,
+    sql: `SELECT ${select.filter((s) => s !== "").join(", ")} FROM (${input.sql})`
+  }
+}
+
+/** `fields a, b`: those fields, and `_time`/`_raw` while the rows have them. */
+export const fields = (names: Names, input: Stage, command: Of<"fields">): Stage => {
+  if (command.remove)
+    refuse(
+      "fields",
+      command.signAt,
+      "fields - (removing fields) is outside the subset; list the fields to keep"
+    )
+  const internal = ["_time", "_raw"].filter(
+    (name) => input.rows.columns.some((c) => c.name === name) && !command.fields.includes(name)
+  )
+  return keep(names, input, [...internal, ...checked("fields", command.at, command.fields)])
+}
+
+/** `table a, b`: exactly those columns, in that order. */
+export const table = (names: Names, input: Stage, command: Of<"table">): Stage =>
+  keep(names, input, checked("table", command.at, command.fields))
+
+/** `rename a AS b, …`, left to right; a renamed field is gone under its old name. */
+export const rename = (names: Names, input: Stage, command: Of<"rename">): Stage =>
+  command.renamings.reduce((stage, { from, to }) => {
+    checked("rename", command.at, [from, to])
+    if (from === to) return stage
+    const visible = stage.rows.columns.find((c) => c.name === from)
+    const others = stage.rows.columns.filter((c) => c.name !== to)
+    const removed = new Set([...stage.rows.removed, from])
+    removed.delete(to)
+    if (visible !== undefined)
+      return {
+        rows: {
+          ...stage.rows,
+          removed,
+          columns: others.map((c) => (c.name === from ? { ...c, name: to } : c))
+        },
+        sql: stage.sql
+      }
+    const value = fieldValue(stage.rows, from)
+    const sql = names.fresh()
+    const rows: Rows = {
+      ...stage.rows,
+      removed,
+      columns: [...others, { name: to, sql, kind: "value" }]
+    }
+    return {
+      rows,
+      sql: `SELECT ${selectCarried(stage.rows)}, ${value.sql} AS ${ident(sql)} FROM (${stage.sql})`
+    }
+  }, input)
