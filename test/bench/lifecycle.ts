@@ -10,9 +10,10 @@
  * Also: the other worker processes (the default cluster's, the warm spare) and the
  * server process.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import * as os from "node:os"
-import { call, freshDataDir, startServer } from "../support/server.js"
+import { LoginResponse } from "../../domain/api/AuthApi.js"
+import { bodyOf, call, freshDataDir, startServer } from "../support/server.js"
 import type { RunningServer } from "../support/server.js"
 import { childPids, rssOf, workerPids } from "../clusters/workerProcesses.js"
 
@@ -36,10 +37,10 @@ const median = (values: ReadonlyArray<number>) => {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 
-interface Phased {
-  readonly id: string
-  readonly status: { readonly phase: string; readonly message: string | null }
-}
+const Phased = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Struct({ phase: Schema.String, message: Schema.NullOr(Schema.String) })
+})
 
 const client = (server: RunningServer, token: string) => {
   const send = async (method: string, path: string, body?: unknown) => {
@@ -47,7 +48,7 @@ const client = (server: RunningServer, token: string) => {
       call(server, method, path, body === undefined ? { token } : { token, body })
     )
     if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.text}`)
-    return reply.json as Phased
+    return bodyOf(Phased, reply)
   }
   /** Milliseconds from `start` until the cluster shows `phase`. */
   const until = async (id: string, phase: string, start: number) => {
@@ -76,7 +77,7 @@ export const lifecycle = () =>
         const login = yield* call(server, "POST", "/v1/auth/login", {
           body: { email: EMAIL, password: PASSWORD }
         })
-        const token = (login.json as { token: string }).token
+        const token = bodyOf(LoginResponse, login).token
         const { send, until } = client(server, token)
 
         yield* Effect.promise(async () => {

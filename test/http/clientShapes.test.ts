@@ -6,9 +6,9 @@
  * that names no cluster (§2) too.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { eventually } from "../support/eventually.js"
-import { adminKeyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
 import type { Reply } from "../support/server.js"
 import * as F from "../otlp/fixtures.js"
 
@@ -41,7 +41,7 @@ const send = (
 const jsonOf = (reply: Reply, status = 200): Json => {
   expect(reply.status, reply.text).toBe(status)
   expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
-  return reply.json as Json
+  return bodyOf(Schema.Record({ key: Schema.String, value: Schema.Unknown }), reply)
 }
 
 const admin = Effect.map(TestServer, adminKeyOf)
