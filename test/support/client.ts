@@ -5,7 +5,7 @@
  * assertions on the exact wire form (status codes, `error` strings, headers).
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { makeSluiceClient } from "../../domain/Client.js"
 import type { RunningServer } from "./server.js"
 import { adminKeyOf } from "./server.js"
@@ -16,3 +16,22 @@ export const clientOf = (server: { readonly url: string }, token?: string) =>
 
 /** A client for `server` with its bootstrap admin key. */
 export const adminClientOf = (server: RunningServer) => clientOf(server, adminKeyOf(server))
+
+/** Installs `app` on the default cluster, signed in as the user `email`. */
+export const installApp = (
+  server: RunningServer,
+  app: "otlp-app" | "spl-app" | "metrics-app",
+  email: string,
+  password: string
+) =>
+  Effect.gen(function* () {
+    const anonymous = yield* clientOf(server)
+    const { token } = yield* anonymous.auth.login({
+      payload: { email, password: Redacted.make(password) }
+    })
+    const user = yield* clientOf(server, token)
+    yield* user.apps.install({
+      path: { app_id: app },
+      urlParams: { organization: "default", cluster: "default" }
+    })
+  }).pipe(Effect.orDie)

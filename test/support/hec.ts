@@ -1,22 +1,12 @@
 /** Helpers of the event-collector suites: installing the spl-app, posting, reading rows back. */
-import { Effect, Redacted } from "effect"
-import { clientOf } from "./client.js"
+import { Effect } from "effect"
+import { installApp } from "./client.js"
 import { query } from "./otel.js"
 import type { RunningServer } from "./server.js"
 import { call } from "./server.js"
 
 export const installSplApp = (server: RunningServer, email: string, password: string) =>
-  Effect.gen(function* () {
-    const anonymous = yield* clientOf(server)
-    const { token } = yield* anonymous.auth.login({
-      payload: { email, password: Redacted.make(password) }
-    })
-    const user = yield* clientOf(server, token)
-    yield* user.apps.install({
-      path: { app_id: "spl-app" },
-      urlParams: { organization: "default", cluster: "default" }
-    })
-  }).pipe(Effect.orDie)
+  installApp(server, "spl-app", email, password)
 
 /** POSTs `body` to a collector path with `Authorization: Splunk <key>` unless headers say otherwise. */
 export const post = (

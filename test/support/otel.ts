@@ -18,10 +18,10 @@ import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base"
 import type { ReadableLogRecord } from "@opentelemetry/sdk-logs"
 import type { ResourceMetrics } from "@opentelemetry/sdk-metrics"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
-import { Context, Effect, Redacted } from "effect"
+import { Context, Effect } from "effect"
 import { QueryRequest } from "../../domain/api/QueryApi.js"
 import { OtlpGrpcServer } from "../../src/otlp/grpc/OtlpGrpcServer.js"
-import { adminClientOf, clientOf } from "./client.js"
+import { adminClientOf, installApp } from "./client.js"
 import type { RunningServer } from "./server.js"
 import { adminKeyOf } from "./server.js"
 
@@ -134,17 +134,7 @@ export const query = (server: RunningServer, sql: string, database?: string) =>
 
 /** Installs the otlp-app on the default cluster as the bootstrap admin user. */
 export const installOtlpApp = (server: RunningServer, email: string, password: string) =>
-  Effect.gen(function* () {
-    const anonymous = yield* clientOf(server)
-    const { token } = yield* anonymous.auth.login({
-      payload: { email, password: Redacted.make(password) }
-    })
-    const user = yield* clientOf(server, token)
-    yield* user.apps.install({
-      path: { app_id: "otlp-app" },
-      urlParams: { organization: "default", cluster: "default" }
-    })
-  }).pipe(Effect.orDie)
+  installApp(server, "otlp-app", email, password)
 
 export interface GrpcReply {
   readonly code: number
