@@ -2,271 +2,320 @@
 //
 // https://peggyjs.org/
 
-
-
-  const KEYWORDS = ["AND", "OR", "NOT"]
-  const KNOWN = ["search", "where", "eval", "stats", "sort", "head", "fields", "table", "rename", "dedup"]
+const KEYWORDS = ["AND", "OR", "NOT"]
+const KNOWN = [
+  "search",
+  "where",
+  "eval",
+  "stats",
+  "sort",
+  "head",
+  "fields",
+  "table",
+  "rename",
+  "dedup"
+]
 
 class peg$SyntaxError extends SyntaxError {
   constructor(message, expected, found, location) {
-    super(message);
-    this.expected = expected;
-    this.found = found;
-    this.location = location;
-    this.name = "SyntaxError";
+    super(message)
+    this.expected = expected
+    this.found = found
+    this.location = location
+    this.name = "SyntaxError"
   }
 
   format(sources) {
-    let str = "Error: " + this.message;
+    let str = "Error: " + this.message
     if (this.location) {
-      let src = null;
-      const st = sources.find(s => s.source === this.location.source);
+      let src = null
+      const st = sources.find((s) => s.source === this.location.source)
       if (st) {
-        src = st.text.split(/\r\n|\n|\r/g);
+        src = st.text.split(/\r\n|\n|\r/g)
       }
-      const s = this.location.start;
-      const offset_s = (this.location.source && (typeof this.location.source.offset === "function"))
-        ? this.location.source.offset(s)
-        : s;
-      const loc = this.location.source + ":" + offset_s.line + ":" + offset_s.column;
+      const s = this.location.start
+      const offset_s =
+        this.location.source && typeof this.location.source.offset === "function"
+          ? this.location.source.offset(s)
+          : s
+      const loc = this.location.source + ":" + offset_s.line + ":" + offset_s.column
       if (src) {
-        const e = this.location.end;
-        const filler = "".padEnd(offset_s.line.toString().length, " ");
-        const line = src[s.line - 1];
-        const last = s.line === e.line ? e.column : line.length + 1;
-        const hatLen = (last - s.column) || 1;
-        str += "\n --> " + loc + "\n"
-            + filler + " |\n"
-            + offset_s.line + " | " + line + "\n"
-            + filler + " | " + "".padEnd(s.column - 1, " ")
-            + "".padEnd(hatLen, "^");
+        const e = this.location.end
+        const filler = "".padEnd(offset_s.line.toString().length, " ")
+        const line = src[s.line - 1]
+        const last = s.line === e.line ? e.column : line.length + 1
+        const hatLen = last - s.column || 1
+        str +=
+          "\n --> " +
+          loc +
+          "\n" +
+          filler +
+          " |\n" +
+          offset_s.line +
+          " | " +
+          line +
+          "\n" +
+          filler +
+          " | " +
+          "".padEnd(s.column - 1, " ") +
+          "".padEnd(hatLen, "^")
       } else {
-        str += "\n at " + loc;
+        str += "\n at " + loc
       }
     }
-    return str;
+    return str
   }
 
   static buildMessage(expected, found) {
     function hex(ch) {
-      return ch.codePointAt(0).toString(16).toUpperCase();
+      return ch.codePointAt(0).toString(16).toUpperCase()
     }
 
     const nonPrintable = Object.prototype.hasOwnProperty.call(RegExp.prototype, "unicode")
       ? new RegExp("[\\p{C}\\p{Mn}\\p{Mc}]", "gu")
-      : null;
+      : null
     function unicodeEscape(s) {
       if (nonPrintable) {
-        return s.replace(nonPrintable,  ch => "\\u{" + hex(ch) + "}");
+        return s.replace(nonPrintable, (ch) => "\\u{" + hex(ch) + "}")
       }
-      return s;
+      return s
     }
 
     function literalEscape(s) {
-      return unicodeEscape(s
-        .replace(/\\/g, "\\\\")
-        .replace(/"/g,  "\\\"")
-        .replace(/\0/g, "\\0")
-        .replace(/\t/g, "\\t")
-        .replace(/\n/g, "\\n")
-        .replace(/\r/g, "\\r")
-        .replace(/[\x00-\x0F]/g,          ch => "\\x0" + hex(ch))
-        .replace(/[\x10-\x1F\x7F-\x9F]/g, ch => "\\x"  + hex(ch)));
+      return unicodeEscape(
+        s
+          .replace(/\\/g, "\\\\")
+          .replace(/"/g, '\\"')
+          .replace(/\0/g, "\\0")
+          .replace(/\t/g, "\\t")
+          .replace(/\n/g, "\\n")
+          .replace(/\r/g, "\\r")
+          .replace(/[\x00-\x0F]/g, (ch) => "\\x0" + hex(ch))
+          .replace(/[\x10-\x1F\x7F-\x9F]/g, (ch) => "\\x" + hex(ch))
+      )
     }
 
     function classEscape(s) {
-      return unicodeEscape(s
-        .replace(/\\/g, "\\\\")
-        .replace(/\]/g, "\\]")
-        .replace(/\^/g, "\\^")
-        .replace(/-/g,  "\\-")
-        .replace(/\0/g, "\\0")
-        .replace(/\t/g, "\\t")
-        .replace(/\n/g, "\\n")
-        .replace(/\r/g, "\\r")
-        .replace(/[\x00-\x0F]/g,          ch => "\\x0" + hex(ch))
-        .replace(/[\x10-\x1F\x7F-\x9F]/g, ch => "\\x"  + hex(ch)));
+      return unicodeEscape(
+        s
+          .replace(/\\/g, "\\\\")
+          .replace(/\]/g, "\\]")
+          .replace(/\^/g, "\\^")
+          .replace(/-/g, "\\-")
+          .replace(/\0/g, "\\0")
+          .replace(/\t/g, "\\t")
+          .replace(/\n/g, "\\n")
+          .replace(/\r/g, "\\r")
+          .replace(/[\x00-\x0F]/g, (ch) => "\\x0" + hex(ch))
+          .replace(/[\x10-\x1F\x7F-\x9F]/g, (ch) => "\\x" + hex(ch))
+      )
     }
 
     const DESCRIBE_EXPECTATION_FNS = {
       literal(expectation) {
-        return "\"" + literalEscape(expectation.text) + "\"";
+        return '"' + literalEscape(expectation.text) + '"'
       },
 
       class(expectation) {
-        const escapedParts = expectation.parts.map(
-          part => (Array.isArray(part)
+        const escapedParts = expectation.parts.map((part) =>
+          Array.isArray(part)
             ? classEscape(part[0]) + "-" + classEscape(part[1])
-            : classEscape(part))
-        );
+            : classEscape(part)
+        )
 
-        return "[" + (expectation.inverted ? "^" : "") + escapedParts.join("") + "]" + (expectation.unicode ? "u" : "");
+        return (
+          "[" +
+          (expectation.inverted ? "^" : "") +
+          escapedParts.join("") +
+          "]" +
+          (expectation.unicode ? "u" : "")
+        )
       },
 
       any() {
-        return "any character";
+        return "any character"
       },
 
       end() {
-        return "end of input";
+        return "end of input"
       },
 
       other(expectation) {
-        return expectation.description;
-      },
-    };
+        return expectation.description
+      }
+    }
 
     function describeExpectation(expectation) {
-      return DESCRIBE_EXPECTATION_FNS[expectation.type](expectation);
+      return DESCRIBE_EXPECTATION_FNS[expectation.type](expectation)
     }
 
     function describeExpected(expected) {
-      const descriptions = expected.map(describeExpectation);
-      descriptions.sort();
+      const descriptions = expected.map(describeExpectation)
+      descriptions.sort()
 
       if (descriptions.length > 0) {
-        let j = 1;
+        let j = 1
         for (let i = 1; i < descriptions.length; i++) {
           if (descriptions[i - 1] !== descriptions[i]) {
-            descriptions[j] = descriptions[i];
-            j++;
+            descriptions[j] = descriptions[i]
+            j++
           }
         }
-        descriptions.length = j;
+        descriptions.length = j
       }
 
       switch (descriptions.length) {
         case 1:
-          return descriptions[0];
+          return descriptions[0]
 
         case 2:
-          return descriptions[0] + " or " + descriptions[1];
+          return descriptions[0] + " or " + descriptions[1]
 
         default:
-          return descriptions.slice(0, -1).join(", ")
-            + ", or "
-            + descriptions[descriptions.length - 1];
+          return (
+            descriptions.slice(0, -1).join(", ") + ", or " + descriptions[descriptions.length - 1]
+          )
       }
     }
 
     function describeFound(found) {
-      return found ? "\"" + literalEscape(found) + "\"" : "end of input";
+      return found ? '"' + literalEscape(found) + '"' : "end of input"
     }
 
-    return "Expected " + describeExpected(expected) + " but " + describeFound(found) + " found.";
+    return "Expected " + describeExpected(expected) + " but " + describeFound(found) + " found."
   }
 }
 
 function peg$parse(input, options) {
-  options = options !== undefined ? options : {};
+  options = options !== undefined ? options : {}
 
-  const peg$FAILED = {};
-  const peg$source = options.grammarSource;
+  const peg$FAILED = {}
+  const peg$source = options.grammarSource
 
   const peg$startRuleFunctions = {
-    Pipeline: peg$parsePipeline,
-  };
-  let peg$startRuleFunction = peg$parsePipeline;
+    Pipeline: peg$parsePipeline
+  }
+  let peg$startRuleFunction = peg$parsePipeline
 
-  const peg$c0 = "|";
-  const peg$c1 = "search";
-  const peg$c2 = "where";
-  const peg$c3 = "eval";
-  const peg$c4 = ",";
-  const peg$c5 = "=";
-  const peg$c6 = "stats";
-  const peg$c7 = "by";
-  const peg$c8 = "(";
-  const peg$c9 = ")";
-  const peg$c10 = "as";
-  const peg$c11 = "sort";
-  const peg$c12 = "limit=";
-  const peg$c13 = "head";
-  const peg$c14 = "fields";
-  const peg$c15 = "table";
-  const peg$c16 = "rename";
-  const peg$c17 = "dedup";
-  const peg$c18 = "AND";
-  const peg$c19 = "OR";
-  const peg$c20 = "NOT";
-  const peg$c21 = "in";
-  const peg$c22 = "!=";
-  const peg$c23 = "<=";
-  const peg$c24 = ">=";
-  const peg$c25 = "==";
-  const peg$c26 = ".";
-  const peg$c27 = "-";
-  const peg$c28 = "'";
-  const peg$c29 = "\\";
-  const peg$c30 = "\"";
+  const peg$c0 = "|"
+  const peg$c1 = "search"
+  const peg$c2 = "where"
+  const peg$c3 = "eval"
+  const peg$c4 = ","
+  const peg$c5 = "="
+  const peg$c6 = "stats"
+  const peg$c7 = "by"
+  const peg$c8 = "("
+  const peg$c9 = ")"
+  const peg$c10 = "as"
+  const peg$c11 = "sort"
+  const peg$c12 = "limit="
+  const peg$c13 = "head"
+  const peg$c14 = "fields"
+  const peg$c15 = "table"
+  const peg$c16 = "rename"
+  const peg$c17 = "dedup"
+  const peg$c18 = "AND"
+  const peg$c19 = "OR"
+  const peg$c20 = "NOT"
+  const peg$c21 = "in"
+  const peg$c22 = "!="
+  const peg$c23 = "<="
+  const peg$c24 = ">="
+  const peg$c25 = "=="
+  const peg$c26 = "."
+  const peg$c27 = "-"
+  const peg$c28 = "'"
+  const peg$c29 = "\\"
+  const peg$c30 = '"'
 
-  const peg$r0 = /^[A-Za-z_]/;
-  const peg$r1 = /^[A-Za-z0-9_]/;
-  const peg$r2 = /^[+\-]/;
-  const peg$r3 = /^[^|"]/;
-  const peg$r4 = /^[^()|"]/;
-  const peg$r5 = /^[<->]/;
-  const peg$r6 = /^[=<>!]/;
-  const peg$r7 = /^[^ \t\r\n()|"=<>!,]/;
-  const peg$r8 = /^[*\/%]/;
-  const peg$r9 = /^[eE]/;
-  const peg$r10 = /^[0-9]/;
-  const peg$r11 = /^[A-Za-z_@]/;
-  const peg$r12 = /^[A-Za-z0-9_@\-:]/;
-  const peg$r13 = /^[^'\\]/;
-  const peg$r14 = /^[^"\\]/;
-  const peg$r15 = /^[A-Za-z0-9_.@\-:]/;
-  const peg$r16 = /^[ \t\r\n]/;
+  const peg$r0 = /^[A-Za-z_]/
+  const peg$r1 = /^[A-Za-z0-9_]/
+  const peg$r2 = /^[+\-]/
+  const peg$r3 = /^[^|"]/
+  const peg$r4 = /^[^()|"]/
+  const peg$r5 = /^[<->]/
+  const peg$r6 = /^[=<>!]/
+  const peg$r7 = /^[^ \t\r\n()|"=<>!,]/
+  const peg$r8 = /^[*\/%]/
+  const peg$r9 = /^[eE]/
+  const peg$r10 = /^[0-9]/
+  const peg$r11 = /^[A-Za-z_@]/
+  const peg$r12 = /^[A-Za-z0-9_@\-:]/
+  const peg$r13 = /^[^'\\]/
+  const peg$r14 = /^[^"\\]/
+  const peg$r15 = /^[A-Za-z0-9_.@\-:]/
+  const peg$r16 = /^[ \t\r\n]/
 
-  const peg$e0 = peg$literalExpectation("|", false);
-  const peg$e1 = peg$literalExpectation("search", true);
-  const peg$e2 = peg$literalExpectation("where", true);
-  const peg$e3 = peg$literalExpectation("eval", true);
-  const peg$e4 = peg$literalExpectation(",", false);
-  const peg$e5 = peg$literalExpectation("=", false);
-  const peg$e6 = peg$literalExpectation("stats", true);
-  const peg$e7 = peg$literalExpectation("by", true);
-  const peg$e8 = peg$literalExpectation("(", false);
-  const peg$e9 = peg$literalExpectation(")", false);
-  const peg$e10 = peg$literalExpectation("as", true);
-  const peg$e11 = peg$classExpectation([["A", "Z"], ["a", "z"], "_"], false, false, false);
-  const peg$e12 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
-  const peg$e13 = peg$literalExpectation("sort", true);
-  const peg$e14 = peg$literalExpectation("limit=", true);
-  const peg$e15 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e16 = peg$literalExpectation("head", true);
-  const peg$e17 = peg$literalExpectation("fields", true);
-  const peg$e18 = peg$literalExpectation("table", true);
-  const peg$e19 = peg$literalExpectation("rename", true);
-  const peg$e20 = peg$literalExpectation("dedup", true);
-  const peg$e21 = peg$classExpectation(["|", "\""], true, false, false);
-  const peg$e22 = peg$literalExpectation("AND", false);
-  const peg$e23 = peg$literalExpectation("OR", false);
-  const peg$e24 = peg$literalExpectation("NOT", false);
-  const peg$e25 = peg$classExpectation(["(", ")", "|", "\""], true, false, false);
-  const peg$e26 = peg$literalExpectation("IN", true);
-  const peg$e27 = peg$literalExpectation("!=", false);
-  const peg$e28 = peg$literalExpectation("<=", false);
-  const peg$e29 = peg$literalExpectation(">=", false);
-  const peg$e30 = peg$literalExpectation("==", false);
-  const peg$e31 = peg$classExpectation([["<", ">"]], false, false, false);
-  const peg$e32 = peg$classExpectation(["=", "<", ">", "!"], false, false, false);
-  const peg$e33 = peg$classExpectation([" ", "\t", "\r", "\n", "(", ")", "|", "\"", "=", "<", ">", "!", ","], true, false, false);
-  const peg$e34 = peg$literalExpectation(".", false);
-  const peg$e35 = peg$classExpectation(["*", "/", "%"], false, false, false);
-  const peg$e36 = peg$literalExpectation("-", false);
-  const peg$e37 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e38 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false);
-  const peg$e40 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"], false, false, false);
-  const peg$e41 = peg$literalExpectation("'", false);
-  const peg$e42 = peg$classExpectation(["'", "\\"], true, false, false);
-  const peg$e43 = peg$literalExpectation("\\", false);
-  const peg$e44 = peg$anyExpectation();
-  const peg$e45 = peg$literalExpectation("\"", false);
-  const peg$e46 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e47 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"], false, false, false);
-  const peg$e48 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
+  const peg$e0 = peg$literalExpectation("|", false)
+  const peg$e1 = peg$literalExpectation("search", true)
+  const peg$e2 = peg$literalExpectation("where", true)
+  const peg$e3 = peg$literalExpectation("eval", true)
+  const peg$e4 = peg$literalExpectation(",", false)
+  const peg$e5 = peg$literalExpectation("=", false)
+  const peg$e6 = peg$literalExpectation("stats", true)
+  const peg$e7 = peg$literalExpectation("by", true)
+  const peg$e8 = peg$literalExpectation("(", false)
+  const peg$e9 = peg$literalExpectation(")", false)
+  const peg$e10 = peg$literalExpectation("as", true)
+  const peg$e11 = peg$classExpectation([["A", "Z"], ["a", "z"], "_"], false, false, false)
+  const peg$e12 = peg$classExpectation(
+    [["A", "Z"], ["a", "z"], ["0", "9"], "_"],
+    false,
+    false,
+    false
+  )
+  const peg$e13 = peg$literalExpectation("sort", true)
+  const peg$e14 = peg$literalExpectation("limit=", true)
+  const peg$e15 = peg$classExpectation(["+", "-"], false, false, false)
+  const peg$e16 = peg$literalExpectation("head", true)
+  const peg$e17 = peg$literalExpectation("fields", true)
+  const peg$e18 = peg$literalExpectation("table", true)
+  const peg$e19 = peg$literalExpectation("rename", true)
+  const peg$e20 = peg$literalExpectation("dedup", true)
+  const peg$e21 = peg$classExpectation(["|", '"'], true, false, false)
+  const peg$e22 = peg$literalExpectation("AND", false)
+  const peg$e23 = peg$literalExpectation("OR", false)
+  const peg$e24 = peg$literalExpectation("NOT", false)
+  const peg$e25 = peg$classExpectation(["(", ")", "|", '"'], true, false, false)
+  const peg$e26 = peg$literalExpectation("IN", true)
+  const peg$e27 = peg$literalExpectation("!=", false)
+  const peg$e28 = peg$literalExpectation("<=", false)
+  const peg$e29 = peg$literalExpectation(">=", false)
+  const peg$e30 = peg$literalExpectation("==", false)
+  const peg$e31 = peg$classExpectation([["<", ">"]], false, false, false)
+  const peg$e32 = peg$classExpectation(["=", "<", ">", "!"], false, false, false)
+  const peg$e33 = peg$classExpectation(
+    [" ", "\t", "\r", "\n", "(", ")", "|", '"', "=", "<", ">", "!", ","],
+    true,
+    false,
+    false
+  )
+  const peg$e34 = peg$literalExpectation(".", false)
+  const peg$e35 = peg$classExpectation(["*", "/", "%"], false, false, false)
+  const peg$e36 = peg$literalExpectation("-", false)
+  const peg$e37 = peg$classExpectation(["e", "E"], false, false, false)
+  const peg$e38 = peg$classExpectation([["0", "9"]], false, false, false)
+  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false)
+  const peg$e40 = peg$classExpectation(
+    [["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"],
+    false,
+    false,
+    false
+  )
+  const peg$e41 = peg$literalExpectation("'", false)
+  const peg$e42 = peg$classExpectation(["'", "\\"], true, false, false)
+  const peg$e43 = peg$literalExpectation("\\", false)
+  const peg$e44 = peg$anyExpectation()
+  const peg$e45 = peg$literalExpectation('"', false)
+  const peg$e46 = peg$classExpectation(['"', "\\"], true, false, false)
+  const peg$e47 = peg$classExpectation(
+    [["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"],
+    false,
+    false,
+    false
+  )
+  const peg$e48 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false)
 
   function peg$f0(search, commands) {
     return { search: search ?? null, commands }
@@ -274,16 +323,24 @@ function peg$parse(input, options) {
   function peg$f1(start, expression) {
     return { command: "search", at: start, text: text(), expression }
   }
-  function peg$f2() {    return location().start.offset  }
+  function peg$f2() {
+    return location().start.offset
+  }
   function peg$f3(start, command) {
     return { ...command, at: start, text: text() }
   }
-  function peg$f4(expression) {    return { command: "search", expression }  }
-  function peg$f5(expression) {    return { command: "where", expression }  }
+  function peg$f4(expression) {
+    return { command: "search", expression }
+  }
+  function peg$f5(expression) {
+    return { command: "where", expression }
+  }
   function peg$f6(head, tail) {
     return { command: "eval", assignments: [head, ...tail] }
   }
-  function peg$f7(field, expression) {    return { field, expression }  }
+  function peg$f7(field, expression) {
+    return { field, expression }
+  }
   function peg$f8(head, tail, by) {
     return { command: "stats", aggregates: [head, ...tail], by: by ?? [] }
   }
@@ -293,34 +350,48 @@ function peg$parse(input, options) {
   function peg$f10(count, keys, limit) {
     return { command: "sort", count: limit ?? count ?? null, keys: keys ?? [] }
   }
-  function peg$f11(head, tail) {    return [head, ...tail]  }
+  function peg$f11(head, tail) {
+    return [head, ...tail]
+  }
   function peg$f12(direction, field) {
     return { field, descending: direction === "-" }
   }
-  function peg$f13(count) {    return { command: "head", count: count ?? null }  }
+  function peg$f13(count) {
+    return { command: "head", count: count ?? null }
+  }
   function peg$f14(at, sign, fields) {
     return { command: "fields", remove: sign === "-", signAt: at, fields }
   }
-  function peg$f15(fields) {    return { command: "table", fields }  }
+  function peg$f15(fields) {
+    return { command: "table", fields }
+  }
   function peg$f16(head, tail) {
     return { command: "rename", renamings: [head, ...tail] }
   }
-  function peg$f17(from, to) {    return { from, to }  }
+  function peg$f17(from, to) {
+    return { from, to }
+  }
   function peg$f18(count, fields) {
     return { command: "dedup", count: count ?? null, fields }
   }
-  function peg$f19(name) {    return !KNOWN.includes(name.toLowerCase())  }
+  function peg$f19(name) {
+    return !KNOWN.includes(name.toLowerCase())
+  }
   function peg$f20(name) {
     return { command: "unknown", name }
   }
-  function peg$f21(head, tail) {    return [head, ...tail]  }
+  function peg$f21(head, tail) {
+    return [head, ...tail]
+  }
   function peg$f22(head, tail) {
     return tail.length === 0 ? head : { type: "and", operands: [head, ...tail] }
   }
   function peg$f23(head, tail) {
     return tail.length === 0 ? head : { type: "or", operands: [head, ...tail] }
   }
-  function peg$f24(operand) {    return { type: "not", operand }  }
+  function peg$f24(operand) {
+    return { type: "not", operand }
+  }
   function peg$f25(at, name) {
     return { type: "call", name, at }
   }
@@ -330,22 +401,36 @@ function peg$parse(input, options) {
   function peg$f27(field, op, value) {
     return { type: "compare", field, op, value }
   }
-  function peg$f28() {    return "="  }
-  function peg$f29(value) {    return { text: value, quoted: true }  }
-  function peg$f30(value) {    return { text: value, quoted: false }  }
-  function peg$f31(value) {    return { type: "phrase", text: value }  }
-  function peg$f32(value) {    return { type: "term", text: value }  }
+  function peg$f28() {
+    return "="
+  }
+  function peg$f29(value) {
+    return { text: value, quoted: true }
+  }
+  function peg$f30(value) {
+    return { text: value, quoted: false }
+  }
+  function peg$f31(value) {
+    return { type: "phrase", text: value }
+  }
+  function peg$f32(value) {
+    return { type: "term", text: value }
+  }
   function peg$f33(head, tail) {
     return tail.reduce((left, right) => ({ type: "or", left, right }), head)
   }
   function peg$f34(head, tail) {
     return tail.reduce((left, right) => ({ type: "and", left, right }), head)
   }
-  function peg$f35(operand) {    return { type: "not", operand }  }
+  function peg$f35(operand) {
+    return { type: "not", operand }
+  }
   function peg$f36(left, right) {
     return right === null ? left : { type: "compare", op: right[0], left, right: right[1] }
   }
-  function peg$f37() {    return "="  }
+  function peg$f37() {
+    return "="
+  }
   function peg$f38(head, tail) {
     return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
   }
@@ -355,176 +440,190 @@ function peg$parse(input, options) {
   function peg$f40(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f41(operand) {    return { type: "negate", operand }  }
-  function peg$f42(at, name, head, tail) {    return [head, ...tail]  }
+  function peg$f41(operand) {
+    return { type: "negate", operand }
+  }
+  function peg$f42(at, name, head, tail) {
+    return [head, ...tail]
+  }
   function peg$f43(at, name, args) {
     return { type: "call", name, args: args ?? [], at }
   }
-  function peg$f44(value) {    return { type: "string", value }  }
-  function peg$f45(value) {    return { type: "number", value }  }
-  function peg$f46(name) {    return { type: "field", name }  }
-  function peg$f47(digits) {    return Number(digits)  }
-  function peg$f48(chars) {    return chars.replace(/\\(.)/g, "$1")  }
-  function peg$f49(chars) {    return chars.replace(/\\(.)/g, "$1")  }
-  let peg$currPos = options.peg$currPos | 0;
-  let peg$savedPos = peg$currPos;
-  const peg$posDetailsCache = [{ line: 1, column: 1 }];
-  let peg$maxFailPos = peg$currPos;
-  let peg$maxFailExpected = options.peg$maxFailExpected || [];
-  let peg$silentFails = options.peg$silentFails | 0;
+  function peg$f44(value) {
+    return { type: "string", value }
+  }
+  function peg$f45(value) {
+    return { type: "number", value }
+  }
+  function peg$f46(name) {
+    return { type: "field", name }
+  }
+  function peg$f47(digits) {
+    return Number(digits)
+  }
+  function peg$f48(chars) {
+    return chars.replace(/\\(.)/g, "$1")
+  }
+  function peg$f49(chars) {
+    return chars.replace(/\\(.)/g, "$1")
+  }
+  let peg$currPos = options.peg$currPos | 0
+  let peg$savedPos = peg$currPos
+  const peg$posDetailsCache = [{ line: 1, column: 1 }]
+  let peg$maxFailPos = peg$currPos
+  let peg$maxFailExpected = options.peg$maxFailExpected || []
+  let peg$silentFails = options.peg$silentFails | 0
 
-  let peg$result;
+  let peg$result
 
   if (options.startRule) {
     if (!(options.startRule in peg$startRuleFunctions)) {
-      throw new Error("Can't start parsing from rule \"" + options.startRule + "\".");
+      throw new Error("Can't start parsing from rule \"" + options.startRule + '".')
     }
 
-    peg$startRuleFunction = peg$startRuleFunctions[options.startRule];
+    peg$startRuleFunction = peg$startRuleFunctions[options.startRule]
   }
 
   function text() {
-    return input.substring(peg$savedPos, peg$currPos);
+    return input.substring(peg$savedPos, peg$currPos)
   }
 
   function offset() {
-    return peg$savedPos;
+    return peg$savedPos
   }
 
   function range() {
     return {
       source: peg$source,
       start: peg$savedPos,
-      end: peg$currPos,
-    };
+      end: peg$currPos
+    }
   }
 
   function location() {
-    return peg$computeLocation(peg$savedPos, peg$currPos);
+    return peg$computeLocation(peg$savedPos, peg$currPos)
   }
 
   function expected(description, location) {
-    location = location !== undefined
-      ? location
-      : peg$computeLocation(peg$savedPos, peg$currPos);
+    location = location !== undefined ? location : peg$computeLocation(peg$savedPos, peg$currPos)
 
     throw peg$buildStructuredError(
       [peg$otherExpectation(description)],
       input.substring(peg$savedPos, peg$currPos),
       location
-    );
+    )
   }
 
   function error(message, location) {
-    location = location !== undefined
-      ? location
-      : peg$computeLocation(peg$savedPos, peg$currPos);
+    location = location !== undefined ? location : peg$computeLocation(peg$savedPos, peg$currPos)
 
-    throw peg$buildSimpleError(message, location);
+    throw peg$buildSimpleError(message, location)
   }
 
   function peg$getUnicode(pos = peg$currPos) {
-    const cp = input.codePointAt(pos);
+    const cp = input.codePointAt(pos)
     if (cp === undefined) {
-      return "";
+      return ""
     }
-    return String.fromCodePoint(cp);
+    return String.fromCodePoint(cp)
   }
 
   function peg$literalExpectation(text, ignoreCase) {
-    return { type: "literal", text, ignoreCase };
+    return { type: "literal", text, ignoreCase }
   }
 
   function peg$classExpectation(parts, inverted, ignoreCase, unicode) {
-    return { type: "class", parts, inverted, ignoreCase, unicode };
+    return { type: "class", parts, inverted, ignoreCase, unicode }
   }
 
   function peg$anyExpectation() {
-    return { type: "any" };
+    return { type: "any" }
   }
 
   function peg$endExpectation() {
-    return { type: "end" };
+    return { type: "end" }
   }
 
   function peg$otherExpectation(description) {
-    return { type: "other", description };
+    return { type: "other", description }
   }
 
   function peg$computePosDetails(pos) {
-    let details = peg$posDetailsCache[pos];
-    let p;
+    let details = peg$posDetailsCache[pos]
+    let p
 
     if (details) {
-      return details;
+      return details
     } else {
       if (pos >= peg$posDetailsCache.length) {
-        p = peg$posDetailsCache.length - 1;
+        p = peg$posDetailsCache.length - 1
       } else {
-        p = pos;
+        p = pos
         while (!peg$posDetailsCache[--p]) {}
       }
 
-      details = peg$posDetailsCache[p];
+      details = peg$posDetailsCache[p]
       details = {
         line: details.line,
-        column: details.column,
-      };
+        column: details.column
+      }
 
       while (p < pos) {
         if (input.charCodeAt(p) === 10) {
-          details.line++;
-          details.column = 1;
+          details.line++
+          details.column = 1
         } else {
-          details.column++;
+          details.column++
         }
 
-        p++;
+        p++
       }
 
-      peg$posDetailsCache[pos] = details;
+      peg$posDetailsCache[pos] = details
 
-      return details;
+      return details
     }
   }
 
   function peg$computeLocation(startPos, endPos, offset) {
-    const startPosDetails = peg$computePosDetails(startPos);
-    const endPosDetails = peg$computePosDetails(endPos);
+    const startPosDetails = peg$computePosDetails(startPos)
+    const endPosDetails = peg$computePosDetails(endPos)
 
     const res = {
       source: peg$source,
       start: {
         offset: startPos,
         line: startPosDetails.line,
-        column: startPosDetails.column,
+        column: startPosDetails.column
       },
       end: {
         offset: endPos,
         line: endPosDetails.line,
-        column: endPosDetails.column,
-      },
-    };
-    if (offset && peg$source && (typeof peg$source.offset === "function")) {
-      res.start = peg$source.offset(res.start);
-      res.end = peg$source.offset(res.end);
+        column: endPosDetails.column
+      }
     }
-    return res;
+    if (offset && peg$source && typeof peg$source.offset === "function") {
+      res.start = peg$source.offset(res.start)
+      res.end = peg$source.offset(res.end)
+    }
+    return res
   }
 
   function peg$fail(expected) {
-    if (peg$currPos < peg$maxFailPos) { return; }
-
-    if (peg$currPos > peg$maxFailPos) {
-      peg$maxFailPos = peg$currPos;
-      peg$maxFailExpected = [];
+    if (peg$currPos < peg$maxFailPos) {
+      return
     }
 
-    peg$maxFailExpected.push(expected);
+    if (peg$currPos > peg$maxFailPos) {
+      peg$maxFailPos = peg$currPos
+      peg$maxFailExpected = []
+    }
+
+    peg$maxFailExpected.push(expected)
   }
 
   function peg$buildSimpleError(message, location) {
-    return new peg$SyntaxError(message, null, null, location);
+    return new peg$SyntaxError(message, null, null, location)
   }
 
   function peg$buildStructuredError(expected, found, location) {
@@ -533,152 +632,158 @@ function peg$parse(input, options) {
       expected,
       found,
       location
-    );
+    )
   }
 
   function peg$parsePipeline() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
 
-    s0 = peg$currPos;
-    s1 = peg$parse_();
-    s2 = peg$parseBaseSearch();
+    s0 = peg$currPos
+    s1 = peg$parse_()
+    s2 = peg$parseBaseSearch()
     if (s2 === peg$FAILED) {
-      s2 = null;
+      s2 = null
     }
-    s3 = [];
-    s4 = peg$currPos;
-    s5 = peg$parse_();
+    s3 = []
+    s4 = peg$currPos
+    s5 = peg$parse_()
     if (input.charCodeAt(peg$currPos) === 124) {
-      s6 = peg$c0;
-      peg$currPos++;
+      s6 = peg$c0
+      peg$currPos++
     } else {
-      s6 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e0); }
+      s6 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e0)
+      }
     }
     if (s6 !== peg$FAILED) {
-      s7 = peg$parse_();
-      s8 = peg$parseCommand();
+      s7 = peg$parse_()
+      s8 = peg$parseCommand()
       if (s8 !== peg$FAILED) {
-        s4 = s8;
+        s4 = s8
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
     } else {
-      peg$currPos = s4;
-      s4 = peg$FAILED;
+      peg$currPos = s4
+      s4 = peg$FAILED
     }
     while (s4 !== peg$FAILED) {
-      s3.push(s4);
-      s4 = peg$currPos;
-      s5 = peg$parse_();
+      s3.push(s4)
+      s4 = peg$currPos
+      s5 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 124) {
-        s6 = peg$c0;
-        peg$currPos++;
+        s6 = peg$c0
+        peg$currPos++
       } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e0); }
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e0)
+        }
       }
       if (s6 !== peg$FAILED) {
-        s7 = peg$parse_();
-        s8 = peg$parseCommand();
+        s7 = peg$parse_()
+        s8 = peg$parseCommand()
         if (s8 !== peg$FAILED) {
-          s4 = s8;
+          s4 = s8
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
     }
-    s4 = peg$parse_();
-    peg$savedPos = s0;
-    s0 = peg$f0(s2, s3);
+    s4 = peg$parse_()
+    peg$savedPos = s0
+    s0 = peg$f0(s2, s3)
 
-    return s0;
+    return s0
   }
 
   function peg$parseBaseSearch() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4
 
-    s0 = peg$currPos;
-    s1 = peg$parsePosition();
-    s2 = peg$currPos;
-    s3 = input.substr(peg$currPos, 6);
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$currPos
+    s3 = input.substr(peg$currPos, 6)
     if (s3.toLowerCase() === peg$c1) {
-      peg$currPos += (6);
+      peg$currPos += 6
     } else {
-      s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e1); }
+      s3 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e1)
+      }
     }
     if (s3 !== peg$FAILED) {
-      s4 = peg$parse__();
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        s3 = [s3, s4];
-        s2 = s3;
+        s3 = [s3, s4]
+        s2 = s3
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
     } else {
-      peg$currPos = s2;
-      s2 = peg$FAILED;
+      peg$currPos = s2
+      s2 = peg$FAILED
     }
     if (s2 === peg$FAILED) {
-      s2 = null;
+      s2 = null
     }
-    s3 = peg$parseSearchExpr();
+    s3 = peg$parseSearchExpr()
     if (s3 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s0 = peg$f1(s1, s3);
+      peg$savedPos = s0
+      s0 = peg$f1(s1, s3)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parsePosition() {
-    let s0, s1;
+    let s0, s1
 
-    s0 = peg$currPos;
-    s1 = '';
-    peg$savedPos = s0;
-    s1 = peg$f2();
-    s0 = s1;
+    s0 = peg$currPos
+    s1 = ""
+    peg$savedPos = s0
+    s1 = peg$f2()
+    s0 = s1
 
-    return s0;
+    return s0
   }
 
   function peg$parseCommand() {
-    let s0, s1, s2;
+    let s0, s1, s2
 
-    s0 = peg$currPos;
-    s1 = peg$parsePosition();
-    s2 = peg$parseSearchCommand();
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$parseSearchCommand()
     if (s2 === peg$FAILED) {
-      s2 = peg$parseWhereCommand();
+      s2 = peg$parseWhereCommand()
       if (s2 === peg$FAILED) {
-        s2 = peg$parseEvalCommand();
+        s2 = peg$parseEvalCommand()
         if (s2 === peg$FAILED) {
-          s2 = peg$parseStatsCommand();
+          s2 = peg$parseStatsCommand()
           if (s2 === peg$FAILED) {
-            s2 = peg$parseSortCommand();
+            s2 = peg$parseSortCommand()
             if (s2 === peg$FAILED) {
-              s2 = peg$parseHeadCommand();
+              s2 = peg$parseHeadCommand()
               if (s2 === peg$FAILED) {
-                s2 = peg$parseFieldsCommand();
+                s2 = peg$parseFieldsCommand()
                 if (s2 === peg$FAILED) {
-                  s2 = peg$parseTableCommand();
+                  s2 = peg$parseTableCommand()
                   if (s2 === peg$FAILED) {
-                    s2 = peg$parseRenameCommand();
+                    s2 = peg$parseRenameCommand()
                     if (s2 === peg$FAILED) {
-                      s2 = peg$parseDedupCommand();
+                      s2 = peg$parseDedupCommand()
                       if (s2 === peg$FAILED) {
-                        s2 = peg$parseUnknownCommand();
+                        s2 = peg$parseUnknownCommand()
                       }
                     }
                   }
@@ -690,3781 +795,4075 @@ function peg$parse(input, options) {
       }
     }
     if (s2 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s0 = peg$f3(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f3(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchCommand() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 6)
     if (s1.toLowerCase() === peg$c1) {
-      peg$currPos += (6);
+      peg$currPos += 6
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e1); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e1)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseSearchExpr();
+        s3 = peg$parseSearchExpr()
         if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f4(s3);
+          peg$savedPos = s0
+          s0 = peg$f4(s3)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseWhereCommand() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 5)
     if (s1.toLowerCase() === peg$c2) {
-      peg$currPos += (5);
+      peg$currPos += 5
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e2); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e2)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseExpr();
+        s3 = peg$parseExpr()
         if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f5(s3);
+          peg$savedPos = s0
+          s0 = peg$f5(s3)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseEvalCommand() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 4)
     if (s1.toLowerCase() === peg$c3) {
-      peg$currPos += (4);
+      peg$currPos += 4
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e3); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e3)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseAssignment();
+        s3 = peg$parseAssignment()
         if (s3 !== peg$FAILED) {
-          s4 = [];
-          s5 = peg$currPos;
-          s6 = peg$parse_();
+          s4 = []
+          s5 = peg$currPos
+          s6 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 44) {
-            s7 = peg$c4;
-            peg$currPos++;
+            s7 = peg$c4
+            peg$currPos++
           } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e4); }
+            s7 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e4)
+            }
           }
           if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseAssignment();
+            s8 = peg$parse_()
+            s9 = peg$parseAssignment()
             if (s9 !== peg$FAILED) {
-              s5 = s9;
+              s5 = s9
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           while (s5 !== peg$FAILED) {
-            s4.push(s5);
-            s5 = peg$currPos;
-            s6 = peg$parse_();
+            s4.push(s5)
+            s5 = peg$currPos
+            s6 = peg$parse_()
             if (input.charCodeAt(peg$currPos) === 44) {
-              s7 = peg$c4;
-              peg$currPos++;
+              s7 = peg$c4
+              peg$currPos++
             } else {
-              s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e4); }
+              s7 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
             }
             if (s7 !== peg$FAILED) {
-              s8 = peg$parse_();
-              s9 = peg$parseAssignment();
+              s8 = peg$parse_()
+              s9 = peg$parseAssignment()
               if (s9 !== peg$FAILED) {
-                s5 = s9;
+                s5 = s9
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s5
+                s5 = peg$FAILED
               }
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           }
-          peg$savedPos = s0;
-          s0 = peg$f6(s3, s4);
+          peg$savedPos = s0
+          s0 = peg$f6(s3, s4)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseAssignment() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
-    s1 = peg$parseFieldRef();
+    s0 = peg$currPos
+    s1 = peg$parseFieldRef()
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
+      s2 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 61) {
-        s3 = peg$c5;
-        peg$currPos++;
+        s3 = peg$c5
+        peg$currPos++
       } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e5); }
+        s3 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e5)
+        }
       }
       if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        peg$silentFails++;
+        s4 = peg$currPos
+        peg$silentFails++
         if (input.charCodeAt(peg$currPos) === 61) {
-          s5 = peg$c5;
-          peg$currPos++;
+          s5 = peg$c5
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e5); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e5)
+          }
         }
-        peg$silentFails--;
+        peg$silentFails--
         if (s5 === peg$FAILED) {
-          s4 = undefined;
+          s4 = undefined
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
         if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$parseExpr();
+          s5 = peg$parse_()
+          s6 = peg$parseExpr()
           if (s6 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f7(s1, s6);
+            peg$savedPos = s0
+            s0 = peg$f7(s1, s6)
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseStatsCommand() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 5)
     if (s1.toLowerCase() === peg$c6) {
-      peg$currPos += (5);
+      peg$currPos += 5
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e6); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e6)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseAggregate();
+        s3 = peg$parseAggregate()
         if (s3 !== peg$FAILED) {
-          s4 = [];
-          s5 = peg$currPos;
-          s6 = peg$currPos;
-          s7 = peg$parse_();
+          s4 = []
+          s5 = peg$currPos
+          s6 = peg$currPos
+          s7 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 44) {
-            s8 = peg$c4;
-            peg$currPos++;
+            s8 = peg$c4
+            peg$currPos++
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e4); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e4)
+            }
           }
           if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s7 = [s7, s8, s9];
-            s6 = s7;
+            s9 = peg$parse_()
+            s7 = [s7, s8, s9]
+            s6 = s7
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 === peg$FAILED) {
-            s6 = peg$parse__();
+            s6 = peg$parse__()
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseAggregate();
+            s7 = peg$parseAggregate()
             if (s7 !== peg$FAILED) {
-              s5 = s7;
+              s5 = s7
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           while (s5 !== peg$FAILED) {
-            s4.push(s5);
-            s5 = peg$currPos;
-            s6 = peg$currPos;
-            s7 = peg$parse_();
+            s4.push(s5)
+            s5 = peg$currPos
+            s6 = peg$currPos
+            s7 = peg$parse_()
             if (input.charCodeAt(peg$currPos) === 44) {
-              s8 = peg$c4;
-              peg$currPos++;
+              s8 = peg$c4
+              peg$currPos++
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e4); }
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
             }
             if (s8 !== peg$FAILED) {
-              s9 = peg$parse_();
-              s7 = [s7, s8, s9];
-              s6 = s7;
+              s9 = peg$parse_()
+              s7 = [s7, s8, s9]
+              s6 = s7
             } else {
-              peg$currPos = s6;
-              s6 = peg$FAILED;
+              peg$currPos = s6
+              s6 = peg$FAILED
             }
             if (s6 === peg$FAILED) {
-              s6 = peg$parse__();
+              s6 = peg$parse__()
             }
             if (s6 !== peg$FAILED) {
-              s7 = peg$parseAggregate();
+              s7 = peg$parseAggregate()
               if (s7 !== peg$FAILED) {
-                s5 = s7;
+                s5 = s7
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s5
+                s5 = peg$FAILED
               }
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           }
-          s5 = peg$currPos;
-          s6 = peg$parse__();
+          s5 = peg$currPos
+          s6 = peg$parse__()
           if (s6 !== peg$FAILED) {
-            s7 = input.substr(peg$currPos, 2);
+            s7 = input.substr(peg$currPos, 2)
             if (s7.toLowerCase() === peg$c7) {
-              peg$currPos += (2);
+              peg$currPos += 2
             } else {
-              s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e7); }
+              s7 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e7)
+              }
             }
             if (s7 !== peg$FAILED) {
-              s8 = peg$parse__();
+              s8 = peg$parse__()
               if (s8 !== peg$FAILED) {
-                s9 = peg$parseFieldList();
+                s9 = peg$parseFieldList()
                 if (s9 !== peg$FAILED) {
-                  s5 = s9;
+                  s5 = s9
                 } else {
-                  peg$currPos = s5;
-                  s5 = peg$FAILED;
+                  peg$currPos = s5
+                  s5 = peg$FAILED
                 }
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s5
+                s5 = peg$FAILED
               }
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           if (s5 === peg$FAILED) {
-            s5 = null;
+            s5 = null
           }
-          peg$savedPos = s0;
-          s0 = peg$f8(s3, s4, s5);
+          peg$savedPos = s0
+          s0 = peg$f8(s3, s4, s5)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseAggregate() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = peg$parsePosition();
-    s2 = peg$parseAggregateName();
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$parseAggregateName()
     if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
-      s4 = peg$parse_();
+      s3 = peg$currPos
+      s4 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 40) {
-        s5 = peg$c8;
-        peg$currPos++;
+        s5 = peg$c8
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e8); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e8)
+        }
       }
       if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseLooseField();
+        s6 = peg$parse_()
+        s7 = peg$parseLooseField()
         if (s7 !== peg$FAILED) {
-          s8 = peg$parse_();
+          s8 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 41) {
-            s9 = peg$c9;
-            peg$currPos++;
+            s9 = peg$c9
+            peg$currPos++
           } else {
-            s9 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+            s9 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e9)
+            }
           }
           if (s9 !== peg$FAILED) {
-            s3 = s7;
+            s3 = s7
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       if (s3 === peg$FAILED) {
-        s3 = null;
+        s3 = null
       }
-      s4 = peg$currPos;
-      s5 = peg$parse__();
+      s4 = peg$currPos
+      s5 = peg$parse__()
       if (s5 !== peg$FAILED) {
-        s6 = input.substr(peg$currPos, 2);
+        s6 = input.substr(peg$currPos, 2)
         if (s6.toLowerCase() === peg$c10) {
-          peg$currPos += (2);
+          peg$currPos += 2
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e10); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e10)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse__();
+          s7 = peg$parse__()
           if (s7 !== peg$FAILED) {
-            s8 = peg$parseLooseField();
+            s8 = peg$parseLooseField()
             if (s8 !== peg$FAILED) {
-              s4 = s8;
+              s4 = s8
             } else {
-              peg$currPos = s4;
-              s4 = peg$FAILED;
+              peg$currPos = s4
+              s4 = peg$FAILED
             }
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
       if (s4 === peg$FAILED) {
-        s4 = null;
+        s4 = null
       }
-      peg$savedPos = s0;
-      s0 = peg$f9(s1, s2, s3, s4);
+      peg$savedPos = s0
+      s0 = peg$f9(s1, s2, s3, s4)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseAggregateName() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    peg$silentFails++;
-    s2 = peg$currPos;
-    s3 = input.substr(peg$currPos, 2);
+    s0 = peg$currPos
+    s1 = peg$currPos
+    peg$silentFails++
+    s2 = peg$currPos
+    s3 = input.substr(peg$currPos, 2)
     if (s3.toLowerCase() === peg$c7) {
-      peg$currPos += (2);
+      peg$currPos += 2
     } else {
-      s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e7); }
+      s3 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e7)
+      }
     }
     if (s3 !== peg$FAILED) {
-      s4 = peg$parseBoundary();
+      s4 = peg$parseBoundary()
       if (s4 !== peg$FAILED) {
-        s3 = [s3, s4];
-        s2 = s3;
+        s3 = [s3, s4]
+        s2 = s3
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
     } else {
-      peg$currPos = s2;
-      s2 = peg$FAILED;
+      peg$currPos = s2
+      s2 = peg$FAILED
     }
-    peg$silentFails--;
+    peg$silentFails--
     if (s2 === peg$FAILED) {
-      s1 = undefined;
+      s1 = undefined
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$currPos;
-      s4 = input.charAt(peg$currPos);
+      s2 = peg$currPos
+      s3 = peg$currPos
+      s4 = input.charAt(peg$currPos)
       if (peg$r0.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e11)
+        }
       }
       if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = input.charAt(peg$currPos);
+        s5 = []
+        s6 = input.charAt(peg$currPos)
         if (peg$r1.test(s6)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
-        }
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = input.charAt(peg$currPos);
-          if (peg$r1.test(s6)) {
-            peg$currPos++;
-          } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e12); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e12)
           }
         }
-        s4 = [s4, s5];
-        s3 = s4;
+        while (s6 !== peg$FAILED) {
+          s5.push(s6)
+          s6 = input.charAt(peg$currPos)
+          if (peg$r1.test(s6)) {
+            peg$currPos++
+          } else {
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e12)
+            }
+          }
+        }
+        s4 = [s4, s5]
+        s3 = s4
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
+        s2 = input.substring(s2, peg$currPos)
       } else {
-        s2 = s3;
+        s2 = s3
       }
       if (s2 !== peg$FAILED) {
-        s0 = s2;
+        s0 = s2
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSortCommand() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 4)
     if (s1.toLowerCase() === peg$c11) {
-      peg$currPos += (4);
+      peg$currPos += 4
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e13); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e13)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse__();
+      s2 = peg$currPos
+      s3 = peg$parse__()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseInteger();
+        s4 = peg$parseInteger()
         if (s4 !== peg$FAILED) {
-          s2 = s4;
+          s2 = s4
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s2
+          s2 = peg$FAILED
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 === peg$FAILED) {
-        s2 = null;
+        s2 = null
       }
-      s3 = peg$currPos;
-      s4 = peg$parse__();
+      s3 = peg$currPos
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseSortKeys();
+        s5 = peg$parseSortKeys()
         if (s5 !== peg$FAILED) {
-          s3 = s5;
+          s3 = s5
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       if (s3 === peg$FAILED) {
-        s3 = null;
+        s3 = null
       }
-      s4 = peg$currPos;
-      s5 = peg$parse__();
+      s4 = peg$currPos
+      s5 = peg$parse__()
       if (s5 !== peg$FAILED) {
-        s6 = input.substr(peg$currPos, 6);
+        s6 = input.substr(peg$currPos, 6)
         if (s6.toLowerCase() === peg$c12) {
-          peg$currPos += (6);
+          peg$currPos += 6
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e14); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e14)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseInteger();
+          s7 = peg$parseInteger()
           if (s7 !== peg$FAILED) {
-            s4 = s7;
+            s4 = s7
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
       if (s4 === peg$FAILED) {
-        s4 = null;
+        s4 = null
       }
-      peg$savedPos = s0;
-      s0 = peg$f10(s2, s3, s4);
+      peg$savedPos = s0
+      s0 = peg$f10(s2, s3, s4)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSortKeys() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseSortKey();
+    s0 = peg$currPos
+    s1 = peg$parseSortKey()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$currPos;
-      s5 = peg$parse_();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$currPos
+      s5 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 44) {
-        s6 = peg$c4;
-        peg$currPos++;
+        s6 = peg$c4
+        peg$currPos++
       } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e4); }
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e4)
+        }
       }
       if (s6 !== peg$FAILED) {
-        s7 = peg$parse_();
-        s5 = [s5, s6, s7];
-        s4 = s5;
+        s7 = peg$parse_()
+        s5 = [s5, s6, s7]
+        s4 = s5
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
       if (s4 === peg$FAILED) {
-        s4 = peg$parse__();
+        s4 = peg$parse__()
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseSortKey();
+        s5 = peg$parseSortKey()
         if (s5 !== peg$FAILED) {
-          s3 = s5;
+          s3 = s5
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$currPos;
-        s5 = peg$parse_();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 44) {
-          s6 = peg$c4;
-          peg$currPos++;
+          s6 = peg$c4
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e4); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s5 = [s5, s6, s7];
-          s4 = s5;
+          s7 = peg$parse_()
+          s5 = [s5, s6, s7]
+          s4 = s5
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
         if (s4 === peg$FAILED) {
-          s4 = peg$parse__();
+          s4 = peg$parse__()
         }
         if (s4 !== peg$FAILED) {
-          s5 = peg$parseSortKey();
+          s5 = peg$parseSortKey()
           if (s5 !== peg$FAILED) {
-            s3 = s5;
+            s3 = s5
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f11(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f11(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSortKey() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    peg$silentFails++;
-    s2 = input.substr(peg$currPos, 6);
+    s0 = peg$currPos
+    s1 = peg$currPos
+    peg$silentFails++
+    s2 = input.substr(peg$currPos, 6)
     if (s2.toLowerCase() === peg$c12) {
-      peg$currPos += (6);
+      peg$currPos += 6
     } else {
-      s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e14); }
+      s2 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e14)
+      }
     }
-    peg$silentFails--;
+    peg$silentFails--
     if (s2 === peg$FAILED) {
-      s1 = undefined;
+      s1 = undefined
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s2 = input.charAt(peg$currPos);
+      s2 = input.charAt(peg$currPos)
       if (peg$r2.test(s2)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e15); }
+        s2 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e15)
+        }
       }
       if (s2 === peg$FAILED) {
-        s2 = null;
+        s2 = null
       }
-      s3 = peg$parse_();
-      s4 = peg$parseLooseField();
+      s3 = peg$parse_()
+      s4 = peg$parseLooseField()
       if (s4 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f12(s2, s4);
+        peg$savedPos = s0
+        s0 = peg$f12(s2, s4)
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseHeadCommand() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 4)
     if (s1.toLowerCase() === peg$c13) {
-      peg$currPos += (4);
+      peg$currPos += 4
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e16); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e16)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse__();
+      s2 = peg$currPos
+      s3 = peg$parse__()
       if (s3 !== peg$FAILED) {
-        s4 = input.substr(peg$currPos, 6);
+        s4 = input.substr(peg$currPos, 6)
         if (s4.toLowerCase() === peg$c12) {
-          peg$currPos += (6);
+          peg$currPos += 6
         } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e14); }
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e14)
+          }
         }
         if (s4 === peg$FAILED) {
-          s4 = null;
+          s4 = null
         }
-        s5 = peg$parseInteger();
+        s5 = peg$parseInteger()
         if (s5 !== peg$FAILED) {
-          s2 = s5;
+          s2 = s5
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s2
+          s2 = peg$FAILED
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 === peg$FAILED) {
-        s2 = null;
+        s2 = null
       }
-      peg$savedPos = s0;
-      s0 = peg$f13(s2);
+      peg$savedPos = s0
+      s0 = peg$f13(s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseFieldsCommand() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 6)
     if (s1.toLowerCase() === peg$c14) {
-      peg$currPos += (6);
+      peg$currPos += 6
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e17); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e17)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parsePosition();
-        s4 = input.charAt(peg$currPos);
+        s3 = peg$parsePosition()
+        s4 = input.charAt(peg$currPos)
         if (peg$r2.test(s4)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e15); }
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e15)
+          }
         }
         if (s4 === peg$FAILED) {
-          s4 = null;
+          s4 = null
         }
-        s5 = peg$parse_();
-        s6 = peg$parseFieldList();
+        s5 = peg$parse_()
+        s6 = peg$parseFieldList()
         if (s6 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f14(s3, s4, s6);
+          peg$savedPos = s0
+          s0 = peg$f14(s3, s4, s6)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseTableCommand() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 5)
     if (s1.toLowerCase() === peg$c15) {
-      peg$currPos += (5);
+      peg$currPos += 5
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e18); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e18)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseFieldList();
+        s3 = peg$parseFieldList()
         if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f15(s3);
+          peg$savedPos = s0
+          s0 = peg$f15(s3)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseRenameCommand() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 6);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 6)
     if (s1.toLowerCase() === peg$c16) {
-      peg$currPos += (6);
+      peg$currPos += 6
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e19); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e19)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseRenaming();
+        s3 = peg$parseRenaming()
         if (s3 !== peg$FAILED) {
-          s4 = [];
-          s5 = peg$currPos;
-          s6 = peg$currPos;
-          s7 = peg$parse_();
+          s4 = []
+          s5 = peg$currPos
+          s6 = peg$currPos
+          s7 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 44) {
-            s8 = peg$c4;
-            peg$currPos++;
+            s8 = peg$c4
+            peg$currPos++
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e4); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e4)
+            }
           }
           if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s7 = [s7, s8, s9];
-            s6 = s7;
+            s9 = peg$parse_()
+            s7 = [s7, s8, s9]
+            s6 = s7
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 === peg$FAILED) {
-            s6 = peg$parse__();
+            s6 = peg$parse__()
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseRenaming();
+            s7 = peg$parseRenaming()
             if (s7 !== peg$FAILED) {
-              s5 = s7;
+              s5 = s7
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           while (s5 !== peg$FAILED) {
-            s4.push(s5);
-            s5 = peg$currPos;
-            s6 = peg$currPos;
-            s7 = peg$parse_();
+            s4.push(s5)
+            s5 = peg$currPos
+            s6 = peg$currPos
+            s7 = peg$parse_()
             if (input.charCodeAt(peg$currPos) === 44) {
-              s8 = peg$c4;
-              peg$currPos++;
+              s8 = peg$c4
+              peg$currPos++
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e4); }
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
             }
             if (s8 !== peg$FAILED) {
-              s9 = peg$parse_();
-              s7 = [s7, s8, s9];
-              s6 = s7;
+              s9 = peg$parse_()
+              s7 = [s7, s8, s9]
+              s6 = s7
             } else {
-              peg$currPos = s6;
-              s6 = peg$FAILED;
+              peg$currPos = s6
+              s6 = peg$FAILED
             }
             if (s6 === peg$FAILED) {
-              s6 = peg$parse__();
+              s6 = peg$parse__()
             }
             if (s6 !== peg$FAILED) {
-              s7 = peg$parseRenaming();
+              s7 = peg$parseRenaming()
               if (s7 !== peg$FAILED) {
-                s5 = s7;
+                s5 = s7
               } else {
-                peg$currPos = s5;
-                s5 = peg$FAILED;
+                peg$currPos = s5
+                s5 = peg$FAILED
               }
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           }
-          peg$savedPos = s0;
-          s0 = peg$f16(s3, s4);
+          peg$savedPos = s0
+          s0 = peg$f16(s3, s4)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseRenaming() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5
 
-    s0 = peg$currPos;
-    s1 = peg$parseLooseField();
+    s0 = peg$currPos
+    s1 = peg$parseLooseField()
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = input.substr(peg$currPos, 2);
+        s3 = input.substr(peg$currPos, 2)
         if (s3.toLowerCase() === peg$c10) {
-          peg$currPos += (2);
+          peg$currPos += 2
         } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e10); }
+          s3 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e10)
+          }
         }
         if (s3 !== peg$FAILED) {
-          s4 = peg$parse__();
+          s4 = peg$parse__()
           if (s4 !== peg$FAILED) {
-            s5 = peg$parseLooseField();
+            s5 = peg$parseLooseField()
             if (s5 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f17(s1, s5);
+              peg$savedPos = s0
+              s0 = peg$f17(s1, s5)
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s0
+              s0 = peg$FAILED
             }
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseDedupCommand() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4
 
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 5)
     if (s1.toLowerCase() === peg$c17) {
-      peg$currPos += (5);
+      peg$currPos += 5
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e20); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e20)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse__();
+      s2 = peg$currPos
+      s3 = peg$parse__()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseInteger();
+        s4 = peg$parseInteger()
         if (s4 !== peg$FAILED) {
-          s2 = s4;
+          s2 = s4
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s2
+          s2 = peg$FAILED
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 === peg$FAILED) {
-        s2 = null;
+        s2 = null
       }
-      s3 = peg$parse__();
+      s3 = peg$parse__()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseFieldList();
+        s4 = peg$parseFieldList()
         if (s4 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f18(s2, s4);
+          peg$savedPos = s0
+          s0 = peg$f18(s2, s4)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseUnknownCommand() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    s2 = peg$currPos;
-    s3 = input.charAt(peg$currPos);
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = peg$currPos
+    s3 = input.charAt(peg$currPos)
     if (peg$r0.test(s3)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e11); }
+      s3 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e11)
+      }
     }
     if (s3 !== peg$FAILED) {
-      s4 = [];
-      s5 = input.charAt(peg$currPos);
+      s4 = []
+      s5 = input.charAt(peg$currPos)
       if (peg$r1.test(s5)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e12); }
-      }
-      while (s5 !== peg$FAILED) {
-        s4.push(s5);
-        s5 = input.charAt(peg$currPos);
-        if (peg$r1.test(s5)) {
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e12)
         }
       }
-      s3 = [s3, s4];
-      s2 = s3;
+      while (s5 !== peg$FAILED) {
+        s4.push(s5)
+        s5 = input.charAt(peg$currPos)
+        if (peg$r1.test(s5)) {
+          peg$currPos++
+        } else {
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e12)
+          }
+        }
+      }
+      s3 = [s3, s4]
+      s2 = s3
     } else {
-      peg$currPos = s2;
-      s2 = peg$FAILED;
+      peg$currPos = s2
+      s2 = peg$FAILED
     }
     if (s2 !== peg$FAILED) {
-      s1 = input.substring(s1, peg$currPos);
+      s1 = input.substring(s1, peg$currPos)
     } else {
-      s1 = s2;
+      s1 = s2
     }
     if (s1 !== peg$FAILED) {
-      peg$savedPos = peg$currPos;
-      s2 = peg$f19(s1);
+      peg$savedPos = peg$currPos
+      s2 = peg$f19(s1)
       if (s2) {
-        s2 = undefined;
+        s2 = undefined
       } else {
-        s2 = peg$FAILED;
+        s2 = peg$FAILED
       }
       if (s2 !== peg$FAILED) {
-        s3 = [];
-        s4 = peg$parseQuotedString();
+        s3 = []
+        s4 = peg$parseQuotedString()
         if (s4 === peg$FAILED) {
-          s4 = input.charAt(peg$currPos);
+          s4 = input.charAt(peg$currPos)
           if (peg$r3.test(s4)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e21); }
+            s4 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e21)
+            }
           }
         }
         while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = peg$parseQuotedString();
+          s3.push(s4)
+          s4 = peg$parseQuotedString()
           if (s4 === peg$FAILED) {
-            s4 = input.charAt(peg$currPos);
+            s4 = input.charAt(peg$currPos)
             if (peg$r3.test(s4)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s4 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e21); }
+              s4 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e21)
+              }
             }
           }
         }
-        peg$savedPos = s0;
-        s0 = peg$f20(s1);
+        peg$savedPos = s0
+        s0 = peg$f20(s1)
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseFieldList() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseLooseField();
+    s0 = peg$currPos
+    s1 = peg$parseLooseField()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$currPos;
-      s5 = peg$parse_();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$currPos
+      s5 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 44) {
-        s6 = peg$c4;
-        peg$currPos++;
+        s6 = peg$c4
+        peg$currPos++
       } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e4); }
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e4)
+        }
       }
       if (s6 !== peg$FAILED) {
-        s7 = peg$parse_();
-        s5 = [s5, s6, s7];
-        s4 = s5;
+        s7 = peg$parse_()
+        s5 = [s5, s6, s7]
+        s4 = s5
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
       if (s4 === peg$FAILED) {
-        s4 = peg$parse__();
+        s4 = peg$parse__()
       }
       if (s4 !== peg$FAILED) {
-        s5 = peg$parseLooseField();
+        s5 = peg$parseLooseField()
         if (s5 !== peg$FAILED) {
-          s3 = s5;
+          s3 = s5
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$currPos;
-        s5 = peg$parse_();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 44) {
-          s6 = peg$c4;
-          peg$currPos++;
+          s6 = peg$c4
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e4); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s5 = [s5, s6, s7];
-          s4 = s5;
+          s7 = peg$parse_()
+          s5 = [s5, s6, s7]
+          s4 = s5
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
         if (s4 === peg$FAILED) {
-          s4 = peg$parse__();
+          s4 = peg$parse__()
         }
         if (s4 !== peg$FAILED) {
-          s5 = peg$parseLooseField();
+          s5 = peg$parseLooseField()
           if (s5 !== peg$FAILED) {
-            s3 = s5;
+            s3 = s5
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f21(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f21(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchExpr() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = peg$parseSearchOr();
+    s0 = peg$currPos
+    s1 = peg$parseSearchOr()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse__();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        s5 = peg$currPos;
+        s5 = peg$currPos
         if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18;
-          peg$currPos += 3;
+          s6 = peg$c18
+          peg$currPos += 3
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e22); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e22)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse__();
+          s7 = peg$parse__()
           if (s7 !== peg$FAILED) {
-            s6 = [s6, s7];
-            s5 = s6;
+            s6 = [s6, s7]
+            s5 = s6
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
         if (s5 === peg$FAILED) {
-          s5 = null;
+          s5 = null
         }
-        s6 = peg$currPos;
-        peg$silentFails++;
-        s7 = peg$currPos;
+        s6 = peg$currPos
+        peg$silentFails++
+        s7 = peg$currPos
         if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19;
-          peg$currPos += 2;
+          s8 = peg$c19
+          peg$currPos += 2
         } else {
-          s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e23)
+          }
         }
         if (s8 !== peg$FAILED) {
-          s9 = peg$parseBoundary();
+          s9 = peg$parseBoundary()
           if (s9 !== peg$FAILED) {
-            s8 = [s8, s9];
-            s7 = s8;
+            s8 = [s8, s9]
+            s7 = s8
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s7
+            s7 = peg$FAILED
           }
         } else {
-          peg$currPos = s7;
-          s7 = peg$FAILED;
+          peg$currPos = s7
+          s7 = peg$FAILED
         }
-        peg$silentFails--;
+        peg$silentFails--
         if (s7 === peg$FAILED) {
-          s6 = undefined;
+          s6 = undefined
         } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
+          peg$currPos = s6
+          s6 = peg$FAILED
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseSearchOr();
+          s7 = peg$parseSearchOr()
           if (s7 !== peg$FAILED) {
-            s3 = s7;
+            s3 = s7
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse__();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          s5 = peg$currPos;
+          s5 = peg$currPos
           if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18;
-            peg$currPos += 3;
+            s6 = peg$c18
+            peg$currPos += 3
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e22); }
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e22)
+            }
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parse__();
+            s7 = peg$parse__()
             if (s7 !== peg$FAILED) {
-              s6 = [s6, s7];
-              s5 = s6;
+              s6 = [s6, s7]
+              s5 = s6
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           if (s5 === peg$FAILED) {
-            s5 = null;
+            s5 = null
           }
-          s6 = peg$currPos;
-          peg$silentFails++;
-          s7 = peg$currPos;
+          s6 = peg$currPos
+          peg$silentFails++
+          s7 = peg$currPos
           if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19;
-            peg$currPos += 2;
+            s8 = peg$c19
+            peg$currPos += 2
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e23)
+            }
           }
           if (s8 !== peg$FAILED) {
-            s9 = peg$parseBoundary();
+            s9 = peg$parseBoundary()
             if (s9 !== peg$FAILED) {
-              s8 = [s8, s9];
-              s7 = s8;
+              s8 = [s8, s9]
+              s7 = s8
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s7
+              s7 = peg$FAILED
             }
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s7
+            s7 = peg$FAILED
           }
-          peg$silentFails--;
+          peg$silentFails--
           if (s7 === peg$FAILED) {
-            s6 = undefined;
+            s6 = undefined
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseSearchOr();
+            s7 = peg$parseSearchOr()
             if (s7 !== peg$FAILED) {
-              s3 = s7;
+              s3 = s7
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f22(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f22(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchOr() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseSearchUnary();
+    s0 = peg$currPos
+    s1 = peg$parseSearchUnary()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse__();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19;
-          peg$currPos += 2;
+          s5 = peg$c19
+          peg$currPos += 2
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e23)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parse__();
+          s6 = peg$parse__()
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseSearchUnary();
+            s7 = peg$parseSearchUnary()
             if (s7 !== peg$FAILED) {
-              s3 = s7;
+              s3 = s7
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse__();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19;
-            peg$currPos += 2;
+            s5 = peg$c19
+            peg$currPos += 2
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e23)
+            }
           }
           if (s5 !== peg$FAILED) {
-            s6 = peg$parse__();
+            s6 = peg$parse__()
             if (s6 !== peg$FAILED) {
-              s7 = peg$parseSearchUnary();
+              s7 = peg$parseSearchUnary()
               if (s7 !== peg$FAILED) {
-                s3 = s7;
+                s3 = s7
               } else {
-                peg$currPos = s3;
-                s3 = peg$FAILED;
+                peg$currPos = s3
+                s3 = peg$FAILED
               }
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f23(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f23(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchUnary() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20;
-      peg$currPos += 3;
+      s1 = peg$c20
+      peg$currPos += 3
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e24)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 === peg$FAILED) {
-        s2 = peg$currPos;
-        peg$silentFails++;
+        s2 = peg$currPos
+        peg$silentFails++
         if (input.charCodeAt(peg$currPos) === 40) {
-          s3 = peg$c8;
-          peg$currPos++;
+          s3 = peg$c8
+          peg$currPos++
         } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e8); }
+          s3 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e8)
+          }
         }
-        peg$silentFails--;
+        peg$silentFails--
         if (s3 !== peg$FAILED) {
-          peg$currPos = s2;
-          s2 = undefined;
+          peg$currPos = s2
+          s2 = undefined
         } else {
-          s2 = peg$FAILED;
+          s2 = peg$FAILED
         }
       }
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseSearchUnary();
+        s3 = peg$parseSearchUnary()
         if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f24(s3);
+          peg$savedPos = s0
+          s0 = peg$f24(s3)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
+      s0 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 40) {
-        s1 = peg$c8;
-        peg$currPos++;
+        s1 = peg$c8
+        peg$currPos++
       } else {
-        s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e8); }
+        s1 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e8)
+        }
       }
       if (s1 !== peg$FAILED) {
-        s2 = peg$parse_();
-        s3 = peg$parseSearchExpr();
+        s2 = peg$parse_()
+        s3 = peg$parseSearchExpr()
         if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
+          s4 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 41) {
-            s5 = peg$c9;
-            peg$currPos++;
+            s5 = peg$c9
+            peg$currPos++
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e9)
+            }
           }
           if (s5 !== peg$FAILED) {
-            s0 = s3;
+            s0 = s3
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
       if (s0 === peg$FAILED) {
-        s0 = peg$parseSearchComparison();
+        s0 = peg$parseSearchComparison()
         if (s0 === peg$FAILED) {
-          s0 = peg$currPos;
-          s1 = peg$parsePosition();
-          s2 = peg$currPos;
-          s3 = peg$currPos;
-          s4 = input.charAt(peg$currPos);
+          s0 = peg$currPos
+          s1 = peg$parsePosition()
+          s2 = peg$currPos
+          s3 = peg$currPos
+          s4 = input.charAt(peg$currPos)
           if (peg$r0.test(s4)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            s4 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e11)
+            }
           }
           if (s4 !== peg$FAILED) {
-            s5 = [];
-            s6 = input.charAt(peg$currPos);
+            s5 = []
+            s6 = input.charAt(peg$currPos)
             if (peg$r1.test(s6)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e12); }
-            }
-            while (s6 !== peg$FAILED) {
-              s5.push(s6);
-              s6 = input.charAt(peg$currPos);
-              if (peg$r1.test(s6)) {
-                peg$currPos++;
-              } else {
-                s6 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e12); }
+              s6 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e12)
               }
             }
-            s4 = [s4, s5];
-            s3 = s4;
+            while (s6 !== peg$FAILED) {
+              s5.push(s6)
+              s6 = input.charAt(peg$currPos)
+              if (peg$r1.test(s6)) {
+                peg$currPos++
+              } else {
+                s6 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e12)
+                }
+              }
+            }
+            s4 = [s4, s5]
+            s3 = s4
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
           if (s3 !== peg$FAILED) {
-            s2 = input.substring(s2, peg$currPos);
+            s2 = input.substring(s2, peg$currPos)
           } else {
-            s2 = s3;
+            s2 = s3
           }
           if (s2 !== peg$FAILED) {
             if (input.charCodeAt(peg$currPos) === 40) {
-              s3 = peg$c8;
-              peg$currPos++;
+              s3 = peg$c8
+              peg$currPos++
             } else {
-              s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e8); }
+              s3 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e8)
+              }
             }
             if (s3 !== peg$FAILED) {
-              s4 = [];
-              s5 = peg$parseQuotedString();
+              s4 = []
+              s5 = peg$parseQuotedString()
               if (s5 === peg$FAILED) {
-                s5 = input.charAt(peg$currPos);
+                s5 = input.charAt(peg$currPos)
                 if (peg$r4.test(s5)) {
-                  peg$currPos++;
+                  peg$currPos++
                 } else {
-                  s5 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                  s5 = peg$FAILED
+                  if (peg$silentFails === 0) {
+                    peg$fail(peg$e25)
+                  }
                 }
               }
               while (s5 !== peg$FAILED) {
-                s4.push(s5);
-                s5 = peg$parseQuotedString();
+                s4.push(s5)
+                s5 = peg$parseQuotedString()
                 if (s5 === peg$FAILED) {
-                  s5 = input.charAt(peg$currPos);
+                  s5 = input.charAt(peg$currPos)
                   if (peg$r4.test(s5)) {
-                    peg$currPos++;
+                    peg$currPos++
                   } else {
-                    s5 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e25); }
+                    s5 = peg$FAILED
+                    if (peg$silentFails === 0) {
+                      peg$fail(peg$e25)
+                    }
                   }
                 }
               }
               if (input.charCodeAt(peg$currPos) === 41) {
-                s5 = peg$c9;
-                peg$currPos++;
+                s5 = peg$c9
+                peg$currPos++
               } else {
-                s5 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                s5 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e9)
+                }
               }
               if (s5 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f25(s1, s2);
+                peg$savedPos = s0
+                s0 = peg$f25(s1, s2)
               } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
+                peg$currPos = s0
+                s0 = peg$FAILED
               }
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s0
+              s0 = peg$FAILED
             }
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
           if (s0 === peg$FAILED) {
-            s0 = peg$parseSearchTerm();
+            s0 = peg$parseSearchTerm()
           }
         }
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchComparison() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13
 
-    s0 = peg$currPos;
-    s1 = peg$parseSearchField();
+    s0 = peg$currPos
+    s1 = peg$parseSearchField()
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = input.substr(peg$currPos, 2);
+        s3 = input.substr(peg$currPos, 2)
         if (s3.toLowerCase() === peg$c21) {
-          peg$currPos += (2);
+          peg$currPos += 2
         } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e26); }
+          s3 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e26)
+          }
         }
         if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
+          s4 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 40) {
-            s5 = peg$c8;
-            peg$currPos++;
+            s5 = peg$c8
+            peg$currPos++
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e8); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e8)
+            }
           }
           if (s5 !== peg$FAILED) {
-            s6 = peg$parse_();
-            s7 = peg$parseSearchValue();
+            s6 = peg$parse_()
+            s7 = peg$parseSearchValue()
             if (s7 !== peg$FAILED) {
-              s8 = [];
-              s9 = peg$currPos;
-              s10 = peg$parse_();
+              s8 = []
+              s9 = peg$currPos
+              s10 = peg$parse_()
               if (input.charCodeAt(peg$currPos) === 44) {
-                s11 = peg$c4;
-                peg$currPos++;
+                s11 = peg$c4
+                peg$currPos++
               } else {
-                s11 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e4); }
+                s11 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e4)
+                }
               }
               if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseSearchValue();
+                s12 = peg$parse_()
+                s13 = peg$parseSearchValue()
                 if (s13 !== peg$FAILED) {
-                  s9 = s13;
+                  s9 = s13
                 } else {
-                  peg$currPos = s9;
-                  s9 = peg$FAILED;
+                  peg$currPos = s9
+                  s9 = peg$FAILED
                 }
               } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
+                peg$currPos = s9
+                s9 = peg$FAILED
               }
               while (s9 !== peg$FAILED) {
-                s8.push(s9);
-                s9 = peg$currPos;
-                s10 = peg$parse_();
+                s8.push(s9)
+                s9 = peg$currPos
+                s10 = peg$parse_()
                 if (input.charCodeAt(peg$currPos) === 44) {
-                  s11 = peg$c4;
-                  peg$currPos++;
+                  s11 = peg$c4
+                  peg$currPos++
                 } else {
-                  s11 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e4); }
+                  s11 = peg$FAILED
+                  if (peg$silentFails === 0) {
+                    peg$fail(peg$e4)
+                  }
                 }
                 if (s11 !== peg$FAILED) {
-                  s12 = peg$parse_();
-                  s13 = peg$parseSearchValue();
+                  s12 = peg$parse_()
+                  s13 = peg$parseSearchValue()
                   if (s13 !== peg$FAILED) {
-                    s9 = s13;
+                    s9 = s13
                   } else {
-                    peg$currPos = s9;
-                    s9 = peg$FAILED;
+                    peg$currPos = s9
+                    s9 = peg$FAILED
                   }
                 } else {
-                  peg$currPos = s9;
-                  s9 = peg$FAILED;
+                  peg$currPos = s9
+                  s9 = peg$FAILED
                 }
               }
-              s9 = peg$parse_();
+              s9 = peg$parse_()
               if (input.charCodeAt(peg$currPos) === 41) {
-                s10 = peg$c9;
-                peg$currPos++;
+                s10 = peg$c9
+                peg$currPos++
               } else {
-                s10 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                s10 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e9)
+                }
               }
               if (s10 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f26(s1, s7, s8);
+                peg$savedPos = s0
+                s0 = peg$f26(s1, s7, s8)
               } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
+                peg$currPos = s0
+                s0 = peg$FAILED
               }
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s0
+              s0 = peg$FAILED
             }
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      s1 = peg$parseSearchField();
+      s0 = peg$currPos
+      s1 = peg$parseSearchField()
       if (s1 !== peg$FAILED) {
-        s2 = peg$parse_();
-        s3 = peg$parseSearchOperator();
+        s2 = peg$parse_()
+        s3 = peg$parseSearchOperator()
         if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          s5 = peg$parseSearchValue();
+          s4 = peg$parse_()
+          s5 = peg$parseSearchValue()
           if (s5 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f27(s1, s3, s5);
+            peg$savedPos = s0
+            s0 = peg$f27(s1, s3, s5)
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchOperator() {
-    let s0, s1;
+    let s0, s1
 
     if (input.substr(peg$currPos, 2) === peg$c22) {
-      s0 = peg$c22;
-      peg$currPos += 2;
+      s0 = peg$c22
+      peg$currPos += 2
     } else {
-      s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+      s0 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e27)
+      }
     }
     if (s0 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c23) {
-        s0 = peg$c23;
-        peg$currPos += 2;
+        s0 = peg$c23
+        peg$currPos += 2
       } else {
-        s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e28); }
+        s0 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e28)
+        }
       }
       if (s0 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c24) {
-          s0 = peg$c24;
-          peg$currPos += 2;
+          s0 = peg$c24
+          peg$currPos += 2
         } else {
-          s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e29); }
+          s0 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e29)
+          }
         }
         if (s0 === peg$FAILED) {
-          s0 = peg$currPos;
+          s0 = peg$currPos
           if (input.substr(peg$currPos, 2) === peg$c25) {
-            s1 = peg$c25;
-            peg$currPos += 2;
+            s1 = peg$c25
+            peg$currPos += 2
           } else {
-            s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e30); }
+            s1 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e30)
+            }
           }
           if (s1 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s1 = peg$f28();
+            peg$savedPos = s0
+            s1 = peg$f28()
           }
-          s0 = s1;
+          s0 = s1
           if (s0 === peg$FAILED) {
-            s0 = input.charAt(peg$currPos);
+            s0 = input.charAt(peg$currPos)
             if (peg$r5.test(s0)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s0 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e31); }
+              s0 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e31)
+              }
             }
           }
         }
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchField() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    peg$silentFails++;
-    s2 = peg$currPos;
-    s3 = peg$parseKeyword();
+    s0 = peg$currPos
+    s1 = peg$currPos
+    peg$silentFails++
+    s2 = peg$currPos
+    s3 = peg$parseKeyword()
     if (s3 !== peg$FAILED) {
-      s4 = peg$parseBoundary();
+      s4 = peg$parseBoundary()
       if (s4 !== peg$FAILED) {
-        s3 = [s3, s4];
-        s2 = s3;
+        s3 = [s3, s4]
+        s2 = s3
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
     } else {
-      peg$currPos = s2;
-      s2 = peg$FAILED;
+      peg$currPos = s2
+      s2 = peg$FAILED
     }
-    peg$silentFails--;
+    peg$silentFails--
     if (s2 === peg$FAILED) {
-      s1 = undefined;
+      s1 = undefined
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseLooseField();
+      s2 = peg$parseLooseField()
       if (s2 !== peg$FAILED) {
-        s0 = s2;
+        s0 = s2
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchValue() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
-    s1 = peg$parseQuotedString();
+    s0 = peg$currPos
+    s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f29(s1);
+      peg$savedPos = s0
+      s1 = peg$f29(s1)
     }
-    s0 = s1;
+    s0 = s1
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      s1 = peg$currPos;
-      s2 = [];
-      s3 = peg$parseBareChar();
+      s0 = peg$currPos
+      s1 = peg$currPos
+      s2 = []
+      s3 = peg$parseBareChar()
       if (s3 !== peg$FAILED) {
         while (s3 !== peg$FAILED) {
-          s2.push(s3);
-          s3 = peg$parseBareChar();
+          s2.push(s3)
+          s3 = peg$parseBareChar()
         }
       } else {
-        s2 = peg$FAILED;
+        s2 = peg$FAILED
       }
       if (s2 !== peg$FAILED) {
-        s1 = input.substring(s1, peg$currPos);
+        s1 = input.substring(s1, peg$currPos)
       } else {
-        s1 = s2;
+        s1 = s2
       }
       if (s1 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s1 = peg$f30(s1);
+        peg$savedPos = s0
+        s1 = peg$f30(s1)
       }
-      s0 = s1;
+      s0 = s1
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSearchTerm() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2, s3, s4
 
-    s0 = peg$currPos;
-    s1 = peg$parseQuotedString();
+    s0 = peg$currPos
+    s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f31(s1);
+      peg$savedPos = s0
+      s1 = peg$f31(s1)
     }
-    s0 = s1;
+    s0 = s1
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      s1 = peg$currPos;
-      peg$silentFails++;
-      s2 = peg$currPos;
-      s3 = peg$parseKeyword();
+      s0 = peg$currPos
+      s1 = peg$currPos
+      peg$silentFails++
+      s2 = peg$currPos
+      s3 = peg$parseKeyword()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseBoundary();
+        s4 = peg$parseBoundary()
         if (s4 !== peg$FAILED) {
-          s3 = [s3, s4];
-          s2 = s3;
+          s3 = [s3, s4]
+          s2 = s3
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s2
+          s2 = peg$FAILED
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
-      peg$silentFails--;
+      peg$silentFails--
       if (s2 === peg$FAILED) {
-        s1 = undefined;
+        s1 = undefined
       } else {
-        peg$currPos = s1;
-        s1 = peg$FAILED;
+        peg$currPos = s1
+        s1 = peg$FAILED
       }
       if (s1 !== peg$FAILED) {
-        s2 = peg$currPos;
-        s3 = [];
-        s4 = peg$parseBareChar();
+        s2 = peg$currPos
+        s3 = []
+        s4 = peg$parseBareChar()
         if (s4 === peg$FAILED) {
-          s4 = input.charAt(peg$currPos);
+          s4 = input.charAt(peg$currPos)
           if (peg$r6.test(s4)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e32); }
+            s4 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e32)
+            }
           }
         }
         if (s4 !== peg$FAILED) {
           while (s4 !== peg$FAILED) {
-            s3.push(s4);
-            s4 = peg$parseBareChar();
+            s3.push(s4)
+            s4 = peg$parseBareChar()
             if (s4 === peg$FAILED) {
-              s4 = input.charAt(peg$currPos);
+              s4 = input.charAt(peg$currPos)
               if (peg$r6.test(s4)) {
-                peg$currPos++;
+                peg$currPos++
               } else {
-                s4 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e32); }
+                s4 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e32)
+                }
               }
             }
           }
         } else {
-          s3 = peg$FAILED;
+          s3 = peg$FAILED
         }
         if (s3 !== peg$FAILED) {
-          s2 = input.substring(s2, peg$currPos);
+          s2 = input.substring(s2, peg$currPos)
         } else {
-          s2 = s3;
+          s2 = s3
         }
         if (s2 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f32(s2);
+          peg$savedPos = s0
+          s0 = peg$f32(s2)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseBareChar() {
-    let s0;
+    let s0
 
-    s0 = input.charAt(peg$currPos);
+    s0 = input.charAt(peg$currPos)
     if (peg$r7.test(s0)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      s0 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e33)
+      }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseExpr() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseAndExpr();
+    s0 = peg$currPos
+    s1 = peg$parseAndExpr()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse__();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19;
-          peg$currPos += 2;
+          s5 = peg$c19
+          peg$currPos += 2
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e23)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parse__();
+          s6 = peg$parse__()
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseAndExpr();
+            s7 = peg$parseAndExpr()
             if (s7 !== peg$FAILED) {
-              s3 = s7;
+              s3 = s7
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse__();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19;
-            peg$currPos += 2;
+            s5 = peg$c19
+            peg$currPos += 2
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e23)
+            }
           }
           if (s5 !== peg$FAILED) {
-            s6 = peg$parse__();
+            s6 = peg$parse__()
             if (s6 !== peg$FAILED) {
-              s7 = peg$parseAndExpr();
+              s7 = peg$parseAndExpr()
               if (s7 !== peg$FAILED) {
-                s3 = s7;
+                s3 = s7
               } else {
-                peg$currPos = s3;
-                s3 = peg$FAILED;
+                peg$currPos = s3
+                s3 = peg$FAILED
               }
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f33(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f33(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseAndExpr() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9
 
-    s0 = peg$currPos;
-    s1 = peg$parseNotExpr();
+    s0 = peg$currPos
+    s1 = peg$parseNotExpr()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse__();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        s5 = peg$currPos;
+        s5 = peg$currPos
         if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18;
-          peg$currPos += 3;
+          s6 = peg$c18
+          peg$currPos += 3
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e22); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e22)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse__();
+          s7 = peg$parse__()
           if (s7 !== peg$FAILED) {
-            s6 = [s6, s7];
-            s5 = s6;
+            s6 = [s6, s7]
+            s5 = s6
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
         if (s5 === peg$FAILED) {
-          s5 = null;
+          s5 = null
         }
-        s6 = peg$currPos;
-        peg$silentFails++;
-        s7 = peg$currPos;
+        s6 = peg$currPos
+        peg$silentFails++
+        s7 = peg$currPos
         if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19;
-          peg$currPos += 2;
+          s8 = peg$c19
+          peg$currPos += 2
         } else {
-          s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e23)
+          }
         }
         if (s8 !== peg$FAILED) {
-          s9 = peg$parseBoundary();
+          s9 = peg$parseBoundary()
           if (s9 !== peg$FAILED) {
-            s8 = [s8, s9];
-            s7 = s8;
+            s8 = [s8, s9]
+            s7 = s8
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s7
+            s7 = peg$FAILED
           }
         } else {
-          peg$currPos = s7;
-          s7 = peg$FAILED;
+          peg$currPos = s7
+          s7 = peg$FAILED
         }
-        peg$silentFails--;
+        peg$silentFails--
         if (s7 === peg$FAILED) {
-          s6 = undefined;
+          s6 = undefined
         } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
+          peg$currPos = s6
+          s6 = peg$FAILED
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parseNotExpr();
+          s7 = peg$parseNotExpr()
           if (s7 !== peg$FAILED) {
-            s3 = s7;
+            s3 = s7
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse__();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          s5 = peg$currPos;
+          s5 = peg$currPos
           if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18;
-            peg$currPos += 3;
+            s6 = peg$c18
+            peg$currPos += 3
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e22); }
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e22)
+            }
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parse__();
+            s7 = peg$parse__()
             if (s7 !== peg$FAILED) {
-              s6 = [s6, s7];
-              s5 = s6;
+              s6 = [s6, s7]
+              s5 = s6
             } else {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+              peg$currPos = s5
+              s5 = peg$FAILED
             }
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
           if (s5 === peg$FAILED) {
-            s5 = null;
+            s5 = null
           }
-          s6 = peg$currPos;
-          peg$silentFails++;
-          s7 = peg$currPos;
+          s6 = peg$currPos
+          peg$silentFails++
+          s7 = peg$currPos
           if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19;
-            peg$currPos += 2;
+            s8 = peg$c19
+            peg$currPos += 2
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e23)
+            }
           }
           if (s8 !== peg$FAILED) {
-            s9 = peg$parseBoundary();
+            s9 = peg$parseBoundary()
             if (s9 !== peg$FAILED) {
-              s8 = [s8, s9];
-              s7 = s8;
+              s8 = [s8, s9]
+              s7 = s8
             } else {
-              peg$currPos = s7;
-              s7 = peg$FAILED;
+              peg$currPos = s7
+              s7 = peg$FAILED
             }
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s7
+            s7 = peg$FAILED
           }
-          peg$silentFails--;
+          peg$silentFails--
           if (s7 === peg$FAILED) {
-            s6 = undefined;
+            s6 = undefined
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parseNotExpr();
+            s7 = peg$parseNotExpr()
             if (s7 !== peg$FAILED) {
-              s3 = s7;
+              s3 = s7
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f34(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f34(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseNotExpr() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20;
-      peg$currPos += 3;
+      s1 = peg$c20
+      peg$currPos += 3
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e24)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse__();
+      s2 = peg$parse__()
       if (s2 === peg$FAILED) {
-        s2 = peg$currPos;
-        peg$silentFails++;
+        s2 = peg$currPos
+        peg$silentFails++
         if (input.charCodeAt(peg$currPos) === 40) {
-          s3 = peg$c8;
-          peg$currPos++;
+          s3 = peg$c8
+          peg$currPos++
         } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e8); }
+          s3 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e8)
+          }
         }
-        peg$silentFails--;
+        peg$silentFails--
         if (s3 !== peg$FAILED) {
-          peg$currPos = s2;
-          s2 = undefined;
+          peg$currPos = s2
+          s2 = undefined
         } else {
-          s2 = peg$FAILED;
+          s2 = peg$FAILED
         }
       }
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseNotExpr();
+        s3 = peg$parseNotExpr()
         if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f35(s3);
+          peg$savedPos = s0
+          s0 = peg$f35(s3)
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$parseComparison();
+      s0 = peg$parseComparison()
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseComparison() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
-    s1 = peg$parseConcat();
+    s0 = peg$currPos
+    s1 = peg$parseConcat()
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse_();
-      s4 = peg$parseCompareOperator();
+      s2 = peg$currPos
+      s3 = peg$parse_()
+      s4 = peg$parseCompareOperator()
       if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseConcat();
+        s5 = peg$parse_()
+        s6 = peg$parseConcat()
         if (s6 !== peg$FAILED) {
-          s2 = [ s4, s6 ];
+          s2 = [s4, s6]
         } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
+          peg$currPos = s2
+          s2 = peg$FAILED
         }
       } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 === peg$FAILED) {
-        s2 = null;
+        s2 = null
       }
-      peg$savedPos = s0;
-      s0 = peg$f36(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f36(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseCompareOperator() {
-    let s0, s1;
+    let s0, s1
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.substr(peg$currPos, 2) === peg$c25) {
-      s1 = peg$c25;
-      peg$currPos += 2;
+      s1 = peg$c25
+      peg$currPos += 2
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e30)
+      }
     }
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f37();
+      peg$savedPos = s0
+      s1 = peg$f37()
     }
-    s0 = s1;
+    s0 = s1
     if (s0 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c22) {
-        s0 = peg$c22;
-        peg$currPos += 2;
+        s0 = peg$c22
+        peg$currPos += 2
       } else {
-        s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e27); }
+        s0 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e27)
+        }
       }
       if (s0 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c23) {
-          s0 = peg$c23;
-          peg$currPos += 2;
+          s0 = peg$c23
+          peg$currPos += 2
         } else {
-          s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e28); }
+          s0 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e28)
+          }
         }
         if (s0 === peg$FAILED) {
           if (input.substr(peg$currPos, 2) === peg$c24) {
-            s0 = peg$c24;
-            peg$currPos += 2;
+            s0 = peg$c24
+            peg$currPos += 2
           } else {
-            s0 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e29); }
+            s0 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e29)
+            }
           }
           if (s0 === peg$FAILED) {
-            s0 = input.charAt(peg$currPos);
+            s0 = input.charAt(peg$currPos)
             if (peg$r5.test(s0)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s0 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e31); }
+              s0 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e31)
+              }
             }
           }
         }
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseConcat() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
 
-    s0 = peg$currPos;
-    s1 = peg$parseAdditive();
+    s0 = peg$currPos
+    s1 = peg$parseAdditive()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse_();
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 46) {
-        s5 = peg$c26;
-        peg$currPos++;
+        s5 = peg$c26
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
       }
       if (s5 !== peg$FAILED) {
-        s6 = peg$currPos;
-        peg$silentFails++;
-        s7 = peg$parseDigit();
-        peg$silentFails--;
+        s6 = peg$currPos
+        peg$silentFails++
+        s7 = peg$parseDigit()
+        peg$silentFails--
         if (s7 === peg$FAILED) {
-          s6 = undefined;
+          s6 = undefined
         } else {
-          peg$currPos = s6;
-          s6 = peg$FAILED;
+          peg$currPos = s6
+          s6 = peg$FAILED
         }
         if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s8 = peg$parseAdditive();
+          s7 = peg$parse_()
+          s8 = peg$parseAdditive()
           if (s8 !== peg$FAILED) {
-            s3 = s8;
+            s3 = s8
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse_();
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 46) {
-          s5 = peg$c26;
-          peg$currPos++;
+          s5 = peg$c26
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e34)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s6 = peg$currPos;
-          peg$silentFails++;
-          s7 = peg$parseDigit();
-          peg$silentFails--;
+          s6 = peg$currPos
+          peg$silentFails++
+          s7 = peg$parseDigit()
+          peg$silentFails--
           if (s7 === peg$FAILED) {
-            s6 = undefined;
+            s6 = undefined
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 !== peg$FAILED) {
-            s7 = peg$parse_();
-            s8 = peg$parseAdditive();
+            s7 = peg$parse_()
+            s8 = peg$parseAdditive()
             if (s8 !== peg$FAILED) {
-              s3 = s8;
+              s3 = s8
             } else {
-              peg$currPos = s3;
-              s3 = peg$FAILED;
+              peg$currPos = s3
+              s3 = peg$FAILED
             }
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f38(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f38(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseAdditive() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseMultiplicative();
+    s0 = peg$currPos
+    s1 = peg$parseMultiplicative()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse_();
-      s5 = input.charAt(peg$currPos);
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse_()
+      s5 = input.charAt(peg$currPos)
       if (peg$r2.test(s5)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e15); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e15)
+        }
       }
       if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseMultiplicative();
+        s6 = peg$parse_()
+        s7 = peg$parseMultiplicative()
         if (s7 !== peg$FAILED) {
-          s3 = [ s5, s7 ];
+          s3 = [s5, s7]
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse_();
-        s5 = input.charAt(peg$currPos);
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse_()
+        s5 = input.charAt(peg$currPos)
         if (peg$r2.test(s5)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e15); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e15)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseMultiplicative();
+          s6 = peg$parse_()
+          s7 = peg$parseMultiplicative()
           if (s7 !== peg$FAILED) {
-            s3 = [ s5, s7 ];
+            s3 = [s5, s7]
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f39(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f39(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseMultiplicative() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
-    s0 = peg$currPos;
-    s1 = peg$parseUnary();
+    s0 = peg$currPos
+    s1 = peg$parseUnary()
     if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$currPos;
-      s4 = peg$parse_();
-      s5 = input.charAt(peg$currPos);
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse_()
+      s5 = input.charAt(peg$currPos)
       if (peg$r8.test(s5)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e35)
+        }
       }
       if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseUnary();
+        s6 = peg$parse_()
+        s7 = peg$parseUnary()
         if (s7 !== peg$FAILED) {
-          s3 = [ s5, s7 ];
+          s3 = [s5, s7]
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$currPos;
-        s4 = peg$parse_();
-        s5 = input.charAt(peg$currPos);
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse_()
+        s5 = input.charAt(peg$currPos)
         if (peg$r8.test(s5)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e35); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e35)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseUnary();
+          s6 = peg$parse_()
+          s7 = peg$parseUnary()
           if (s7 !== peg$FAILED) {
-            s3 = [ s5, s7 ];
+            s3 = [s5, s7]
           } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
+            peg$currPos = s3
+            s3 = peg$FAILED
           }
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       }
-      peg$savedPos = s0;
-      s0 = peg$f40(s1, s2);
+      peg$savedPos = s0
+      s0 = peg$f40(s1, s2)
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseUnary() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 45) {
-      s1 = peg$c27;
-      peg$currPos++;
+      s1 = peg$c27
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e36); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e36)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
-      s3 = peg$parseUnary();
+      s2 = peg$parse_()
+      s3 = peg$parseUnary()
       if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f41(s3);
+        peg$savedPos = s0
+        s0 = peg$f41(s3)
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$parsePrimary();
+      s0 = peg$parsePrimary()
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parsePrimary() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 40) {
-      s1 = peg$c8;
-      peg$currPos++;
+      s1 = peg$c8
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e8); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e8)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
-      s3 = peg$parseExpr();
+      s2 = peg$parse_()
+      s3 = peg$parseExpr()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
+        s4 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 41) {
-          s5 = peg$c9;
-          peg$currPos++;
+          s5 = peg$c9
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e9)
+          }
         }
         if (s5 !== peg$FAILED) {
-          s0 = s3;
+          s0 = s3
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      s1 = peg$parsePosition();
-      s2 = peg$currPos;
-      s3 = peg$currPos;
-      s4 = input.charAt(peg$currPos);
+      s0 = peg$currPos
+      s1 = peg$parsePosition()
+      s2 = peg$currPos
+      s3 = peg$currPos
+      s4 = input.charAt(peg$currPos)
       if (peg$r0.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e11)
+        }
       }
       if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = input.charAt(peg$currPos);
+        s5 = []
+        s6 = input.charAt(peg$currPos)
         if (peg$r1.test(s6)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e12)
+          }
         }
         while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = input.charAt(peg$currPos);
+          s5.push(s6)
+          s6 = input.charAt(peg$currPos)
           if (peg$r1.test(s6)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e12); }
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e12)
+            }
           }
         }
-        s4 = [s4, s5];
-        s3 = s4;
+        s4 = [s4, s5]
+        s3 = s4
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
+        s2 = input.substring(s2, peg$currPos)
       } else {
-        s2 = s3;
+        s2 = s3
       }
       if (s2 !== peg$FAILED) {
-        s3 = peg$parse_();
+        s3 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 40) {
-          s4 = peg$c8;
-          peg$currPos++;
+          s4 = peg$c8
+          peg$currPos++
         } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e8); }
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e8)
+          }
         }
         if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$currPos;
-          s7 = peg$parseExpr();
+          s5 = peg$parse_()
+          s6 = peg$currPos
+          s7 = peg$parseExpr()
           if (s7 !== peg$FAILED) {
-            s8 = [];
-            s9 = peg$currPos;
-            s10 = peg$parse_();
+            s8 = []
+            s9 = peg$currPos
+            s10 = peg$parse_()
             if (input.charCodeAt(peg$currPos) === 44) {
-              s11 = peg$c4;
-              peg$currPos++;
+              s11 = peg$c4
+              peg$currPos++
             } else {
-              s11 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e4); }
+              s11 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
             }
             if (s11 !== peg$FAILED) {
-              s12 = peg$parse_();
-              s13 = peg$parseExpr();
+              s12 = peg$parse_()
+              s13 = peg$parseExpr()
               if (s13 !== peg$FAILED) {
-                s9 = s13;
+                s9 = s13
               } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
+                peg$currPos = s9
+                s9 = peg$FAILED
               }
             } else {
-              peg$currPos = s9;
-              s9 = peg$FAILED;
+              peg$currPos = s9
+              s9 = peg$FAILED
             }
             while (s9 !== peg$FAILED) {
-              s8.push(s9);
-              s9 = peg$currPos;
-              s10 = peg$parse_();
+              s8.push(s9)
+              s9 = peg$currPos
+              s10 = peg$parse_()
               if (input.charCodeAt(peg$currPos) === 44) {
-                s11 = peg$c4;
-                peg$currPos++;
+                s11 = peg$c4
+                peg$currPos++
               } else {
-                s11 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e4); }
+                s11 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e4)
+                }
               }
               if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseExpr();
+                s12 = peg$parse_()
+                s13 = peg$parseExpr()
                 if (s13 !== peg$FAILED) {
-                  s9 = s13;
+                  s9 = s13
                 } else {
-                  peg$currPos = s9;
-                  s9 = peg$FAILED;
+                  peg$currPos = s9
+                  s9 = peg$FAILED
                 }
               } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
+                peg$currPos = s9
+                s9 = peg$FAILED
               }
             }
-            peg$savedPos = s6;
-            s6 = peg$f42(s1, s2, s7, s8);
+            peg$savedPos = s6
+            s6 = peg$f42(s1, s2, s7, s8)
           } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+            peg$currPos = s6
+            s6 = peg$FAILED
           }
           if (s6 === peg$FAILED) {
-            s6 = null;
+            s6 = null
           }
-          s7 = peg$parse_();
+          s7 = peg$parse_()
           if (input.charCodeAt(peg$currPos) === 41) {
-            s8 = peg$c9;
-            peg$currPos++;
+            s8 = peg$c9
+            peg$currPos++
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e9)
+            }
           }
           if (s8 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f43(s1, s2, s6);
+            peg$savedPos = s0
+            s0 = peg$f43(s1, s2, s6)
           } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
+            peg$currPos = s0
+            s0 = peg$FAILED
           }
         } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
+          peg$currPos = s0
+          s0 = peg$FAILED
         }
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
       if (s0 === peg$FAILED) {
-        s0 = peg$currPos;
-        s1 = peg$parseQuotedString();
+        s0 = peg$currPos
+        s1 = peg$parseQuotedString()
         if (s1 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s1 = peg$f44(s1);
+          peg$savedPos = s0
+          s1 = peg$f44(s1)
         }
-        s0 = s1;
+        s0 = s1
         if (s0 === peg$FAILED) {
-          s0 = peg$currPos;
-          s1 = peg$parseNumber();
+          s0 = peg$currPos
+          s1 = peg$parseNumber()
           if (s1 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s1 = peg$f45(s1);
+            peg$savedPos = s0
+            s1 = peg$f45(s1)
           }
-          s0 = s1;
+          s0 = s1
           if (s0 === peg$FAILED) {
-            s0 = peg$currPos;
-            s1 = peg$currPos;
-            peg$silentFails++;
-            s2 = peg$currPos;
-            s3 = peg$parseKeyword();
+            s0 = peg$currPos
+            s1 = peg$currPos
+            peg$silentFails++
+            s2 = peg$currPos
+            s3 = peg$parseKeyword()
             if (s3 !== peg$FAILED) {
-              s4 = peg$parseBoundary();
+              s4 = peg$parseBoundary()
               if (s4 !== peg$FAILED) {
-                s3 = [s3, s4];
-                s2 = s3;
+                s3 = [s3, s4]
+                s2 = s3
               } else {
-                peg$currPos = s2;
-                s2 = peg$FAILED;
+                peg$currPos = s2
+                s2 = peg$FAILED
               }
             } else {
-              peg$currPos = s2;
-              s2 = peg$FAILED;
+              peg$currPos = s2
+              s2 = peg$FAILED
             }
-            peg$silentFails--;
+            peg$silentFails--
             if (s2 === peg$FAILED) {
-              s1 = undefined;
+              s1 = undefined
             } else {
-              peg$currPos = s1;
-              s1 = peg$FAILED;
+              peg$currPos = s1
+              s1 = peg$FAILED
             }
             if (s1 !== peg$FAILED) {
-              s2 = peg$parseFieldRef();
+              s2 = peg$parseFieldRef()
               if (s2 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f46(s2);
+                peg$savedPos = s0
+                s0 = peg$f46(s2)
               } else {
-                peg$currPos = s0;
-                s0 = peg$FAILED;
+                peg$currPos = s0
+                s0 = peg$FAILED
               }
             } else {
-              peg$currPos = s0;
-              s0 = peg$FAILED;
+              peg$currPos = s0
+              s0 = peg$FAILED
             }
           }
         }
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseNumber() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    s2 = [];
-    s3 = peg$parseDigit();
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = []
+    s3 = peg$parseDigit()
     if (s3 !== peg$FAILED) {
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$parseDigit();
+        s2.push(s3)
+        s3 = peg$parseDigit()
       }
     } else {
-      s2 = peg$FAILED;
+      s2 = peg$FAILED
     }
     if (s2 !== peg$FAILED) {
-      s3 = peg$currPos;
+      s3 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s4 = peg$c26;
-        peg$currPos++;
+        s4 = peg$c26
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
       }
       if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseDigit();
+        s5 = []
+        s6 = peg$parseDigit()
         if (s6 !== peg$FAILED) {
           while (s6 !== peg$FAILED) {
-            s5.push(s6);
-            s6 = peg$parseDigit();
+            s5.push(s6)
+            s6 = peg$parseDigit()
           }
         } else {
-          s5 = peg$FAILED;
+          s5 = peg$FAILED
         }
         if (s5 !== peg$FAILED) {
-          s4 = [s4, s5];
-          s3 = s4;
+          s4 = [s4, s5]
+          s3 = s4
         } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
       } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
+        peg$currPos = s3
+        s3 = peg$FAILED
       }
       if (s3 === peg$FAILED) {
-        s3 = null;
+        s3 = null
       }
-      s4 = peg$currPos;
-      s5 = input.charAt(peg$currPos);
+      s4 = peg$currPos
+      s5 = input.charAt(peg$currPos)
       if (peg$r9.test(s5)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e37); }
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e37)
+        }
       }
       if (s5 !== peg$FAILED) {
-        s6 = input.charAt(peg$currPos);
+        s6 = input.charAt(peg$currPos)
         if (peg$r2.test(s6)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e15); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e15)
+          }
         }
         if (s6 === peg$FAILED) {
-          s6 = null;
+          s6 = null
         }
-        s7 = [];
-        s8 = peg$parseDigit();
+        s7 = []
+        s8 = peg$parseDigit()
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
-            s7.push(s8);
-            s8 = peg$parseDigit();
+            s7.push(s8)
+            s8 = peg$parseDigit()
           }
         } else {
-          s7 = peg$FAILED;
+          s7 = peg$FAILED
         }
         if (s7 !== peg$FAILED) {
-          s5 = [s5, s6, s7];
-          s4 = s5;
+          s5 = [s5, s6, s7]
+          s4 = s5
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       } else {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
+        peg$currPos = s4
+        s4 = peg$FAILED
       }
       if (s4 === peg$FAILED) {
-        s4 = null;
+        s4 = null
       }
-      s2 = [s2, s3, s4];
-      s1 = s2;
+      s2 = [s2, s3, s4]
+      s1 = s2
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s0 = input.substring(s0, peg$currPos);
+      s0 = input.substring(s0, peg$currPos)
     } else {
-      s0 = s1;
+      s0 = s1
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      s1 = peg$currPos;
+      s0 = peg$currPos
+      s1 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s2 = peg$c26;
-        peg$currPos++;
+        s2 = peg$c26
+        peg$currPos++
       } else {
-        s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        s2 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
       }
       if (s2 !== peg$FAILED) {
-        s3 = [];
-        s4 = peg$parseDigit();
+        s3 = []
+        s4 = peg$parseDigit()
         if (s4 !== peg$FAILED) {
           while (s4 !== peg$FAILED) {
-            s3.push(s4);
-            s4 = peg$parseDigit();
+            s3.push(s4)
+            s4 = peg$parseDigit()
           }
         } else {
-          s3 = peg$FAILED;
+          s3 = peg$FAILED
         }
         if (s3 !== peg$FAILED) {
-          s2 = [s2, s3];
-          s1 = s2;
+          s2 = [s2, s3]
+          s1 = s2
         } else {
-          peg$currPos = s1;
-          s1 = peg$FAILED;
+          peg$currPos = s1
+          s1 = peg$FAILED
         }
       } else {
-        peg$currPos = s1;
-        s1 = peg$FAILED;
+        peg$currPos = s1
+        s1 = peg$FAILED
       }
       if (s1 !== peg$FAILED) {
-        s0 = input.substring(s0, peg$currPos);
+        s0 = input.substring(s0, peg$currPos)
       } else {
-        s0 = s1;
+        s0 = s1
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseInteger() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2, s3
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    s2 = [];
-    s3 = peg$parseDigit();
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = []
+    s3 = peg$parseDigit()
     if (s3 !== peg$FAILED) {
       while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$parseDigit();
+        s2.push(s3)
+        s3 = peg$parseDigit()
       }
     } else {
-      s2 = peg$FAILED;
+      s2 = peg$FAILED
     }
     if (s2 !== peg$FAILED) {
-      s1 = input.substring(s1, peg$currPos);
+      s1 = input.substring(s1, peg$currPos)
     } else {
-      s1 = s2;
+      s1 = s2
     }
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f47(s1);
+      peg$savedPos = s0
+      s1 = peg$f47(s1)
     }
-    s0 = s1;
+    s0 = s1
 
-    return s0;
+    return s0
   }
 
   function peg$parseDigit() {
-    let s0;
+    let s0
 
-    s0 = input.charAt(peg$currPos);
+    s0 = input.charAt(peg$currPos)
     if (peg$r10.test(s0)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e38); }
+      s0 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e38)
+      }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseFieldRef() {
-    let s0;
+    let s0
 
-    s0 = peg$parseFieldName();
+    s0 = peg$parseFieldName()
     if (s0 === peg$FAILED) {
-      s0 = peg$parseSingleQuoted();
+      s0 = peg$parseSingleQuoted()
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseFieldName() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    s2 = input.charAt(peg$currPos);
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = input.charAt(peg$currPos)
     if (peg$r0.test(s2)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e11); }
+      s2 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e11)
+      }
     }
     if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
+      s3 = []
+      s4 = input.charAt(peg$currPos)
       if (peg$r1.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e12); }
-      }
-      while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = input.charAt(peg$currPos);
-        if (peg$r1.test(s4)) {
-          peg$currPos++;
-        } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e12)
         }
       }
-      s4 = [];
-      s5 = peg$currPos;
+      while (s4 !== peg$FAILED) {
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
+        if (peg$r1.test(s4)) {
+          peg$currPos++
+        } else {
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e12)
+          }
+        }
+      }
+      s4 = []
+      s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26;
-        peg$currPos++;
+        s6 = peg$c26
+        peg$currPos++
       } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
       }
       if (s6 !== peg$FAILED) {
-        s7 = [];
-        s8 = input.charAt(peg$currPos);
+        s7 = []
+        s8 = input.charAt(peg$currPos)
         if (peg$r1.test(s8)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e12)
+          }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
-            s7.push(s8);
-            s8 = input.charAt(peg$currPos);
+            s7.push(s8)
+            s8 = input.charAt(peg$currPos)
             if (peg$r1.test(s8)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e12); }
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e12)
+              }
             }
           }
         } else {
-          s7 = peg$FAILED;
+          s7 = peg$FAILED
         }
         if (s7 !== peg$FAILED) {
-          s6 = [s6, s7];
-          s5 = s6;
+          s6 = [s6, s7]
+          s5 = s6
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
       } else {
-        peg$currPos = s5;
-        s5 = peg$FAILED;
+        peg$currPos = s5
+        s5 = peg$FAILED
       }
       while (s5 !== peg$FAILED) {
-        s4.push(s5);
-        s5 = peg$currPos;
+        s4.push(s5)
+        s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26;
-          peg$currPos++;
+          s6 = peg$c26
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e34)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = [];
-          s8 = input.charAt(peg$currPos);
+          s7 = []
+          s8 = input.charAt(peg$currPos)
           if (peg$r1.test(s8)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e12); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e12)
+            }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
-              s7.push(s8);
-              s8 = input.charAt(peg$currPos);
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
               if (peg$r1.test(s8)) {
-                peg$currPos++;
+                peg$currPos++
               } else {
-                s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e12); }
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e12)
+                }
               }
             }
           } else {
-            s7 = peg$FAILED;
+            s7 = peg$FAILED
           }
           if (s7 !== peg$FAILED) {
-            s6 = [s6, s7];
-            s5 = s6;
+            s6 = [s6, s7]
+            s5 = s6
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
       }
-      s2 = [s2, s3, s4];
-      s1 = s2;
+      s2 = [s2, s3, s4]
+      s1 = s2
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s0 = input.substring(s0, peg$currPos);
+      s0 = input.substring(s0, peg$currPos)
     } else {
-      s0 = s1;
+      s0 = s1
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseLooseField() {
-    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
 
-    s0 = peg$currPos;
-    s1 = peg$currPos;
-    s2 = input.charAt(peg$currPos);
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = input.charAt(peg$currPos)
     if (peg$r11.test(s2)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e39); }
+      s2 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e39)
+      }
     }
     if (s2 !== peg$FAILED) {
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
+      s3 = []
+      s4 = input.charAt(peg$currPos)
       if (peg$r12.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e40); }
-      }
-      while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = input.charAt(peg$currPos);
-        if (peg$r12.test(s4)) {
-          peg$currPos++;
-        } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e40); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e40)
         }
       }
-      s4 = [];
-      s5 = peg$currPos;
+      while (s4 !== peg$FAILED) {
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
+        if (peg$r12.test(s4)) {
+          peg$currPos++
+        } else {
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e40)
+          }
+        }
+      }
+      s4 = []
+      s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26;
-        peg$currPos++;
+        s6 = peg$c26
+        peg$currPos++
       } else {
-        s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
       }
       if (s6 !== peg$FAILED) {
-        s7 = [];
-        s8 = input.charAt(peg$currPos);
+        s7 = []
+        s8 = input.charAt(peg$currPos)
         if (peg$r12.test(s8)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e40); }
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e40)
+          }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
-            s7.push(s8);
-            s8 = input.charAt(peg$currPos);
+            s7.push(s8)
+            s8 = input.charAt(peg$currPos)
             if (peg$r12.test(s8)) {
-              peg$currPos++;
+              peg$currPos++
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e40); }
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e40)
+              }
             }
           }
         } else {
-          s7 = peg$FAILED;
+          s7 = peg$FAILED
         }
         if (s7 !== peg$FAILED) {
-          s6 = [s6, s7];
-          s5 = s6;
+          s6 = [s6, s7]
+          s5 = s6
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
       } else {
-        peg$currPos = s5;
-        s5 = peg$FAILED;
+        peg$currPos = s5
+        s5 = peg$FAILED
       }
       while (s5 !== peg$FAILED) {
-        s4.push(s5);
-        s5 = peg$currPos;
+        s4.push(s5)
+        s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26;
-          peg$currPos++;
+          s6 = peg$c26
+          peg$currPos++
         } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e34)
+          }
         }
         if (s6 !== peg$FAILED) {
-          s7 = [];
-          s8 = input.charAt(peg$currPos);
+          s7 = []
+          s8 = input.charAt(peg$currPos)
           if (peg$r12.test(s8)) {
-            peg$currPos++;
+            peg$currPos++
           } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e40); }
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e40)
+            }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
-              s7.push(s8);
-              s8 = input.charAt(peg$currPos);
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
               if (peg$r12.test(s8)) {
-                peg$currPos++;
+                peg$currPos++
               } else {
-                s8 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e40); }
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e40)
+                }
               }
             }
           } else {
-            s7 = peg$FAILED;
+            s7 = peg$FAILED
           }
           if (s7 !== peg$FAILED) {
-            s6 = [s6, s7];
-            s5 = s6;
+            s6 = [s6, s7]
+            s5 = s6
           } else {
-            peg$currPos = s5;
-            s5 = peg$FAILED;
+            peg$currPos = s5
+            s5 = peg$FAILED
           }
         } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
+          peg$currPos = s5
+          s5 = peg$FAILED
         }
       }
-      s2 = [s2, s3, s4];
-      s1 = s2;
+      s2 = [s2, s3, s4]
+      s1 = s2
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      peg$currPos = s1
+      s1 = peg$FAILED
     }
     if (s1 !== peg$FAILED) {
-      s0 = input.substring(s0, peg$currPos);
+      s0 = input.substring(s0, peg$currPos)
     } else {
-      s0 = s1;
+      s0 = s1
     }
     if (s0 === peg$FAILED) {
-      s0 = peg$parseSingleQuoted();
+      s0 = peg$parseSingleQuoted()
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseSingleQuoted() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 39) {
-      s1 = peg$c28;
-      peg$currPos++;
+      s1 = peg$c28
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e41); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e41)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
+      s2 = peg$currPos
+      s3 = []
+      s4 = input.charAt(peg$currPos)
       if (peg$r13.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e42); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e42)
+        }
       }
       if (s4 === peg$FAILED) {
-        s4 = peg$currPos;
+        s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29;
-          peg$currPos++;
+          s5 = peg$c29
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e43); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e43)
+          }
         }
         if (s5 !== peg$FAILED) {
           if (input.length > peg$currPos) {
-            s6 = input.charAt(peg$currPos);
-            peg$currPos++;
+            s6 = input.charAt(peg$currPos)
+            peg$currPos++
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e44); }
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e44)
+            }
           }
           if (s6 !== peg$FAILED) {
-            s5 = [s5, s6];
-            s4 = s5;
+            s5 = [s5, s6]
+            s4 = s5
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       }
       while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = input.charAt(peg$currPos);
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
         if (peg$r13.test(s4)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e42)
+          }
         }
         if (s4 === peg$FAILED) {
-          s4 = peg$currPos;
+          s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29;
-            peg$currPos++;
+            s5 = peg$c29
+            peg$currPos++
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e43); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e43)
+            }
           }
           if (s5 !== peg$FAILED) {
             if (input.length > peg$currPos) {
-              s6 = input.charAt(peg$currPos);
-              peg$currPos++;
+              s6 = input.charAt(peg$currPos)
+              peg$currPos++
             } else {
-              s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e44); }
+              s6 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e44)
+              }
             }
             if (s6 !== peg$FAILED) {
-              s5 = [s5, s6];
-              s4 = s5;
+              s5 = [s5, s6]
+              s4 = s5
             } else {
-              peg$currPos = s4;
-              s4 = peg$FAILED;
+              peg$currPos = s4
+              s4 = peg$FAILED
             }
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         }
       }
-      s2 = input.substring(s2, peg$currPos);
+      s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 39) {
-        s3 = peg$c28;
-        peg$currPos++;
+        s3 = peg$c28
+        peg$currPos++
       } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e41); }
+        s3 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e41)
+        }
       }
       if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f48(s2);
+        peg$savedPos = s0
+        s0 = peg$f48(s2)
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseQuotedString() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5, s6
 
-    s0 = peg$currPos;
+    s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c30;
-      peg$currPos++;
+      s1 = peg$c30
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e45)
+      }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
+      s2 = peg$currPos
+      s3 = []
+      s4 = input.charAt(peg$currPos)
       if (peg$r14.test(s4)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e46); }
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e46)
+        }
       }
       if (s4 === peg$FAILED) {
-        s4 = peg$currPos;
+        s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29;
-          peg$currPos++;
+          s5 = peg$c29
+          peg$currPos++
         } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e43); }
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e43)
+          }
         }
         if (s5 !== peg$FAILED) {
           if (input.length > peg$currPos) {
-            s6 = input.charAt(peg$currPos);
-            peg$currPos++;
+            s6 = input.charAt(peg$currPos)
+            peg$currPos++
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e44); }
+            s6 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e44)
+            }
           }
           if (s6 !== peg$FAILED) {
-            s5 = [s5, s6];
-            s4 = s5;
+            s5 = [s5, s6]
+            s4 = s5
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
+          peg$currPos = s4
+          s4 = peg$FAILED
         }
       }
       while (s4 !== peg$FAILED) {
-        s3.push(s4);
-        s4 = input.charAt(peg$currPos);
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
         if (peg$r14.test(s4)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e46); }
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e46)
+          }
         }
         if (s4 === peg$FAILED) {
-          s4 = peg$currPos;
+          s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29;
-            peg$currPos++;
+            s5 = peg$c29
+            peg$currPos++
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e43); }
+            s5 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e43)
+            }
           }
           if (s5 !== peg$FAILED) {
             if (input.length > peg$currPos) {
-              s6 = input.charAt(peg$currPos);
-              peg$currPos++;
+              s6 = input.charAt(peg$currPos)
+              peg$currPos++
             } else {
-              s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e44); }
+              s6 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e44)
+              }
             }
             if (s6 !== peg$FAILED) {
-              s5 = [s5, s6];
-              s4 = s5;
+              s5 = [s5, s6]
+              s4 = s5
             } else {
-              peg$currPos = s4;
-              s4 = peg$FAILED;
+              peg$currPos = s4
+              s4 = peg$FAILED
             }
           } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
+            peg$currPos = s4
+            s4 = peg$FAILED
           }
         }
       }
-      s2 = input.substring(s2, peg$currPos);
+      s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c30;
-        peg$currPos++;
+        s3 = peg$c30
+        peg$currPos++
       } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e45); }
+        s3 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e45)
+        }
       }
       if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f49(s2);
+        peg$savedPos = s0
+        s0 = peg$f49(s2)
       } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+        peg$currPos = s0
+        s0 = peg$FAILED
       }
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseKeyword() {
-    let s0;
+    let s0
 
     if (input.substr(peg$currPos, 3) === peg$c18) {
-      s0 = peg$c18;
-      peg$currPos += 3;
+      s0 = peg$c18
+      peg$currPos += 3
     } else {
-      s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e22); }
+      s0 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e22)
+      }
     }
     if (s0 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c19) {
-        s0 = peg$c19;
-        peg$currPos += 2;
+        s0 = peg$c19
+        peg$currPos += 2
       } else {
-        s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e23); }
+        s0 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e23)
+        }
       }
       if (s0 === peg$FAILED) {
         if (input.substr(peg$currPos, 3) === peg$c20) {
-          s0 = peg$c20;
-          peg$currPos += 3;
+          s0 = peg$c20
+          peg$currPos += 3
         } else {
-          s0 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          s0 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e24)
+          }
         }
       }
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parseBoundary() {
-    let s0, s1;
+    let s0, s1
 
-    s0 = peg$currPos;
-    peg$silentFails++;
-    s1 = input.charAt(peg$currPos);
+    s0 = peg$currPos
+    peg$silentFails++
+    s1 = input.charAt(peg$currPos)
     if (peg$r15.test(s1)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e47)
+      }
     }
-    peg$silentFails--;
+    peg$silentFails--
     if (s1 === peg$FAILED) {
-      s0 = undefined;
+      s0 = undefined
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s0
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parse__() {
-    let s0, s1;
+    let s0, s1
 
-    s0 = [];
-    s1 = input.charAt(peg$currPos);
+    s0 = []
+    s1 = input.charAt(peg$currPos)
     if (peg$r16.test(s1)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e48)
+      }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
-        s0.push(s1);
-        s1 = input.charAt(peg$currPos);
+        s0.push(s1)
+        s1 = input.charAt(peg$currPos)
         if (peg$r16.test(s1)) {
-          peg$currPos++;
+          peg$currPos++
         } else {
-          s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e48); }
+          s1 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e48)
+          }
         }
       }
     } else {
-      s0 = peg$FAILED;
+      s0 = peg$FAILED
     }
 
-    return s0;
+    return s0
   }
 
   function peg$parse_() {
-    let s0, s1;
+    let s0, s1
 
-    s0 = [];
-    s1 = input.charAt(peg$currPos);
+    s0 = []
+    s1 = input.charAt(peg$currPos)
     if (peg$r16.test(s1)) {
-      peg$currPos++;
+      peg$currPos++
     } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e48)
+      }
     }
     while (s1 !== peg$FAILED) {
-      s0.push(s1);
-      s1 = input.charAt(peg$currPos);
+      s0.push(s1)
+      s1 = input.charAt(peg$currPos)
       if (peg$r16.test(s1)) {
-        peg$currPos++;
+        peg$currPos++
       } else {
-        s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e48); }
+        s1 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e48)
+        }
       }
     }
 
-    return s0;
+    return s0
   }
 
-  peg$result = peg$startRuleFunction();
+  peg$result = peg$startRuleFunction()
 
-  const peg$success = (peg$result !== peg$FAILED && peg$currPos === input.length);
+  const peg$success = peg$result !== peg$FAILED && peg$currPos === input.length
   function peg$throw() {
     if (peg$result !== peg$FAILED && peg$currPos < input.length) {
-      peg$fail(peg$endExpectation());
+      peg$fail(peg$endExpectation())
     }
 
     throw peg$buildStructuredError(
@@ -4473,7 +4872,7 @@ function peg$parse(input, options) {
       peg$maxFailPos < input.length
         ? peg$computeLocation(peg$maxFailPos, peg$maxFailPos + 1)
         : peg$computeLocation(peg$maxFailPos, peg$maxFailPos)
-    );
+    )
   }
   if (options.peg$library) {
     return /** @type {any} */ ({
@@ -4483,22 +4882,16 @@ function peg$parse(input, options) {
       peg$maxFailExpected,
       peg$maxFailPos,
       peg$success,
-      peg$throw: peg$success ? undefined : peg$throw,
-    });
+      peg$throw: peg$success ? undefined : peg$throw
+    })
   }
   if (peg$success) {
-    return peg$result;
+    return peg$result
   } else {
-    peg$throw();
+    peg$throw()
   }
 }
 
-const peg$allowedStartRules = [
-  "Pipeline"
-];
+const peg$allowedStartRules = ["Pipeline"]
 
-export {
-  peg$allowedStartRules as StartRules,
-  peg$SyntaxError as SyntaxError,
-  peg$parse as parse
-};
+export { peg$allowedStartRules as StartRules, peg$SyntaxError as SyntaxError, peg$parse as parse }
