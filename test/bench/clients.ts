@@ -20,3 +20,29 @@ export const pool = async <A>(
     })
   )
 }
+
+/**
+ * Seconds each side took to send its batches, in `rounds` interleaved rounds whose first
+ * side rotates, so background merges in the engine fall on every side alike.
+ */
+export const timeSides = async <K extends string>(
+  rounds: number,
+  clients: number,
+  sides: Record<
+    K,
+    { readonly batches: ReadonlyArray<Uint8Array>; readonly send: (b: Uint8Array) => Promise<void> }
+  >
+) => {
+  const names = Object.keys(sides) as Array<K>
+  const seconds = Object.fromEntries(names.map((name) => [name, 0])) as Record<K, number>
+  for (let round = 0; round < rounds; round++) {
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
+    for (const name of order) {
+      const { batches, send } = sides[name]
+      const perRound = batches.length / rounds
+      const some = batches.slice(round * perRound, (round + 1) * perRound)
+      seconds[name] += await timed(() => pool(clients, some, send))
+    }
+  }
+  return seconds
+}

@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { installSplApp } from "../support/hec.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
-import { pool, timed } from "./clients.js"
+import { timeSides } from "./clients.js"
 
 const EVENTS_PER_BATCH = 1_000
 const BATCHES = 120
@@ -98,21 +98,13 @@ export const hec = () =>
           tables: (b: Uint8Array) =>
             post("/v1/tables/bench_events", `Bearer ${token}`, "application/json", b)
         }
-        const seconds = { hec: 0, tables: 0 }
         yield* Effect.promise(() => Promise.all([sides.hec(collector[0]!), sides.tables(rows[0]!)]))
-        const perRound = BATCHES / ROUNDS
-        for (let round = 0; round < ROUNDS; round++) {
-          const from = round * perRound
-          // Alternate who goes first, so background merges fall on both sides alike.
-          const order =
-            round % 2 === 0 ? (["tables", "hec"] as const) : (["hec", "tables"] as const)
-          for (const side of order) {
-            const some = (side === "tables" ? rows : collector).slice(from, from + perRound)
-            seconds[side] += yield* Effect.promise(() =>
-              timed(() => pool(CLIENTS, some, sides[side]))
-            )
-          }
-        }
+        const seconds = yield* Effect.promise(() =>
+          timeSides(ROUNDS, CLIENTS, {
+            tables: { batches: rows, send: sides.tables },
+            hec: { batches: collector, send: sides.hec }
+          })
+        )
         const count = BATCHES * EVENTS_PER_BATCH
         console.log(`/v1/tables (JSON array):   ${rate(count, seconds.tables)} rows/s`)
         console.log(`/services/collector (HEC): ${rate(count, seconds.hec)} events/s`)

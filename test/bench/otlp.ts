@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { grpcPortOf, installOtlpApp } from "../support/otel.js"
 import { nanos, spans } from "../support/otelData.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
-import { pool, timed } from "./clients.js"
+import { timeSides } from "./clients.js"
 
 const SPANS_PER_BATCH = 512
 const BATCHES = 160
@@ -111,24 +111,17 @@ export const otlp = () =>
           grpc: (b: Uint8Array) => grpcExport(client, metadata, b),
           tables: (b: Uint8Array) => post("/v1/tables/bench_flat", "application/json", b)
         }
-        const seconds = { http: 0, grpc: 0, tables: 0 }
         // The HTTP side's spans go to the default `traces` table; warm every path first.
         yield* Effect.promise(() =>
           Promise.all([sides.http(protobuf[0]!), sides.grpc(protobuf[0]!), sides.tables(rows[0]!)])
         )
-        const perRound = BATCHES / ROUNDS
-        for (let round = 0; round < ROUNDS; round++) {
-          const from = round * perRound
-          const order = (["tables", "http", "grpc"] as const).slice()
-          // Rotate who goes first, so background merges fall on every side alike.
-          for (let i = 0; i < round % 3; i++) order.push(order.shift()!)
-          for (const side of order) {
-            const some = (side === "tables" ? rows : protobuf).slice(from, from + perRound)
-            seconds[side] += yield* Effect.promise(() =>
-              timed(() => pool(CLIENTS, some, sides[side]))
-            )
-          }
-        }
+        const seconds = yield* Effect.promise(() =>
+          timeSides(ROUNDS, CLIENTS, {
+            tables: { batches: rows, send: sides.tables },
+            http: { batches: protobuf, send: sides.http },
+            grpc: { batches: protobuf, send: sides.grpc }
+          })
+        )
         const spanCount = BATCHES * SPANS_PER_BATCH
         console.log(`/v1/tables (flattened JSON): ${rate(spanCount, seconds.tables)} rows/s`)
         console.log(`OTLP/HTTP protobuf:          ${rate(spanCount, seconds.http)} spans/s`)
