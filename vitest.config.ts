@@ -21,6 +21,23 @@ const isolated = [
   "test/spl/limits.test.ts"
 ]
 
+/**
+ * Suites run a second time on a real PostgreSQL control plane (`.ci/run` starts Debian's
+ * and sets `SLUICE_TEST_POSTGRES_URL`): the migrations, bootstrap then restart, first
+ * starts racing on one database, and black-box HTTP suites over every repository.
+ * Without the URL only `externalPostgres.test.ts` runs, and reports itself skipped.
+ */
+const externalOnly = ["test/bootstrap/concurrentFirstStart.test.ts"]
+const onExternalControlPlane = [
+  "test/store/ControlPlaneSql.test.ts",
+  "test/bootstrap/restart.test.ts",
+  "test/identity/keys.test.ts",
+  "test/databases/databases.test.ts",
+  "test/clusters/lifecycle.test.ts",
+  ...externalOnly
+]
+const postgresUrl = process.env.SLUICE_TEST_POSTGRES_URL ?? ""
+
 export default defineConfig({
   test: {
     // Each file builds real engines (PGlite, chDB): keep concurrency at the core count.
@@ -34,9 +51,25 @@ export default defineConfig({
       // rather than once per file, most of the suite's start-up (~50 s on 2 cores).
       {
         extends: true,
-        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: isolated }
+        test: {
+          name: "shared",
+          include: ["test/**/*.test.ts"],
+          exclude: [...isolated, ...externalOnly, "test/store/externalPostgres.test.ts"]
+        }
       },
-      { extends: true, test: { name: "isolated", include: isolated } }
+      { extends: true, test: { name: "isolated", include: isolated } },
+      {
+        extends: true,
+        test: {
+          name: "external",
+          include: [
+            "test/store/externalPostgres.test.ts",
+            ...(postgresUrl === "" ? [] : onExternalControlPlane)
+          ],
+          env: { SLUICE_TEST_CONTROL_PLANE: "external" },
+          globalSetup: postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"]
+        }
+      }
     ]
   }
 })

@@ -89,6 +89,17 @@ export class SluiceConfig extends Context.Tag("sluice/SluiceConfig")<
   static readonly layer = Layer.effect(SluiceConfig, sluiceConfig)
 }
 
-/** Whether the control plane and the engine are embedded, for logs and layer choice. */
-export const isEmbedded = (config: SluiceConfigShape) =>
-  Option.isNone(config.databaseUrl) && Option.isNone(config.clickhouse)
+/** Whether cluster engines run embedded (chDB under the data dir) rather than on a ClickHouse server. */
+export const enginesEmbedded = (config: SluiceConfigShape) => Option.isNone(config.clickhouse)
+
+/**
+ * Which half runs where, as the start-up line says it: either half can be external
+ * without the other, and an operator reading the line must be able to tell which.
+ */
+export const describeInfrastructure = (config: SluiceConfigShape) => {
+  const controlPlane = Option.isNone(config.databaseUrl) ? "embedded" : "external PostgreSQL"
+  const engines = enginesEmbedded(config) ? "embedded" : "external ClickHouse"
+  return controlPlane === "embedded" && engines === "embedded"
+    ? "embedded engines"
+    : `${controlPlane} control plane, ${engines} engines`
+}

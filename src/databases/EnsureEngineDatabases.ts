@@ -5,12 +5,12 @@
  * here (opening chDB binds the process to one data directory).
  */
 import { Effect } from "effect"
-import { isEmbedded, SluiceConfig } from "../config/SluiceConfig.js"
+import { enginesEmbedded, SluiceConfig } from "../config/SluiceConfig.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
 
 export const ensureEngineDatabases = Effect.gen(function* () {
-  if (isEmbedded(yield* SluiceConfig)) return
+  if (enginesEmbedded(yield* SluiceConfig)) return
   const repo = yield* DatabasesRepo
   const engine = yield* EngineDatabases
   const rows = yield* repo.all

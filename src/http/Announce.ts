@@ -1,7 +1,7 @@
 /** Prints where sluice listens and, on the first start only, the bootstrap secrets. */
 import { HttpServer } from "@effect/platform"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
-import { SluiceConfig, isEmbedded } from "../config/SluiceConfig.js"
+import { SluiceConfig, describeInfrastructure } from "../config/SluiceConfig.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 
 export const AnnounceLive = Layer.effectDiscard(
@@ -14,7 +14,7 @@ export const AnnounceLive = Layer.effectDiscard(
       address._tag === "TcpAddress"
         ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}`
         : `unix:${address.path}`
-    const listening = `sluice listening on ${url} (${isEmbedded(config) ? "embedded engines" : "external engines"}, data in ${config.dataDir})`
+    const listening = `sluice listening on ${url} (${describeInfrastructure(config)}, data in ${config.dataDir})`
     // One write, so a reader of the output never sees the address without the secrets.
     if (Option.isNone(firstStart)) return yield* Console.log(listening)
     const creds = firstStart.value

@@ -12,7 +12,7 @@ import { IngestWriter } from "../../domain/IngestWriter.js"
 import { UrlIngest } from "../../domain/UrlIngest.js"
 import type { LoadEvent, LoadFailure, UrlSource } from "../../domain/UrlIngest.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { isEmbedded, SluiceConfig } from "../config/SluiceConfig.js"
+import { enginesEmbedded, SluiceConfig } from "../config/SluiceConfig.js"
 import { parseAllowList } from "../config/UrlAllowList.js"
 import { RunningQueries } from "../query/RunningQueries.js"
 import type { UrlFetchLimits } from "./UrlFetch.js"
@@ -38,7 +38,7 @@ export const UrlIngestLive = Layer.effect(
       maxBytes: config.urlIngest.maxBytes,
       timeoutSeconds: config.urlIngest.timeoutSeconds
     }
-    const localFiles = isEmbedded(config)
+    const localFiles = enginesEmbedded(config)
     const running = yield* RunningQueries
     const writer = yield* IngestWriter
     const engines = yield* Engines

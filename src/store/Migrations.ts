@@ -2,6 +2,7 @@
  * The control-plane schema, applied at start by `@effect/sql`'s migrator (progress kept in
  * the `effect_sql_migrations` table) for the embedded and the external PostgreSQL alike.
  */
+import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import { Effect, Layer } from "effect"
 import controlPlane from "./migrations/0001_control_plane.js"
@@ -24,11 +25,34 @@ export const migrations = {
 // a command executor and a file system this service has no use for.
 const migrate = Migrator.make({})
 
-/** Applies the migrations not yet recorded; returns those it ran as `[id, name]`. */
-export const run = migrate({ loader: Migrator.fromRecord(migrations) }).pipe(
-  Effect.orDie,
-  Effect.withSpan("ControlPlane.migrate")
+/** Any constant of our own: the advisory lock that serialises creating the progress table. */
+const migrationLock = 0x51_1c_e0
+
+/**
+ * The migrator's progress table, created under a lock. Several processes may start
+ * together against one external PostgreSQL, and the migrator checks for its table and
+ * creates it before taking its own table lock, so two first starts race on the create.
+ * Same columns as the migrator's own `CREATE TABLE`; from here on its table lock
+ * serialises the migrations themselves.
+ */
+const progressTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql.withTransaction(
+    Effect.zipRight(
+      sql`SELECT pg_advisory_xact_lock(${migrationLock})`,
+      sql`CREATE TABLE IF NOT EXISTS effect_sql_migrations (
+        migration_id integer primary key,
+        created_at timestamp with time zone not null default now(),
+        name text not null
+      )`
+    )
+  )
 )
+
+/** Applies the migrations not yet recorded; returns those it ran as `[id, name]`. */
+export const run = Effect.zipRight(
+  progressTable,
+  migrate({ loader: Migrator.fromRecord(migrations) })
+).pipe(Effect.orDie, Effect.withSpan("ControlPlane.migrate"))
 
 /** Ready once the schema is current. */
 export const layer = Layer.effectDiscard(run)

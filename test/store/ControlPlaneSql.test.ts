@@ -1,16 +1,25 @@
 import { SqlClient } from "@effect/sql"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
 import * as Migrations from "../../src/store/Migrations.js"
+import { databaseFor, externalControlPlane } from "../support/controlPlane.js"
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-store-sql-"))
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
-const controlPlane = ControlPlaneSql.embedded({ dataDir })
+// The same contract for both control planes: the `external` project runs this file on a
+// real PostgreSQL, one database standing for the data directory.
+const controlPlane = externalControlPlane
+  ? Layer.unwrapEffect(
+      Effect.map(databaseFor(dataDir), (url) =>
+        ControlPlaneSql.external({ url: Redacted.make(url) })
+      )
+    )
+  : ControlPlaneSql.embedded({ dataDir })
 
 const tables = [
   "organizations",
@@ -34,7 +43,7 @@ const migrationRows = Effect.flatMap(
     }>`SELECT migration_id, name, created_at FROM effect_sql_migrations ORDER BY migration_id`
 )
 
-describe("ControlPlaneSql.embedded", () => {
+describe(`ControlPlaneSql.${externalControlPlane ? "external" : "embedded"}`, () => {
   it.scopedLive("creates every control-plane table at start", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient

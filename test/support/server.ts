@@ -10,6 +10,7 @@ import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { Scope } from "effect"
 import { testServerLive } from "../../layers/Test.js"
 import { FirstStart } from "../../domain/FirstStart.js"
+import { controlPlaneSettings } from "./controlPlane.js"
 
 export const freshDataDir = (label = "sluice") =>
   fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))
@@ -26,7 +27,10 @@ export const startServer = (
   env: Readonly<Record<string, string>> = {}
 ): Effect.Effect<RunningServer, unknown, Scope.Scope> =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(testServerLive({ dataDir, env }))
+    const controlPlane = yield* controlPlaneSettings(dataDir)
+    const context = yield* Layer.build(
+      testServerLive({ dataDir, env: { ...controlPlane, ...env } })
+    )
     const address = Context.get(context, HttpServer.HttpServer).address
     if (address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")
     const firstStart = Context.get(context, FirstStart)
