@@ -88,7 +88,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           error: { code: "not_found", message: expect.any(String), hint: expect.any(String) }
         })
         // Raw HTTP above: the log is found by its user agent, which the typed client cannot set.
-        expect(entry.error?.message).toBe(Schema.decodeUnknownSync(ErrorBody)(reply.json).message)
+        expect(entry.error_message).toBe(Schema.decodeUnknownSync(ErrorBody)(reply.json).message)
       })
     )
 
