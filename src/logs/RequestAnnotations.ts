@@ -73,10 +73,10 @@ const reportIdentity = (a: RequestAnnotationsShape, caller: Caller) => {
   a.defaultDatabase = caller.defaultDatabase
 }
 
-/** The tables a query refers to. */
+/** The tables a query refers to (a bounded number: they are kept with the entry). */
 export const reportTables = (tables: ReadonlyArray<string>) =>
   annotate((a) => {
-    a.tables = [...new Set([...a.tables, ...tables])]
+    a.tables = [...new Set([...a.tables, ...tables.map((t) => t.slice(0, 256))])].slice(0, 64)
   })
 
 /** The organization and cluster a request was allowed to act on. */
