@@ -34,7 +34,11 @@ import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
 import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
 import { RequestLogQueue } from "../src/logs/RequestLogQueue.js"
 import { RequestLogStore } from "../src/logs/RequestLogStore.js"
-import { reportingAuthenticator, reportingAuthorization } from "../src/logs/ScopeReporting.js"
+import {
+  reportingAuthenticator,
+  reportingAuthorization,
+  reportingQueryRunner
+} from "../src/logs/ScopeReporting.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
@@ -98,7 +102,7 @@ const CollectorLive = EventCollectorLive.pipe(
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
-  QueryRunnerLive,
+  reportingQueryRunner(QueryRunnerLive),
   IngestLive,
   CollectorLive,
   EngineDatabases.Default,

@@ -12,39 +12,70 @@ export type LogSource = typeof LogSource.Type
 export const LogLevel = Schema.Literal("success", "warning", "error")
 export type LogLevel = typeof LogLevel.Type
 
-export class LoggedError extends Schema.Class<LoggedError>("LoggedError")({
-  code: Schema.String,
-  message: Schema.String,
-  hint: Schema.String
-}) {}
-
-/** One recorded API request (decisions.md §8). Response bodies are never recorded. */
+/** One recorded API request (decisions.md §8): every field on every entry, strings never
+ * null (`""` when empty), durations in whole milliseconds. Response bodies are never
+ * recorded. */
 export class LogEntry extends Schema.Class<LogEntry>("LogEntry")({
-  /** The request's span id. */
+  /** The request's span id (also `uuid` and `span_id`). */
   id: Schema.String,
+  uuid: Schema.String,
+  /** From an incoming `traceparent` when present. */
   trace_id: Schema.String,
+  span_id: Schema.String,
+  /** The caller's span from `traceparent`; `""` without one. */
+  parent_span_id: Schema.String,
+  /** When the request arrived, ISO 8601; `date` and `time` are the same instant. */
   created_at: Schema.String,
-  method: Schema.String,
-  path: Schema.String,
-  /** The matched route pattern; null when no route matched. */
-  route: Schema.NullOr(Schema.String),
-  status_code: Schema.Int,
+  date: Schema.String,
+  time: Schema.String,
   level: LogLevel,
+  method: Schema.String,
+  /** The `Host` the request was sent to. */
+  host: Schema.String,
+  path: Schema.String,
+  pathname: Schema.String,
+  /** The matched route pattern; `""` when no route matched. */
+  route: Schema.String,
+  /** The query string, secrets redacted. */
+  url_query: Schema.String,
+  status_code: Schema.Int,
+  status: Schema.Int,
+  duration_ms: Schema.Int,
+  latency: Schema.Int,
+  /** Time in the endpoint itself, from the caller's authentication (or the route match) on. */
+  handler_ms: Schema.Int,
+  /** `duration_ms - handler_ms`: reading, routing, authenticating, recording. */
+  app_overhead_ms: Schema.Int,
+  /** Not computed by this service: always null. */
+  percentile: Schema.NullOr(Schema.Number),
   source: LogSource,
-  duration_ms: Schema.Number,
-  user_agent: Schema.NullOr(Schema.String),
-  client_version: Schema.NullOr(Schema.String),
+  user_agent: Schema.String,
+  client_version: Schema.String,
+  /** Request headers, secrets redacted. */
+  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  content_encoding: Schema.String,
   request_size_bytes: Schema.Int,
   response_size_bytes: Schema.Int,
-  database: Schema.NullOr(Schema.String),
-  key_name: Schema.NullOr(Schema.String),
-  user_email: Schema.NullOr(Schema.String),
-  organization: Schema.NullOr(Schema.String),
-  cluster: Schema.NullOr(Schema.String),
-  url_query: Schema.NullOr(Schema.String),
-  /** Textual bodies up to 8 KiB, secrets redacted. */
-  request_body: Schema.NullOr(Schema.String),
-  error: Schema.NullOr(LoggedError)
+  database: Schema.String,
+  key_name: Schema.String,
+  user_id: Schema.String,
+  user_email: Schema.String,
+  organization_id: Schema.String,
+  organization_name: Schema.String,
+  cluster_id: Schema.String,
+  cluster_name: Schema.String,
+  /** Same as `organization_name` and `cluster_name`, as earlier versions named them. */
+  organization: Schema.String,
+  cluster: Schema.String,
+  /** Textual bodies up to 8 KiB, secrets redacted; `""` otherwise. */
+  request_body: Schema.String,
+  /** The error's message when the request failed; null otherwise. */
+  message: Schema.NullOr(Schema.String),
+  /** The error code (`error_code`); `""` when the request succeeded. */
+  error: Schema.String,
+  error_code: Schema.String,
+  error_message: Schema.String,
+  error_hint: Schema.String
 }) {}
 
 const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>) =>
@@ -60,14 +91,31 @@ export const LogsParams = Schema.Struct({
   end_time: Schema.optional(Schema.DateTimeUtc),
   limit: Schema.optionalWith(Count.pipe(Schema.between(1, 200)), { default: () => 50 }),
   offset: Schema.optionalWith(Count, { default: () => 0 }),
-  /** Free text over id, method, path, status, source, user agent and errors. */
+  /**
+   * Free text over id, method, path, status, source, user agent and errors, mixed with
+   * the tokens `status:success|error`, `origin:ui|cli|api`, `type:select|insert|describe`,
+   * `table:a,b` and `hints:any|none`.
+   */
   search: Schema.optional(Schema.String),
   methods: Schema.optional(commaSeparated(Schema.Uppercase)),
   status_codes: Schema.optional(commaSeparated(Count)),
   sources: Schema.optional(commaSeparated(LogSource)),
   /** Exact match. */
-  user_agent: Schema.optional(Schema.String)
+  user_agent: Schema.optional(Schema.String),
+  levels: Schema.optional(commaSeparated(LogLevel)),
+  /** Substring of the `Host` header, case-insensitive. */
+  host: Schema.optional(Schema.String),
+  /** Exact paths. */
+  paths: Schema.optional(commaSeparated(Schema.String)),
+  /** Inclusive, whole milliseconds. */
+  min_duration_ms: Schema.optional(Count),
+  max_duration_ms: Schema.optional(Count),
+  /** Database names. */
+  log_databases: Schema.optional(commaSeparated(Schema.String))
 })
+
+/** Every parameter `GET /v1/logs` understands; any other is refused rather than ignored. */
+export const LOGS_PARAM_NAMES: ReadonlyArray<string> = Object.keys(LogsParams.fields)
 
 export class LogsPage extends Schema.Class<LogsPage>("LogsPage")({
   logs: Schema.Array(LogEntry),

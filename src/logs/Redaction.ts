@@ -80,3 +80,30 @@ export const redactQuery = (query: string): string | null => {
   )
   return new URLSearchParams(kept).toString()
 }
+
+// Credentials sent as headers, besides any whose name looks secret.
+const SECRET_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-amz-firehose-access-key"
+])
+const MAX_HEADERS = 64
+const MAX_HEADER_VALUE = 1024
+
+/** Request headers as the log keeps them: secrets replaced, bounded in count and length. */
+export const redactHeaders = (
+  headers: Readonly<Record<string, string | undefined>>
+): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .slice(0, MAX_HEADERS)
+      .map(([name, value]) => [
+        name,
+        SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name)
+          ? REDACTED
+          : redactString(value.slice(0, MAX_HEADER_VALUE))
+      ])
+  )

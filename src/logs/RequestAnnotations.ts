@@ -9,7 +9,7 @@
  * record per request; reporters use `serviceOption`, so code that runs outside an HTTP
  * request (bootstrap, tests) reports nothing and needs nothing.
  */
-import { Context, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import type { Caller } from "../../domain/Identity.js"
 import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
 
@@ -19,9 +19,14 @@ export interface RequestAnnotationsShape {
   organization: string | null
   cluster: string | null
   keyName: string | null
+  userId: string | null
   userEmail: string | null
   /** The key's stored default database; the request may select another. */
   defaultDatabase: string | null
+  /** When the caller was authenticated: where the endpoint's own work begins. */
+  authenticatedAtNanos: bigint | null
+  /** Tables a query read (FROM/JOIN), for `table:` searches. */
+  tables: ReadonlyArray<string>
 }
 
 export class RequestAnnotations extends Context.Tag("sluice/RequestAnnotations")<
@@ -34,8 +39,11 @@ export class RequestAnnotations extends Context.Tag("sluice/RequestAnnotations")
     organization: null,
     cluster: null,
     keyName: null,
+    userId: null,
     userEmail: null,
-    defaultDatabase: null
+    defaultDatabase: null,
+    authenticatedAtNanos: null,
+    tables: []
   })
 }
 
@@ -44,17 +52,31 @@ const annotate = (update: (annotations: RequestAnnotationsShape) => void) =>
 
 /** An authenticated caller; an API key also fixes the organization and cluster. */
 export const reportCaller = (caller: Caller) =>
+  Effect.flatMap(Clock.currentTimeNanos, (now) =>
+    annotate((a) => {
+      a.authenticatedAtNanos ??= now
+      reportIdentity(a, caller)
+    })
+  )
+
+const reportIdentity = (a: RequestAnnotationsShape, caller: Caller) => {
+  if (caller._tag === "UserCaller") {
+    a.userId = caller.userId
+    a.userEmail = caller.email
+    return
+  }
+  a.keyName = caller.keyName
+  a.organizationId = caller.organizationId
+  a.organization = caller.organizationName
+  a.clusterId = caller.clusterId
+  a.cluster = caller.clusterName
+  a.defaultDatabase = caller.defaultDatabase
+}
+
+/** The tables a query refers to (a bounded number: they are kept with the entry). */
+export const reportTables = (tables: ReadonlyArray<string>) =>
   annotate((a) => {
-    if (caller._tag === "UserCaller") {
-      a.userEmail = caller.email
-      return
-    }
-    a.keyName = caller.keyName
-    a.organizationId = caller.organizationId
-    a.organization = caller.organizationName
-    a.clusterId = caller.clusterId
-    a.cluster = caller.clusterName
-    a.defaultDatabase = caller.defaultDatabase
+    a.tables = [...new Set([...a.tables, ...tables.map((t) => t.slice(0, 256))])].slice(0, 64)
   })
 
 /** The organization and cluster a request was allowed to act on. */

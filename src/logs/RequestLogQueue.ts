@@ -50,7 +50,7 @@ export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/R
       Effect.zipRight(Effect.sleep(LINGER)),
       Effect.forever
     )
-    // Batches stay under PostgreSQL's 65,535 bind parameters (26 columns a row).
+    // Batches stay under PostgreSQL's 65,535 bind parameters (35 columns a row).
     const flush: Effect.Effect<void> = Queue.takeUpTo(queue, BATCH).pipe(
       Effect.flatMap((batch) =>
         batch.length === 0 ? Effect.void : Effect.zipRight(write(batch), flush)

@@ -1,9 +1,11 @@
 /** The request log in the control plane: batch writes, scoped pages, retention deletes. */
 import { SqlClient } from "@effect/sql"
+import type { Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import type { LogSource } from "../../domain/api/LogsApi.js"
+import type { LogLevel, LogSource } from "../../domain/api/LogsApi.js"
 import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
 import { LogRecord } from "./LogRecord.js"
+import type { ParsedSearch } from "./LogSearch.js"
 
 /** A page request: bounds are inclusive; every array filter is an OR of its values. */
 export interface LogFilter {
@@ -11,22 +13,39 @@ export interface LogFilter {
   readonly clusterId: ClusterId
   readonly start?: Date | undefined
   readonly end?: Date | undefined
-  readonly search?: string | undefined
+  readonly search?: ParsedSearch | undefined
   readonly methods?: ReadonlyArray<string> | undefined
   readonly statusCodes?: ReadonlyArray<number> | undefined
   readonly sources?: ReadonlyArray<LogSource> | undefined
   readonly userAgent?: string | undefined
+  readonly levels?: ReadonlyArray<LogLevel> | undefined
+  /** A substring of the host, any case. */
+  readonly host?: string | undefined
+  readonly paths?: ReadonlyArray<string> | undefined
+  /** Bounds on the whole milliseconds an entry shows. */
+  readonly minDurationMs?: number | undefined
+  readonly maxDurationMs?: number | undefined
+  readonly databases?: ReadonlyArray<string> | undefined
   readonly limit: number
   readonly offset: number
 }
 
 // bigint and numeric columns arrive as strings from the driver; cast to keep them numbers.
-const columns = `id, trace_id, created_at, organization_id, cluster_id, organization, cluster,
-  method, path, route, status_code, level, source, duration_ms, user_agent, client_version,
+const columns = `id, trace_id, parent_span_id, created_at, organization_id, cluster_id,
+  organization, cluster, method, host, path, route, status_code, level, source, duration_ms,
+  handler_ms, user_agent, client_version, headers, content_encoding,
   request_size_bytes::float8 as request_size_bytes, response_size_bytes::float8 as response_size_bytes,
-  database, key_name, user_email, url_query, request_body, error_code, error_message, error_hint`
+  database, key_name, user_id, user_email, url_query, request_body, error_code, error_message,
+  error_hint, request_type, tables, has_hints`
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+// `status:success,error` (or `hints:any,none`) asks for everything: no condition.
+const statusCondition = (statuses: ReadonlyArray<"success" | "error"> | undefined) =>
+  statuses?.length === 1 ? statuses[0] : undefined
+
+const hintsCondition = (hints: ReadonlyArray<"any" | "none"> | undefined) =>
+  hints?.length === 1 ? hints[0] === "any" : undefined
 
 export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/RequestLogStore", {
   effect: Effect.gen(function* () {
@@ -44,26 +63,43 @@ export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/R
 
       /** Newest first; one row more than `limit` tells whether another page exists. */
       list: Effect.fn("RequestLogStore.list")(function* (filter: LogFilter) {
-        const search = filter.search === undefined ? undefined : likePattern(filter.search)
+        const search = filter.search ?? {}
+        const text = search.text === undefined ? undefined : likePattern(search.text)
+        // Entries show durations rounded half up (Math.round); filter on the same value.
+        const shownDuration = sql.literal("floor(duration_ms + 0.5)")
+        const when = <A>(value: A | undefined, condition: (value: A) => Statement.Fragment) =>
+          value === undefined ? [] : [condition(value)]
         const conditions = [
           sql`organization_id = ${filter.organizationId}`,
           sql`cluster_id = ${filter.clusterId}`,
-          ...(filter.start === undefined ? [] : [sql`created_at >= ${filter.start}`]),
-          ...(filter.end === undefined ? [] : [sql`created_at <= ${filter.end}`]),
-          ...(filter.methods === undefined ? [] : [sql`method in ${sql.in(filter.methods)}`]),
-          ...(filter.statusCodes === undefined
-            ? []
-            : [sql`status_code in ${sql.in(filter.statusCodes)}`]),
-          ...(filter.sources === undefined ? [] : [sql`source in ${sql.in(filter.sources)}`]),
-          ...(filter.userAgent === undefined ? [] : [sql`user_agent = ${filter.userAgent}`]),
-          ...(search === undefined
-            ? []
-            : [
-                sql`(id ilike ${search} or method ilike ${search} or path ilike ${search}
-                  or status_code::text ilike ${search} or source ilike ${search}
-                  or user_agent ilike ${search} or error_code ilike ${search}
-                  or error_message ilike ${search} or error_hint ilike ${search})`
-              ])
+          ...when(filter.start, (start) => sql`created_at >= ${start}`),
+          ...when(filter.end, (end) => sql`created_at <= ${end}`),
+          ...when(filter.methods, (methods) => sql`method in ${sql.in(methods)}`),
+          ...when(filter.statusCodes, (codes) => sql`status_code in ${sql.in(codes)}`),
+          ...when(filter.sources, (sources) => sql`source in ${sql.in(sources)}`),
+          ...when(filter.userAgent, (agent) => sql`user_agent = ${agent}`),
+          ...when(filter.levels, (levels) => sql`level in ${sql.in(levels)}`),
+          ...when(filter.host, (host) => sql`host ilike ${likePattern(host)}`),
+          ...when(filter.paths, (paths) => sql`path in ${sql.in(paths)}`),
+          ...when(filter.minDurationMs, (min) => sql`${shownDuration} >= ${min}`),
+          ...when(filter.maxDurationMs, (max) => sql`${shownDuration} <= ${max}`),
+          ...when(filter.databases, (databases) => sql`database in ${sql.in(databases)}`),
+          ...when(statusCondition(search.statuses), (limit) =>
+            limit === "success" ? sql`status_code < 400` : sql`status_code >= 400`
+          ),
+          ...when(search.origins, (origins) => sql`source in ${sql.in(origins)}`),
+          ...when(search.types, (types) => sql`request_type in ${sql.in(types)}`),
+          ...when(search.tables, (tables) => sql`tables && ${[...tables]}::text[]`),
+          ...when(hintsCondition(search.hints), (any) => sql`has_hints = ${any}`),
+          ...when(
+            text,
+            (
+              pattern
+            ) => sql`(id ilike ${pattern} or method ilike ${pattern} or path ilike ${pattern}
+                  or status_code::text ilike ${pattern} or source ilike ${pattern}
+                  or user_agent ilike ${pattern} or error_code ilike ${pattern}
+                  or error_message ilike ${pattern} or error_hint ilike ${pattern})`
+          )
         ]
         const rows = yield* sql`select ${sql.literal(columns)} from request_logs
           where ${sql.and(conditions)}

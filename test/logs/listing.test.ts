@@ -15,13 +15,100 @@ const base = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 86_400_000
 const at = (i: number) => new Date(base + i * 60_000)
 const iso = (i: number) => at(i).toISOString()
 
+// Durations as stored; entries show them rounded half up (7.5 → 8, 0.4 → 0). Fixture 6
+// lies after the window the original six are read in.
 const fixtures = [
-  { method: "GET", path: "/v1/tables", status: 200, source: "api", ua: "curl/8" },
-  { method: "POST", path: "/v1/tables/events", status: 200, source: "cli", ua: "sluice-cli/1.0" },
-  { method: "POST", path: "/v1/query", status: 400, source: "ui", ua: "Mozilla/5.0" },
-  { method: "DELETE", path: "/v1/tables/events", status: 403, source: "api", ua: "curl/8" },
-  { method: "GET", path: "/v1/databases", status: 500, source: "api", ua: "curl/8" },
-  { method: "POST", path: "/v1/query", status: 200, source: "cli", ua: "sluice-cli/1.0" }
+  {
+    method: "GET",
+    path: "/v1/tables",
+    status: 200,
+    source: "api",
+    ua: "curl/8",
+    host: "localhost:8080",
+    ms: 3,
+    db: "default",
+    type: "",
+    tables: [],
+    hints: false
+  },
+  {
+    method: "POST",
+    path: "/v1/tables/events",
+    status: 200,
+    source: "cli",
+    ua: "sluice-cli/1.0",
+    host: "Sluice.Example.com",
+    ms: 12.4,
+    db: "default",
+    type: "insert",
+    tables: ["events"],
+    hints: false
+  },
+  {
+    method: "POST",
+    path: "/v1/query",
+    status: 400,
+    source: "ui",
+    ua: "Mozilla/5.0",
+    host: "sluice.example.com:443",
+    ms: 7.5,
+    db: "analytics",
+    type: "select",
+    tables: ["events", "users"],
+    hints: false
+  },
+  {
+    method: "DELETE",
+    path: "/v1/tables/events",
+    status: 403,
+    source: "api",
+    ua: "curl/8",
+    host: "localhost:8080",
+    ms: 0.4,
+    db: "default",
+    type: "",
+    tables: ["events"],
+    hints: false
+  },
+  {
+    method: "GET",
+    path: "/v1/databases",
+    status: 500,
+    source: "api",
+    ua: "curl/8",
+    host: "127.0.0.1:8080",
+    ms: 250,
+    db: null,
+    type: "",
+    tables: [],
+    hints: false
+  },
+  {
+    method: "POST",
+    path: "/v1/query",
+    status: 200,
+    source: "cli",
+    ua: "sluice-cli/1.0",
+    host: "localhost:8080",
+    ms: 40,
+    db: "analytics",
+    type: "select",
+    tables: ["users"],
+    hints: true
+  },
+  {
+    method: "GET",
+    path: "/v1/tables/users",
+    status: 200,
+    source: "api",
+    ua: "curl/8",
+    host: "localhost:8080",
+    ms: 1,
+    db: "default",
+    type: "describe",
+    tables: ["users"],
+    hints: false
+  }
 ] as const
 
 const errors: Record<number, readonly [string, string]> = {
@@ -34,6 +121,7 @@ const idOf = (i: number) => String(i).repeat(16)
 
 // The window that holds exactly the fixtures, and the order they come back in.
 const window = `start_time=${iso(0)}&end_time=${iso(5)}`
+const wideWindow = `start_time=${iso(0)}&end_time=${iso(6)}`
 const ids = (page: { readonly logs: ReadonlyArray<{ readonly id: string }> }) =>
   page.logs.map((entry) => entry.id)
 const expectIds = (...indexes: ReadonlyArray<number>) => indexes.map(idOf)
@@ -50,30 +138,39 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
         return new LogRecord({
           id: idOf(i),
           trace_id: idOf(i).repeat(2),
+          parent_span_id: "",
           created_at: at(i),
           organization_id: other.organization.id,
           cluster_id: other.cluster.id,
           organization: "other",
           cluster: "other",
           method: f.method,
+          host: f.host,
           path: f.path,
           route: f.path,
           status_code: f.status,
           level: levelOf(f.status),
           source: f.source,
-          duration_ms: 1.5,
+          duration_ms: f.ms,
+          handler_ms: f.ms / 2,
           user_agent: f.ua,
           client_version: null,
+          headers: JSON.stringify({ host: f.host }),
+          content_encoding: "",
           request_size_bytes: 0,
           response_size_bytes: 10,
-          database: "default",
+          database: f.db,
           key_name: "other admin",
+          user_id: null,
           user_email: null,
           url_query: null,
           request_body: null,
           error_code: error?.[0] ?? null,
           error_message: error?.[1] ?? null,
-          error_hint: error === undefined ? null : "a hint"
+          error_hint: error === undefined ? null : "a hint",
+          request_type: f.type,
+          tables: f.tables,
+          has_hints: f.hints
         })
       })
     )
@@ -90,8 +187,18 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
         id: idOf(4),
         created_at: iso(4),
         level: "error",
-        error: { code: "internal", message: errors[500]![1], hint: "a hint" }
+        database: "",
+        duration_ms: 250,
+        handler_ms: 125,
+        app_overhead_ms: 125,
+        error: "internal",
+        error_code: "internal",
+        error_message: errors[500]![1],
+        error_hint: "a hint",
+        message: errors[500]![1]
       })
+      expect(all.logs[3]).toMatchObject({ duration_ms: 8, latency: 8, error: "bad_request" })
+      expect(all.logs[0]).toMatchObject({ error: "", error_code: "", message: null })
       const inner = yield* listLogs(server, other.token, `start_time=${iso(1)}&end_time=${iso(3)}`)
       expect(ids(inner)).toEqual(expectIds(3, 2, 1))
     })
@@ -138,6 +245,78 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
           server,
           other.token,
           `${window}&search=${encodeURIComponent(search)}`
+        )
+        expect({ search, ids: ids(page) }).toEqual({ search, ids: expectIds(...expected) })
+      }
+    })
+  )
+
+  it.effect("levels, host, paths, duration bounds and log_databases filters", () =>
+    Effect.gen(function* () {
+      const { server, other } = yield* arrange
+      const cases: ReadonlyArray<readonly [string, ReadonlyArray<number>]> = [
+        ["levels=success", [6, 5, 1, 0]],
+        ["levels=warning,error", [4, 3, 2]],
+        ["levels=error", [4]],
+        ["host=example.COM", [2, 1]],
+        ["host=localhost", [6, 5, 3, 0]],
+        ["host=8080", [6, 5, 4, 3, 0]],
+        ["host=", [6, 5, 4, 3, 2, 1, 0]],
+        ["paths=/v1/query", [5, 2]],
+        ["paths=/v1/query,/v1/databases", [5, 4, 2]],
+        ["paths=/v1/tables", [0]],
+        ["paths=/v1/TABLES", []],
+        ["min_duration_ms=8", [5, 4, 2, 1]],
+        ["min_duration_ms=0", [6, 5, 4, 3, 2, 1, 0]],
+        ["max_duration_ms=3", [6, 3, 0]],
+        ["min_duration_ms=8&max_duration_ms=12", [2, 1]],
+        ["max_duration_ms=0", [3]],
+        ["log_databases=analytics", [5, 2]],
+        ["log_databases=default,analytics", [6, 5, 3, 2, 1, 0]],
+        ["log_databases=nope", []],
+        ["levels=success&host=localhost&paths=/v1/query", [5]]
+      ]
+      for (const [query, expected] of cases) {
+        const page = yield* listLogs(server, other.token, `${wideWindow}&${query}`)
+        expect({ query, ids: ids(page) }).toEqual({ query, ids: expectIds(...expected) })
+      }
+    })
+  )
+
+  it.effect("search tokens, alone and mixed with free text", () =>
+    Effect.gen(function* () {
+      const { server, other } = yield* arrange
+      const cases: ReadonlyArray<readonly [string, ReadonlyArray<number>]> = [
+        ["status:error", [4, 3, 2]],
+        ["status:success", [6, 5, 1, 0]],
+        ["status:success,error", [6, 5, 4, 3, 2, 1, 0]],
+        ["origin:cli", [5, 1]],
+        ["origin:ui,api", [6, 4, 3, 2, 0]],
+        ["type:select", [5, 2]],
+        ["type:insert", [1]],
+        ["type:describe", [6]],
+        ["type:select,describe", [6, 5, 2]],
+        ["TYPE:Insert", [1]],
+        ["table:events", [3, 2, 1]],
+        ["table:users", [6, 5, 2]],
+        ["table:users,events", [6, 5, 3, 2, 1]],
+        ["table:Events", []],
+        ["hints:any", [5]],
+        ["hints:none", [6, 4, 3, 2, 1, 0]],
+        ["status:error type:select", [2]],
+        ["type:select status:success hints:any", [5]],
+        ["origin:cli query", [5]],
+        ["type:select  unknown   table", [2]],
+        ["status:error forbidden", [3]],
+        ["table:events origin:api", [3]],
+        ["type:select type:insert", [5, 2, 1]],
+        ["https://example.com", []]
+      ]
+      for (const [search, expected] of cases) {
+        const page = yield* listLogs(
+          server,
+          other.token,
+          `${wideWindow}&search=${encodeURIComponent(search)}`
         )
         expect({ search, ids: ids(page) }).toEqual({ search, ids: expectIds(...expected) })
       }
@@ -196,7 +375,20 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
         ["start_time=yesterday", "start_time"],
         ["end_time=2026-13-45T00:00:00Z", "end_time"],
         ["status_codes=ok", "status_codes"],
-        ["sources=web", "sources"]
+        ["sources=web", "sources"],
+        ["levels=fatal", "levels"],
+        ["levels=", "levels"],
+        ["min_duration_ms=-1", "min_duration_ms"],
+        ["min_duration_ms=fast", "min_duration_ms"],
+        ["max_duration_ms=1.5", "max_duration_ms"],
+        ["level=error", "'level'"],
+        ["status=error&origin=cli", "'status', 'origin'"],
+        ["search=status:failed", "status:"],
+        ["search=origin:web", "origin:"],
+        ["search=type:update", "type:"],
+        ["search=table:", "table:"],
+        ["search=hints:some", "hints:"],
+        ["search=boom%20type:select,drop", "type:select,drop"]
       ]
       for (const [query, names] of cases) {
         const reply = yield* call(server, "GET", `/v1/logs?${query}`, { token: other.token })

@@ -1,6 +1,6 @@
 /** What the request log keeps of bodies and query strings (pure functions). */
 import { describe, expect, it } from "@effect/vitest"
-import { redactBody, redactQuery } from "../../src/logs/Redaction.js"
+import { redactBody, redactHeaders, redactQuery } from "../../src/logs/Redaction.js"
 
 const key = "rt_" + "A1b2C3d4".repeat(5)
 
@@ -44,5 +44,28 @@ describe("redaction", () => {
     for (const secret of ["pw-9", "sig-8", "c-7"]) expect(kept).not.toContain(secret)
     expect(kept).toContain("files.example.com/a.json")
     expect(kept).toContain("part=1")
+  })
+
+  it("headers: credentials and secret-named headers replaced, keys in values, long values cut", () => {
+    expect(
+      redactHeaders({
+        authorization: `Bearer ${key}`,
+        Cookie: "session=abc",
+        "x-amz-firehose-access-key": "fh-1",
+        "x-api-key": "k-5",
+        "x-service-client": "cli",
+        "x-note": `pasted ${key}`,
+        "x-long": "a".repeat(2000),
+        "x-absent": undefined
+      })
+    ).toEqual({
+      authorization: "[REDACTED]",
+      Cookie: "[REDACTED]",
+      "x-amz-firehose-access-key": "[REDACTED]",
+      "x-api-key": "[REDACTED]",
+      "x-service-client": "cli",
+      "x-note": "pasted rt_[REDACTED]",
+      "x-long": "a".repeat(1024)
+    })
   })
 })

@@ -8,27 +8,23 @@
 import { HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
 import { Clock, Context, Effect, FiberRef, Option } from "effect"
-import type { LogSource } from "../../../domain/api/LogsApi.js"
 import { DATABASE_HEADER } from "../../http/DatabaseParam.js"
 import { ResponseError } from "../../http/ResponseError.js"
 import type { ResponseErrorSlot } from "../../http/ResponseError.js"
 import { captureBody } from "./BodyCapture.js"
 import type { CapturedBody } from "./BodyCapture.js"
 import { LogRecord, levelOf } from "../LogRecord.js"
-import { redactQuery } from "../Redaction.js"
+import { redactHeaders, redactQuery } from "../Redaction.js"
 import { RequestAnnotations } from "../RequestAnnotations.js"
 import type { RequestAnnotationsShape } from "../RequestAnnotations.js"
 import { RequestLogQueue } from "../RequestLogQueue.js"
+import { HINTS_HEADER } from "../../query/Hints.js"
+import { clientVersionOf, requestTypeOf, routeTableOf, sourceOf } from "./RequestFacts.js"
 import { countStreamedBytes, responseSize } from "./ResponseFacts.js"
 import type { ResponseBytes } from "./ResponseFacts.js"
 
 const randomHex = (bytes: number) =>
   Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex")
-
-const sourceOf = (header: string | undefined): LogSource => {
-  const value = header?.trim().toLowerCase()
-  return value === "cli" || value === "ui" ? value : "api"
-}
 
 // `/v1/tables/:table` → `/v1/tables/{table}`, the form the OpenAPI document uses.
 const routeOf = (route: unknown) =>
@@ -41,9 +37,11 @@ interface Observed {
   readonly request: HttpServerRequest.HttpServerRequest
   readonly spanId: string
   readonly traceId: string
+  readonly parentSpanId: string
   readonly route: string | null
   readonly startedAt: number
-  readonly durationMs: number
+  readonly startedNanos: bigint
+  readonly endNanos: bigint
   readonly annotations: RequestAnnotationsShape
   readonly error: ResponseErrorSlot
   readonly body: CapturedBody
@@ -57,24 +55,39 @@ const toRecord = (o: Observed) => {
   const params = new URLSearchParams(query)
   const declared = Number(request.headers["content-length"])
   const error = response.status >= 400 ? o.error.current : null
+  const userAgent = request.headers["user-agent"]
+  // The endpoint's own work starts when its caller is authenticated; an endpoint that
+  // needs no credential is all its own work, and a refused or unrouted request none.
+  const handlerFrom =
+    a.authenticatedAtNanos ??
+    (o.route !== null && response.status !== 401 ? o.startedNanos : o.endNanos)
+  const routeTable = routeTableOf(o.route, path)
   return new LogRecord(
     {
       id: o.spanId,
       trace_id: o.traceId,
+      parent_span_id: o.parentSpanId,
       created_at: new Date(o.startedAt),
       organization_id: a.organizationId,
       cluster_id: a.clusterId,
       organization: a.organization,
       cluster: a.cluster,
       method: request.method,
+      host: clip(request.headers.host, 256) ?? "",
       path: path.slice(0, 8192),
       route: o.route,
       status_code: response.status,
       level: levelOf(response.status),
-      source: sourceOf(request.headers["x-service-client"]),
-      duration_ms: o.durationMs,
-      user_agent: clip(request.headers["user-agent"]),
-      client_version: clip(request.headers["x-service-client-version"], 256),
+      source: sourceOf(request.headers["x-service-client"], userAgent),
+      duration_ms: Number(o.endNanos - o.startedNanos) / 1e6,
+      handler_ms: Number(o.endNanos - handlerFrom) / 1e6,
+      user_agent: clip(userAgent),
+      client_version: clip(
+        clientVersionOf(request.headers["x-service-client-version"], userAgent),
+        256
+      ),
+      headers: JSON.stringify(redactHeaders(request.headers)),
+      content_encoding: clip(request.headers["content-encoding"], 256) ?? "",
       request_size_bytes:
         Number.isFinite(declared) && declared >= 0 ? declared : (o.body.bytes ?? 0),
       response_size_bytes: responseSize(response, o.bytes),
@@ -90,12 +103,16 @@ const toRecord = (o: Observed) => {
               256
             ),
       key_name: a.keyName,
+      user_id: a.userId,
       user_email: a.userEmail,
       url_query: redactQuery(query)?.slice(0, 8192) ?? null,
       request_body: o.body.text,
       error_code: error?.error ?? null,
       error_message: error?.message ?? null,
-      error_hint: error?.hint ?? null
+      error_hint: error?.hint ?? null,
+      request_type: requestTypeOf(request.method, o.route),
+      tables: routeTable === undefined ? a.tables : [routeTable, ...a.tables],
+      has_hints: response.headers[HINTS_HEADER] !== undefined
       // Every field is built here with its type; skip re-validating on the request path.
     },
     { disableValidation: true }
@@ -146,12 +163,18 @@ export const requestLogMiddleware = (app: HttpApp.Default) =>
                   onNone: () => randomHex(16),
                   onSome: (s) => s.traceId
                 }),
+                parentSpanId: Option.match(span, {
+                  onNone: () => "",
+                  onSome: (s) =>
+                    Option.match(s.parent, { onNone: () => "", onSome: (p) => p.spanId })
+                }),
                 route: Option.match(span, {
                   onNone: () => null,
                   onSome: (s) => routeOf(s.attributes.get("http.route"))
                 }),
                 startedAt,
-                durationMs: Number(endNanos - startedNanos) / 1e6,
+                startedNanos,
+                endNanos,
                 annotations,
                 error,
                 body,
