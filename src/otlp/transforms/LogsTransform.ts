@@ -17,7 +17,7 @@ type Context = Omit<
   | "EventName"
 >
 
-const recordProblem = (record: OtlpLogRecord): string | undefined =>
+export const recordProblem = (record: OtlpLogRecord): string | undefined =>
   idProblem("trace_id", record.traceId, TRACE_ID_BYTES, true) ??
   idProblem("span_id", record.spanId, SPAN_ID_BYTES, true)
 

@@ -26,7 +26,7 @@ interface Sink {
 }
 
 /** Exemplar ids are optional, but when present they must be whole ids. */
-const exemplarProblem = (list: ReadonlyArray<OtlpExemplar>): string | undefined => {
+export const exemplarProblem = (list: ReadonlyArray<OtlpExemplar>): string | undefined => {
   for (const e of list) {
     const problem =
       idProblem("exemplar trace_id", e.traceId, TRACE_ID_BYTES, true) ??
