@@ -1,8 +1,8 @@
 /**
- * The OTLP ingest API the endpoints share (`?transform=otlp-*`, OTLP/HTTP, OTLP/gRPC):
- * `decodeExport` turns a request body into the decoded model, `insertExport` flattens it
- * with the given `OtlpTransforms` into rows of the collector ClickHouse exporter's tables
- * and inserts them (for `IngestWriter.insertExport`).
+ * The OTLP ingest API: `decodeExport` turns a request body into the decoded model (for
+ * `?transform=otlp-*`, OTLP/HTTP and OTLP/gRPC alike); `insertExport` flattens it with
+ * the given `OtlpTransforms` into rows of the collector ClickHouse exporter's tables and
+ * inserts them (for `IngestWriter.insertExport`, the OTLP app's native endpoints).
  */
 import { Effect } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"

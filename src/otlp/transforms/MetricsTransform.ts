@@ -1,6 +1,6 @@
 /**
- * `otlp-metrics`: one row per data point, in the table of its metric's type (gauge,
- * sum, histogram, exponential histogram, summary).
+ * The OTLP app's metrics: one row per data point, in the table of its metric's type
+ * (gauge, sum, histogram, exponential histogram, summary). `?transform=` is `flat/`.
  */
 import type { OtlpExemplar, OtlpMetric, OtlpMetricsRequest } from "../../../domain/OtlpModel.js"
 import type {

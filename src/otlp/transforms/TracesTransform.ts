@@ -1,4 +1,4 @@
-/** `otlp-traces`: one `otel_traces` row per span. */
+/** The OTLP app's traces: one `otel_traces` row per span (`?transform=` is `flat/`). */
 import type { OtlpSpan, OtlpTracesRequest } from "../../../domain/OtlpModel.js"
 import type { AttributeMap, Flattened, TraceRow } from "../../../domain/OtlpTransforms.js"
 import { attributeMap, serviceNameOf } from "./AttributeText.js"
