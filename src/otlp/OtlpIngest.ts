@@ -81,8 +81,9 @@ const plan = (
 /**
  * Flattens `request` and inserts its rows into `table` of `database` (for metrics,
  * the five tables `{table}_gauge`, `_sum`, `_histogram`, `_exponential_histogram`,
- * `_summary`, and `{table}` the view over them), creating them on first use. Invalid records are dropped and counted in
- * `rejected`; nothing is inserted when the request fails.
+ * `_summary`, and `{table}` the view over them), creating them on first use. Invalid
+ * records are dropped and counted in `rejected`; nothing is inserted when the request
+ * fails.
  */
 // No span of its own: each caller's has one.
 export const insertExport = Effect.fnUntraced(function* (

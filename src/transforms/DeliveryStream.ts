@@ -20,8 +20,14 @@ import { columnNames } from "./Tsv.js"
 
 export const COLUMNS_ATTRIBUTE = "columns"
 
-const repeatedName = (names: ReadonlyArray<string> | undefined) =>
-  names?.find((name, i) => names.indexOf(name) !== i)
+const repeatedName = (names: ReadonlyArray<string> | undefined) => {
+  const seen = new Set<string>()
+  return names?.find((name) => {
+    if (seen.has(name)) return true
+    seen.add(name)
+    return false
+  })
+}
 
 export const deliveryStream = Effect.fn("EventTransforms.deliveryStream")(function* (
   batch: DeliveryStreamBatch,
