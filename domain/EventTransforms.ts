@@ -72,7 +72,9 @@ export class DeliveryStreamContext extends Schema.Class<DeliveryStreamContext>(
   "DeliveryStreamContext"
 )({
   commonAttributes: Schema.Record({ key: Schema.String, value: Schema.String }),
-  maxBytes: Schema.Int
+  maxBytes: Schema.Int,
+  /** The insert's `columns` parameter: TSV column names, comma-separated (rule 3). */
+  columns: Schema.optional(Schema.String)
 }) {}
 
 /** The rows a payload flattens into, in order. */

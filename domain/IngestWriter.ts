@@ -92,7 +92,8 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
     ) => Effect.Effect<InsertOutcome, WriteFailure>
     /**
      * Flattens an OTLP export into the collector exporter's typed tables (`table`, or
-     * `table_gauge`… for metrics). `BadRequest`: a table of that name has other columns.
+     * `table_gauge`… and the view `table` over them for metrics), as the OTLP app's
+     * endpoints store it. `BadRequest`: a table of that name has other columns.
      */
     readonly insertExport: (
       scope: ClusterScope,

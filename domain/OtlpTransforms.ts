@@ -1,7 +1,8 @@
 /**
- * OTLP flattening: a decoded export request (`OtlpModel.ts`) to rows with the columns of
- * the OpenTelemetry Collector ClickHouse exporter's tables (`otel_traces`, `otel_logs`,
- * `otel_metrics_*`), so queries and dashboards written for that schema work unchanged.
+ * The OTLP app's flattening: a decoded export request (`OtlpModel.ts`) to rows with the
+ * columns of the OpenTelemetry Collector ClickHouse exporter's tables (`otel_traces`,
+ * `otel_logs`, `otel_metrics_*`), so queries and dashboards written for that schema work
+ * unchanged. (`?transform=otlp-*` writes OTLP/JSON-named rows instead: src/otlp/flat/.)
  * Pure: no I/O. Times are nanoseconds since the epoch as `bigint` (exact), ids are hex,
  * attribute maps hold every value as the exporter renders it to text.
  */
@@ -145,7 +146,7 @@ export interface Flattened<Rows> {
   readonly message: string | undefined
 }
 
-/** One flattening per signal (`otlp-traces`, `otlp-logs`, `otlp-metrics`). */
+/** One flattening per signal (traces, logs, metrics). */
 export class OtlpTransforms extends Context.Tag("sluice/OtlpTransforms")<
   OtlpTransforms,
   {

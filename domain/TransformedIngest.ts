@@ -17,12 +17,14 @@ export class TransformPayload extends Schema.Class<TransformPayload>("TransformP
   body: Schema.Uint8ArrayFromSelf,
   /** OTLP only: how the export request is encoded. */
   encoding: Schema.Literal("json", "protobuf"),
-  /** An explicit insert token (the OTLP transforms take none). */
+  /** An explicit insert token. */
   token: Schema.UndefinedOr(Schema.String),
   /** `delivery-stream`: the attempt's request id, the batch's token unless one is given. */
   requestId: Schema.UndefinedOr(Schema.String),
   /** `delivery-stream`: the common attributes as sent, `{"commonAttributes": {…}}`. */
-  commonAttributes: Schema.UndefinedOr(Schema.String)
+  commonAttributes: Schema.UndefinedOr(Schema.String),
+  /** `delivery-stream`: the `columns` parameter, TSV column names separated by commas. */
+  columns: Schema.optional(Schema.String)
 }) {}
 
 /** What a transform insert did; `rejected` and `message` are OTLP's invalid records. */

@@ -62,7 +62,9 @@ export const InsertParams = Schema.Struct({
   /** Fetch and insert this http(s) file instead of reading a body; not with `transform`. */
   url: Schema.optional(Schema.String),
   /** Same token and body insert once within the dedup window; also `idempotency-key`. */
-  insert_deduplication_token: Schema.optional(Schema.String)
+  insert_deduplication_token: Schema.optional(Schema.String),
+  /** `transform=delivery-stream` only: names of the columns of TSV (or CSV) records. */
+  columns: Schema.optional(Schema.String)
 })
 
 const insertDescription = [
@@ -74,7 +76,8 @@ const insertDescription = [
   "with header, Parquet); `accept: application/x-ndjson` then streams",
   "`started`/`progress`/`done`/`error` lines.",
   "`transform=delivery-stream` authenticates with `X-Amz-Firehose-Access-Key` and answers",
-  "`{requestId, timestamp}` (errors add `errorMessage`).",
+  "`{requestId, timestamp}` (errors add `errorMessage`); `columns=a,b` names the columns",
+  "of its TSV or CSV records.",
   "A rejected body inserts nothing: 400 for malformed JSON (with line and byte offset), a",
   "non-object record (with its index) or an empty body; 413 over SLUICE_MAX_INSERT_BYTES",
   "(before or after decompression); 415 for another content type or encoding.",

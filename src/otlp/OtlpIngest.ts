@@ -1,14 +1,16 @@
 /**
- * The OTLP ingest API the endpoints share (`?transform=otlp-*`, OTLP/HTTP, OTLP/gRPC):
- * `decodeExport` turns a request body into the decoded model, `insertExport` flattens it
- * with the given `OtlpTransforms` into rows of the collector ClickHouse exporter's tables
- * and inserts them (for `IngestWriter.insertExport`).
+ * The OTLP ingest API: `decodeExport` turns a request body into the decoded model (for
+ * `?transform=otlp-*`, OTLP/HTTP and OTLP/gRPC alike); `insertExport` flattens it with
+ * the given `OtlpTransforms` into rows of the collector ClickHouse exporter's tables and
+ * inserts them (for `IngestWriter.insertExport`, the OTLP app's native endpoints).
  */
 import { Effect } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { BadRequest } from "../../domain/Errors.js"
 import type { OtlpExport } from "../../domain/OtlpModel.js"
+import { createMetricsViewSql } from "./MetricsView.js"
 import * as OtlpTables from "./OtlpTables.js"
+import * as EngineSql from "../tables/EngineSql.js"
 import { rowsJson } from "./RowJson.js"
 import type { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 
@@ -33,7 +35,13 @@ interface Batch {
   readonly text: string
 }
 
-const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpExport) => {
+const plan = (
+  transforms: OtlpTransforms["Type"],
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  request: OtlpExport
+) => {
   const batch = (name: string, rows: ReadonlyArray<object>): Batch => ({
     table: name,
     rows: rows.length,
@@ -45,7 +53,7 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
       const flat = transforms.traces(request.request)
       return {
         flat,
-        tables: [{ table, shape: OtlpTables.TRACES }],
+        create: OtlpTables.create(engine, database, [{ table, shape: OtlpTables.TRACES }]),
         batches: [batch(table, flat.rows)]
       }
     }
@@ -53,7 +61,7 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
       const flat = transforms.logs(request.request)
       return {
         flat,
-        tables: [{ table, shape: OtlpTables.LOGS }],
+        create: OtlpTables.create(engine, database, [{ table, shape: OtlpTables.LOGS }]),
         batches: [batch(table, flat.rows)]
       }
     }
@@ -61,7 +69,11 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
       const flat = transforms.metrics(request.request)
       const rows = flat.rows
       const tables = OtlpTables.metricTables(table)
-      return { flat, tables, batches: tables.map((t) => batch(t.table, rows[t.kind])) }
+      // The five tables, then `table` itself over them (MetricsView.ts).
+      const create = OtlpTables.create(engine, database, tables).pipe(
+        Effect.zipRight(EngineSql.command(engine, createMetricsViewSql(database, table)))
+      )
+      return { flat, create, batches: tables.map((t) => batch(t.table, rows[t.kind])) }
     }
   }
 }
@@ -69,8 +81,9 @@ const plan = (transforms: OtlpTransforms["Type"], table: string, request: OtlpEx
 /**
  * Flattens `request` and inserts its rows into `table` of `database` (for metrics,
  * the five tables `{table}_gauge`, `_sum`, `_histogram`, `_exponential_histogram`,
- * `_summary`), creating them on first use. Invalid records are dropped and counted in
- * `rejected`; nothing is inserted when the request fails.
+ * `_summary`, and `{table}` the view over them), creating them on first use. Invalid
+ * records are dropped and counted in `rejected`; nothing is inserted when the request
+ * fails.
  */
 // No span of its own: each caller's has one.
 export const insertExport = Effect.fnUntraced(function* (
@@ -81,13 +94,13 @@ export const insertExport = Effect.fnUntraced(function* (
   request: OtlpExport
 ) {
   const signal = request.signal
-  const { flat, tables, batches } = plan(transforms, table, request)
+  const { flat, create, batches } = plan(transforms, engine, database, table, request)
   const insert = (batch: Batch) =>
     OtlpTables.insertRows(engine, database, batch.table, batch.text).pipe(
       Effect.catchIf(
         (error: EngineError) => error.type === "UNKNOWN_TABLE",
         () =>
-          OtlpTables.create(engine, database, tables).pipe(
+          create.pipe(
             Effect.zipRight(OtlpTables.insertRows(engine, database, batch.table, batch.text))
           )
       )

@@ -1,13 +1,16 @@
 /**
  * `otlp-traces`, `otlp-logs` and `otlp-metrics` inserts: an OTLP export request
- * (OTLP/JSON or protobuf), decoded and flattened into the exporter's typed tables through
- * `IngestWriter.insertExport`. Invalid records are left out and counted in the outcome.
+ * (OTLP/JSON or protobuf), decoded and flattened into OTLP/JSON-named rows of the one
+ * schemaless table the path names (`flat/OtlpFlatten.ts`), written through
+ * `IngestWriter.insertRows` like any transform's rows: all or nothing, and an insert
+ * token inserts once. Invalid records are left out and counted in the outcome.
  */
 import { Effect } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
 import type { IngestWriter } from "../../domain/IngestWriter.js"
 import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
+import { flattenExport } from "./flat/OtlpFlatten.js"
 import { decodeExport } from "./OtlpDecode.js"
 import type { OtlpSignal } from "./OtlpDecode.js"
 
@@ -28,11 +31,12 @@ export const makeOtlpTransformInsert = (writer: IngestWriter["Type"]) =>
     payload: TransformPayload
   ) {
     const request = yield* decodeExport(OTLP_TRANSFORMS[transform], payload.encoding, payload.body)
-    const stored = yield* writer.insertExport(scope, database, table, request)
+    const flat = flattenExport(request)
+    const stored = yield* writer.insertRows(scope, database, table, flat.rows, payload.token)
     return {
       _tag: "Inserted",
-      inserted: stored.accepted,
-      rejected: stored.rejected,
-      message: stored.message
+      inserted: stored.inserted,
+      rejected: flat.rejected,
+      message: flat.message
     } satisfies TransformOutcome
   })

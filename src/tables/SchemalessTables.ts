@@ -103,13 +103,16 @@ export const aliasColumns = (engine: AnalyticalEngine, database: string, table: 
       "AND default_kind = 'ALIAS' ORDER BY name"
   )
 
+const isRaw = (name: string) => name === Layout.RAW_COLUMN || name === Layout.RAW_INPUT
+
 const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 
 /**
- * The columns a query can name (decisions.md §5): a schemaless table's leaf paths (its
- * ALIAS columns, by name; never the raw storage), else every stored or computed column of
- * the fixed layout, in the table's order.
+ * The columns a query can name (decisions.md §5): a schemaless table's typed columns (the
+ * events layout's `_time`, `host` …) then its leaf paths (its ALIAS columns, by name;
+ * never the raw storage), else every stored or computed column of the fixed layout (the
+ * OTLP tables, the metrics view), in the table's order.
  */
 const queryableColumns = (engine: AnalyticalEngine, database: string, table: string) =>
   Effect.map(
@@ -123,7 +126,10 @@ const queryableColumns = (engine: AnalyticalEngine, database: string, table: str
     (all) => {
       const schemaless = all.some((column) => column.name === Layout.RAW_COLUMN)
       const queryable = schemaless
-        ? all.filter((column) => column.default_kind === "ALIAS").sort(byName)
+        ? [
+            ...all.filter((column) => column.default_kind === "" && !isRaw(column.name)),
+            ...all.filter((column) => column.default_kind === "ALIAS").sort(byName)
+          ]
         : all.filter((column) => column.default_kind !== "EPHEMERAL")
       return queryable.map(({ name, type }) => ({ name, type }))
     }

@@ -10,7 +10,7 @@ import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { NotFound } from "../../domain/Errors.js"
+import { BadRequest, NotFound } from "../../domain/Errors.js"
 import { IngestWriter } from "../../domain/IngestWriter.js"
 import { TransformedIngest } from "../../domain/TransformedIngest.js"
 import type { TransformOutcome } from "../../domain/TransformedIngest.js"
@@ -123,6 +123,11 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
         Effect.gen(function* () {
           const { scope, database } = yield* scopes.dataScope("insert", urlParams)
           const token = urlParams.insert_deduplication_token ?? request.headers["idempotency-key"]
+          if (urlParams.columns !== undefined && urlParams.transform !== "delivery-stream")
+            return yield* new BadRequest({
+              message: "columns names the columns of delivery-stream records only.",
+              hint: "Use columns with transform=delivery-stream, or leave it out."
+            })
           if (urlParams.url !== undefined) {
             return yield* urlInsert(urlIngest, request, {
               scope,
@@ -134,7 +139,13 @@ export const TablesHttpLive = HttpApiBuilder.group(SluiceApi, "tables", (handler
             })
           }
           if (urlParams.transform !== undefined) {
-            const payload = yield* transformPayload(request, urlParams.transform, token, rules)
+            const payload = yield* transformPayload(
+              request,
+              urlParams.transform,
+              token,
+              rules,
+              urlParams.columns
+            )
             return transformResponse(
               yield* transformed.insert(scope, database, path.table, payload)
             )

@@ -87,7 +87,11 @@ export const makeEventTransformInsert = (
         const attributes = yield* commonAttributes(payload.commonAttributes)
         const rows = yield* transforms.deliveryStream(
           batch,
-          new DeliveryStreamContext({ commonAttributes: attributes, maxBytes })
+          new DeliveryStreamContext({
+            commonAttributes: attributes,
+            maxBytes,
+            columns: payload.columns
+          })
         )
         const attempt = payload.requestId || batch.requestId
         const token = payload.token ?? `delivery-stream:${attempt}`

@@ -57,6 +57,30 @@ layer(EventTransformsLive)("delivery-stream transform", (it) => {
       })
     )
 
+    it.effect(
+      "3. the insert's columns parameter comes after the batch's, before the attribute",
+      () =>
+        Effect.gen(function* () {
+          const tsv = b64("GET\t/checkout\n")
+          const named = (columns: string | undefined, extra: { readonly columns?: string } = {}) =>
+            Effect.flatMap(EventTransforms, (t) =>
+              t.deliveryStream(
+                new DeliveryStreamBatch({ ...batch("req-1", [tsv]), ...extra }),
+                new DeliveryStreamContext({
+                  commonAttributes: { columns: "a,b" },
+                  maxBytes: MAX,
+                  columns
+                })
+              )
+            ).pipe(Effect.map((r) => r.rows.map((row) => JSON.parse(row) as unknown)))
+          expect(yield* named("method,path")).toEqual([{ method: "GET", path: "/checkout" }])
+          expect(yield* named(undefined)).toEqual([{ a: "GET", b: "/checkout" }])
+          expect(yield* named("method,path", { columns: "verb,url" })).toEqual([
+            { verb: "GET", url: "/checkout" }
+          ])
+        })
+    )
+
     it.effect("4. TSV text without columns is one row with the text in `data`", () =>
       Effect.gen(function* () {
         const text = "GET\t/checkout\t200\nPOST\t/pay\t502\n"

@@ -133,9 +133,83 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
           ])
         })
       )
+      it.effect("?columns=a,b names the columns of TSV and CSV records", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const body = batch("cols-1", [
+            b64("GET\t/a\t200\nPOST\t/b\t502\n"),
+            b64('PUT,"/c, d",201\r\nDELETE,"say ""hi""",204\n')
+          ])
+          const reply = yield* firehose(server, "named", body, {
+            requestId: "cols-1",
+            accessKey: adminKeyOf(server),
+            attributes: { source: "edge" },
+            columns: "method,path,status"
+          })
+          expect(reply.status, reply.text).toBe(200)
+          expect(reply.json).toMatchObject({ requestId: "cols-1" })
+          expect(
+            yield* query(server, "SELECT method, path, status, source FROM named ORDER BY status")
+          ).toEqual([
+            { method: "GET", path: "/a", status: "200", source: "edge" },
+            { method: "PUT", path: "/c, d", status: "201", source: "edge" },
+            { method: "DELETE", path: 'say "hi"', status: "204", source: "edge" },
+            { method: "POST", path: "/b", status: "502", source: "edge" }
+          ])
+          // Not one `data` column: the parameter named them.
+          const described = yield* call(server, "GET", "/v1/tables/named", {
+            token: adminKeyOf(server)
+          })
+          expect(described.text).not.toContain('"data"')
+        })
+      )
     })
 
     describe("refused batches", () => {
+      it.effect(
+        "columns: a name given twice, a line of another width, without delivery-stream",
+        () =>
+          Effect.gen(function* () {
+            const server = yield* TestServer
+            const key = adminKeyOf(server)
+            const tsv = batch("cols-2", [b64("GET\t/a\t200\n")])
+            const twice = yield* firehose(server, "badcols", tsv, {
+              requestId: "cols-2",
+              accessKey: key,
+              columns: "method,path,method"
+            })
+            expect(twice.status).toBe(400)
+            expectStreamError(twice.json, "cols-2", 400, "'method' is named twice")
+            const narrow = yield* firehose(server, "badcols", tsv, {
+              requestId: "cols-3",
+              accessKey: key,
+              columns: "method,path"
+            })
+            expect(narrow.status).toBe(400)
+            expectStreamError(narrow.json, "cols-3", 400, "3 TSV fields but 2 columns")
+            const unclosed = yield* firehose(server, "badcols", batch("cols-4", [b64('a,"b\n')]), {
+              requestId: "cols-4",
+              accessKey: key,
+              columns: "x,y"
+            })
+            expect(unclosed.status).toBe(400)
+            expectStreamError(unclosed.json, "cols-4", 400, "never closes")
+            expect(yield* countOf(server, "badcols")).toBe(0)
+            for (const query of ["?columns=a,b", "?transform=cloud-logs&columns=a,b"]) {
+              const reply = yield* call(server, "POST", `/v1/tables/badcols${query}`, {
+                token: key,
+                body: { a: 1 }
+              })
+              expect(reply.status, query).toBe(400)
+              expect(reply.json).toMatchObject({
+                error: "bad_request",
+                message: expect.stringContaining("delivery-stream")
+              })
+            }
+            expect(yield* countOf(server, "badcols")).toBe(0)
+          })
+      )
+
       it.effect("rule 5: 400 naming the record index, nothing inserted", () =>
         Effect.gen(function* () {
           const server = yield* TestServer

@@ -14,6 +14,8 @@ export interface FirehoseOptions {
   /** The stream's "GZIP content encoding" setting. */
   readonly gzip?: boolean
   readonly transform?: string
+  /** The `columns` parameter (TSV column names), as one client sends them. */
+  readonly columns?: string
 }
 
 /** A POST exactly as a delivery stream's HTTP endpoint destination makes it. */
@@ -41,7 +43,8 @@ export const firehose = (
   return call(
     server,
     "POST",
-    `/v1/tables/${table}?transform=${options.transform ?? "delivery-stream"}`,
+    `/v1/tables/${table}?transform=${options.transform ?? "delivery-stream"}` +
+      (options.columns === undefined ? "" : `&columns=${encodeURIComponent(options.columns)}`),
     {
       rawBody: options.gzip === true ? gzipSync(json) : json,
       headers

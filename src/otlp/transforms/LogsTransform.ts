@@ -1,4 +1,4 @@
-/** `otlp-logs`: one `otel_logs` row per log record. */
+/** The OTLP app's logs: one `otel_logs` row per log record (`?transform=` is `flat/`). */
 import type { OtlpLogRecord, OtlpLogsRequest } from "../../../domain/OtlpModel.js"
 import type { Flattened, LogRow } from "../../../domain/OtlpTransforms.js"
 import { attributeMap, serviceNameOf, valueText } from "./AttributeText.js"
@@ -17,7 +17,7 @@ type Context = Omit<
   | "EventName"
 >
 
-const recordProblem = (record: OtlpLogRecord): string | undefined =>
+export const recordProblem = (record: OtlpLogRecord): string | undefined =>
   idProblem("trace_id", record.traceId, TRACE_ID_BYTES, true) ??
   idProblem("span_id", record.spanId, SPAN_ID_BYTES, true)
 

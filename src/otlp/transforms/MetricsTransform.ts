@@ -1,6 +1,6 @@
 /**
- * `otlp-metrics`: one row per data point, in the table of its metric's type (gauge,
- * sum, histogram, exponential histogram, summary).
+ * The OTLP app's metrics: one row per data point, in the table of its metric's type
+ * (gauge, sum, histogram, exponential histogram, summary). `?transform=` is `flat/`.
  */
 import type { OtlpExemplar, OtlpMetric, OtlpMetricsRequest } from "../../../domain/OtlpModel.js"
 import type {
@@ -26,7 +26,7 @@ interface Sink {
 }
 
 /** Exemplar ids are optional, but when present they must be whole ids. */
-const exemplarProblem = (list: ReadonlyArray<OtlpExemplar>): string | undefined => {
+export const exemplarProblem = (list: ReadonlyArray<OtlpExemplar>): string | undefined => {
   for (const e of list) {
     const problem =
       idProblem("exemplar trace_id", e.traceId, TRACE_ID_BYTES, true) ??

@@ -1,4 +1,4 @@
-/** `otlp-traces`: one `otel_traces` row per span. */
+/** The OTLP app's traces: one `otel_traces` row per span (`?transform=` is `flat/`). */
 import type { OtlpSpan, OtlpTracesRequest } from "../../../domain/OtlpModel.js"
 import type { AttributeMap, Flattened, TraceRow } from "../../../domain/OtlpTransforms.js"
 import { attributeMap, serviceNameOf } from "./AttributeText.js"
@@ -7,7 +7,7 @@ import { hex, idProblem, Rejections, SPAN_ID_BYTES, TRACE_ID_BYTES } from "./Ids
 const SPAN_KINDS = ["Unspecified", "Internal", "Server", "Client", "Producer", "Consumer"]
 const STATUS_CODES = ["Unset", "Ok", "Error"]
 
-const spanProblem = (span: OtlpSpan): string | undefined =>
+export const spanProblem = (span: OtlpSpan): string | undefined =>
   idProblem("trace_id", span.traceId, TRACE_ID_BYTES, false) ??
   idProblem("span_id", span.spanId, SPAN_ID_BYTES, false) ??
   idProblem("parent_span_id", span.parentSpanId, SPAN_ID_BYTES, true) ??

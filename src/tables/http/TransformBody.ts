@@ -56,7 +56,8 @@ export const transformPayload = Effect.fnUntraced(function* (
   request: HttpServerRequest.HttpServerRequest,
   transform: InsertTransform,
   token: string | undefined,
-  rules: BodyRules
+  rules: BodyRules,
+  columns: string | undefined
 ) {
   const contentType = request.headers["content-type"]
   const encoding = yield* transform.startsWith("otlp-")
@@ -70,7 +71,8 @@ export const transformPayload = Effect.fnUntraced(function* (
       encoding,
       token,
       requestId: request.headers[REQUEST_ID_HEADER],
-      commonAttributes: request.headers[COMMON_ATTRIBUTES_HEADER]
+      commonAttributes: request.headers[COMMON_ATTRIBUTES_HEADER],
+      columns
     },
     true
   )

@@ -1,0 +1,61 @@
+/**
+ * The OTLP app's `metrics` table (decisions.md §11): one table over the five typed metric
+ * tables with their common columns, named by the base name they share (`metrics` over
+ * `metrics_gauge` …; an override header's base name likewise), so `SELECT … FROM
+ * metrics` answers for every kind. `MetricType` says which kind a row is; `Value` is the
+ * gauge's or sum's value, `Count` and `Sum` a histogram's or summary's, NULL elsewhere.
+ *
+ * A VIEW (a `UNION ALL` of the five), measured against the other two ways on chDB with
+ * 900k points (scratch script, medians of 5): a real table filled alongside answered 2-3×
+ * faster (one metric: 3 ms vs 10 ms; a map-attribute filter: 8 ms vs 20 ms) but cost a
+ * second copy of every point (+55% insert time, more than twice the bytes) and would
+ * have to join each insert's all-or-nothing; a `Merge` table reads a column a kind lacks
+ * as 0 rather than NULL (a histogram's `Value` would be 0) and cannot say the kind
+ * without `_table`. The view stores nothing and is never out of step with its tables;
+ * the engine pushes filters into each branch, so it reads what the typed tables read.
+ */
+import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import * as Layout from "../tables/Layout.js"
+import type { MetricKind } from "./OtlpTableDdl.js"
+import { METRIC_KINDS } from "./OtlpTableDdl.js"
+
+const COMMON = [
+  "ResourceAttributes",
+  "ServiceName",
+  "ScopeName",
+  "ScopeVersion",
+  "MetricName",
+  "MetricDescription",
+  "MetricUnit",
+  "Attributes",
+  "StartTimeUnix",
+  "TimeUnix"
+]
+
+const VALUES: Record<MetricKind, { value: string; count: string; sum: string }> = {
+  gauge: { value: "Value", count: "NULL", sum: "NULL" },
+  sum: { value: "Value", count: "NULL", sum: "NULL" },
+  histogram: { value: "NULL", count: "Count", sum: "Sum" },
+  exponential_histogram: { value: "NULL", count: "Count", sum: "Sum" },
+  summary: { value: "NULL", count: "Count", sum: "Sum" }
+}
+
+const branch = (database: string, base: string, kind: MetricKind) => {
+  const { value, count, sum } = VALUES[kind]
+  // Typed NULLs: a UNION ALL takes each column's type from all branches alike.
+  const typed = (expression: string, type: string) =>
+    expression === "NULL" ? `CAST(NULL, 'Nullable(${type})')` : `toNullable(${expression})`
+  return (
+    `SELECT ${COMMON.map(quoteIdentifier).join(", ")}, ` +
+    `CAST(${quoteString(kind)}, 'LowCardinality(String)') AS MetricType, ` +
+    `${typed(value, "Float64")} AS Value, ${typed(count, "UInt64")} AS Count, ` +
+    `${typed(sum, "Float64")} AS Sum ` +
+    `FROM ${Layout.qualified(database, `${base}_${kind}`)}`
+  )
+}
+
+/** Creates the view `base` over `base_gauge` … `base_summary`, unless `base` exists. */
+export const createMetricsViewSql = (database: string, base: string) =>
+  `CREATE VIEW IF NOT EXISTS ${Layout.qualified(database, base)} AS ` +
+  METRIC_KINDS.map((kind) => branch(database, base, kind)).join(" UNION ALL ") +
+  ` COMMENT ${quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
