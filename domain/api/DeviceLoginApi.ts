@@ -32,7 +32,8 @@ const html = HttpApiSchema.Text({ contentType: "text/html" })
 
 const field = Schema.optional(Schema.String)
 
-// What the page's forms post; a field left out is answered on the page.
+// What the page's forms post, as a browser does (another content type is a 415 page); a
+// field left out is answered on the page.
 const signInForm = Schema.Struct({ user_code: field, email: field, password: field }).pipe(
   HttpApiSchema.withEncoding({ kind: "UrlParams" })
 )

@@ -3,58 +3,87 @@
  * approval page for people. The page answers every outcome with a page (a wrong password
  * is a 401 page with the form again), never with JSON a browser would show raw.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Redacted } from "effect"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
-
-const PAGE_PATH = "/v1/auth/cli/device"
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
-
-// No script, no framing (the approve button must not be clickjacked), forms post here
-// only, and the code in the address does not leak to other sites.
-const pageHeaders = {
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store"
-}
-
-const page = (html: string, status = 200) =>
-  HttpServerResponse.text(html, {
-    status,
-    contentType: "text/html; charset=utf-8",
-    headers: pageHeaders
-  })
-
-const present = (value: string | undefined) =>
-  value === undefined || value.trim() === "" ? undefined : value.trim()
+import { formOf, notAForm, page, pageUrl, present } from "./DeviceLoginPageHttp.js"
+import type { Field } from "./DeviceLoginPageHttp.js"
 
 export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin", (handlers) =>
   Effect.gen(function* () {
     const devices = yield* DeviceAuthorization
     const { host, port } = yield* SluiceConfig
 
-    /** Where the command line's user finds the page: the address the command line used. */
-    const pageUrl = (request: HttpServerRequest.HttpServerRequest) => {
-      const forwarded = request.headers["x-forwarded-host"]
-      const named = forwarded ?? request.headers["host"] ?? ""
-      const authority = HOST.test(named) ? named : `${host}:${port}`
-      const scheme = request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
-      return `${scheme}://${authority}${PAGE_PATH}`
+    const signIn = (field: Field) => {
+      const userCode = present(field("user_code"))
+      if (userCode === undefined) {
+        return Effect.succeed(page(Page.codePage("Enter the code first."), 400))
+      }
+      const email = present(field("email"))
+      const password = field("password")
+      if (email === undefined || password === undefined || password === "") {
+        return Effect.succeed(
+          page(
+            Page.signInPage(userCode, {
+              message: "Enter your email and password.",
+              ...(email === undefined ? {} : { email })
+            }),
+            400
+          )
+        )
+      }
+      return devices.signIn(userCode, email, Redacted.make(password)).pipe(
+        Effect.map((signedIn) =>
+          page(
+            Page.decisionPage(
+              signedIn.userCode,
+              signedIn.email,
+              Redacted.value(signedIn.pageSession)
+            )
+          )
+        ),
+        Effect.catchTags({
+          Unauthorized: (refused) =>
+            Effect.succeed(
+              page(Page.signInPage(userCode, { message: refused.message, email }), 401)
+            ),
+          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
+        })
+      )
+    }
+
+    const decide = (field: Field) => {
+      const userCode = present(field("user_code"))
+      const pageToken = present(field("page_token"))
+      const decision = field("decision")
+      if (
+        userCode === undefined ||
+        pageToken === undefined ||
+        (decision !== "approve" && decision !== "deny")
+      ) {
+        return Effect.succeed(
+          page(Page.codePage("The form was incomplete: open the login link again."), 400)
+        )
+      }
+      return devices.decide(userCode, Redacted.make(pageToken), decision).pipe(
+        Effect.map((decided) => page(Page.decidedPage(decided))),
+        Effect.catchTags({
+          Unauthorized: (refused) =>
+            Effect.succeed(page(Page.signInPage(userCode, { message: refused.message }), 401)),
+          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
+        })
+      )
     }
 
     return handlers
       .handle("start", ({ request }) =>
         Effect.gen(function* () {
           const started = yield* devices.start()
-          const uri = pageUrl(request)
+          const uri = pageUrl(request, `${host}:${port}`)
           return new DeviceStartResponse({
             device_code: started.deviceCode,
             user_code: started.userCode,
@@ -90,64 +119,15 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
           )
         )
       })
-      .handle("signIn", ({ payload }) => {
-        const userCode = present(payload.user_code)
-        if (userCode === undefined) {
-          return Effect.succeed(page(Page.codePage("Enter the code first."), 400))
-        }
-        const email = present(payload.email)
-        const password = payload.password
-        if (email === undefined || password === undefined || password === "") {
-          return Effect.succeed(
-            page(
-              Page.signInPage(userCode, {
-                message: "Enter your email and password.",
-                ...(email === undefined ? {} : { email })
-              }),
-              400
-            )
-          )
-        }
-        return devices.signIn(userCode, email, Redacted.make(password)).pipe(
-          Effect.map((signedIn) =>
-            page(
-              Page.decisionPage(
-                signedIn.userCode,
-                signedIn.email,
-                Redacted.value(signedIn.pageSession)
-              )
-            )
-          ),
-          Effect.catchTags({
-            Unauthorized: (refused) =>
-              Effect.succeed(
-                page(Page.signInPage(userCode, { message: refused.message, email }), 401)
-              ),
-            DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
-          })
+      .handleRaw("signIn", ({ request }) =>
+        Effect.flatMap(formOf(request), (form) =>
+          Option.isNone(form) ? Effect.succeed(notAForm) : signIn(form.value)
         )
-      })
-      .handle("decide", ({ payload }) => {
-        const userCode = present(payload.user_code)
-        const pageToken = present(payload.page_token)
-        const decision = payload.decision
-        if (
-          userCode === undefined ||
-          pageToken === undefined ||
-          (decision !== "approve" && decision !== "deny")
-        ) {
-          return Effect.succeed(
-            page(Page.codePage("The form was incomplete: open the login link again."), 400)
-          )
-        }
-        return devices.decide(userCode, Redacted.make(pageToken), decision).pipe(
-          Effect.map((decided) => page(Page.decidedPage(decided))),
-          Effect.catchTags({
-            Unauthorized: (refused) =>
-              Effect.succeed(page(Page.signInPage(userCode, { message: refused.message }), 401)),
-            DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
-          })
+      )
+      .handleRaw("decide", ({ request }) =>
+        Effect.flatMap(formOf(request), (form) =>
+          Option.isNone(form) ? Effect.succeed(notAForm) : decide(form.value)
         )
-      })
+      )
   })
 )

@@ -303,4 +303,56 @@ layer(
       expectError(yield* poll(started.device_code), 428, "authorization_pending")
     })
   )
+
+  it.effect("the forms read what browsers post, and answer anything else with a page", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const started = yield* start
+      const post = (path: string, body: string, contentType: string) =>
+        Effect.promise(async () => {
+          const response = await fetch(server.url + path, {
+            method: "POST",
+            headers: { "content-type": contentType },
+            body
+          })
+          return { status: response.status, headers: response.headers, text: await response.text() }
+        })
+      const fields = `user_code=${started.user_code}&email=${encodeURIComponent(ADMIN)}&password=x`
+      for (const [body, contentType] of [
+        [fields, "text/plain"],
+        [
+          JSON.stringify({ user_code: started.user_code, email: ADMIN, password: PASSWORD }),
+          "application/json"
+        ],
+        [
+          `--b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx\r\n--b--\r\n`,
+          "multipart/form-data; boundary=b"
+        ],
+        ["[".repeat(20_000) + "]".repeat(20_000), "application/json"]
+      ] as const) {
+        const refused = yield* post("/v1/auth/cli/device", body, contentType)
+        expectPage(refused, 415)
+        expect(refused.text).toContain("application/x-www-form-urlencoded")
+        expectPage(yield* post("/v1/auth/cli/device/decision", body, contentType), 415)
+      }
+      // A field sent twice: the first counts (a wrong password here, so a 401 page).
+      const twice = yield* post(
+        "/v1/auth/cli/device",
+        `${fields}&email=other%40example.com`,
+        "application/x-www-form-urlencoded; charset=UTF-8"
+      )
+      expectPage(twice, 401)
+      expect(twice.text).toContain(`value="${ADMIN}"`)
+      // Malformed percent-encoding is read as far as it goes: the form is incomplete.
+      expectPage(
+        yield* post(
+          "/v1/auth/cli/device/decision",
+          "%zz=%%&decision",
+          "application/x-www-form-urlencoded"
+        ),
+        400
+      )
+      expectError(yield* poll(started.device_code), 428, "authorization_pending")
+    })
+  )
 })
