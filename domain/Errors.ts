@@ -5,7 +5,7 @@
  * of the errors they can return.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 
 const fields = {
   message: Schema.String,
@@ -302,12 +302,14 @@ export const ErrorWire = {
   InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b))),
   AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b))),
   DeviceLoginPending: wire(DeviceLoginPending, (b) => new DeviceLoginPending(text(b))),
-  DeviceLoginEnded: wire(
-    DeviceLoginEnded,
-    (b) =>
-      new DeviceLoginEnded({
-        ...text(b),
-        reason: b.error === "access_denied" ? "access_denied" : "expired_token"
-      })
-  )
+  // Shares its status with BadRequest: decodes only its own codes, so that a client tries
+  // it first and falls through to BadRequest for the others.
+  DeviceLoginEnded: Schema.transformOrFail(ErrorBody, Schema.typeSchema(DeviceLoginEnded), {
+    strict: true,
+    decode: (b, _, ast) =>
+      b.error === "expired_token" || b.error === "access_denied"
+        ? ParseResult.succeed(new DeviceLoginEnded({ ...text(b), reason: b.error }))
+        : ParseResult.fail(new ParseResult.Type(ast, b, "not the end of a device login")),
+    encode: (e) => ParseResult.succeed(errorBody(e))
+  }).annotations(HttpApiSchema.annotations({ status: errorStatus.DeviceLoginEnded }))
 }

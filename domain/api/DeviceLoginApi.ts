@@ -60,7 +60,9 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .setPayload(DeviceTokenRequest)
       .addSuccess(DeviceTokenResponse)
       .addError(ErrorWire.DeviceLoginPending)
+      // Before BadRequest, which shares its status (see `ErrorWire.DeviceLoginEnded`).
       .addError(ErrorWire.DeviceLoginEnded)
+      .addError(ErrorWire.BadRequest)
       .annotate(
         OpenApi.Description,
         "Polls a command-line login: 428 `authorization_pending` until the user approves, then the token (once); 400 `expired_token` or `access_denied` when it ended without one."
@@ -93,5 +95,4 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
         "The approval page's decision form (`decision` is `approve` or `deny`)."
       )
   )
-  .addError(ErrorWire.BadRequest)
   .annotate(OpenApi.Description, "Command-line login (device flow)") {}

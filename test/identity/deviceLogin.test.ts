@@ -6,8 +6,9 @@
  * clock: `deviceAuthorization.test.ts`.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
+import { clientOf } from "../support/client.js"
 import { bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
 import type { Reply } from "../support/server.js"
 
@@ -224,6 +225,29 @@ layer(
       yield* decide(second, "approve")
       expectError(yield* poll(first.device_code), 428, "authorization_pending")
       expect((yield* poll(second.device_code)).status).toBe(200)
+    })
+  )
+
+  it.effect("the typed client tells pending, denied, expired and refused polls apart", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const client = yield* clientOf(server)
+      const started = yield* client.deviceLogin.start()
+      const pollTyped = (device_code: string) =>
+        Effect.either(client.deviceLogin.token({ payload: { device_code } }))
+      const pending = yield* pollTyped(started.device_code)
+      expect(Either.isLeft(pending) && pending.left._tag).toBe("DeviceLoginPending")
+      yield* decide(started, "deny")
+      const denied = yield* pollTyped(started.device_code)
+      expect(Either.isLeft(denied) && denied.left).toMatchObject({
+        _tag: "DeviceLoginEnded",
+        reason: "access_denied"
+      })
+      const unknown = yield* pollTyped("no-such-code")
+      expect(Either.isLeft(unknown) && unknown.left).toMatchObject({
+        _tag: "DeviceLoginEnded",
+        reason: "expired_token"
+      })
     })
   )
 
