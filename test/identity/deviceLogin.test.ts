@@ -367,6 +367,20 @@ layer(
       )
       expectPage(twice, 401)
       expect(twice.text).toContain(`value="${ADMIN}"`)
+      // An email no user can have (NUL, bad UTF-8) is a wrong sign-in like any other.
+      for (const email of ["a%00b%40example.com", "a%ff%fe%40example.com"]) {
+        const odd = yield* post(
+          "/v1/auth/cli/device",
+          `user_code=${started.user_code}&email=${email}&password=x`,
+          "application/x-www-form-urlencoded"
+        )
+        expectPage(odd, 401)
+      }
+      const nulLogin = yield* call(server, "POST", "/v1/auth/login", {
+        body: { email: "a\u0000b@example.com", password: PASSWORD },
+        headers: CLI
+      })
+      expectError(nulLogin, 401, "unauthorized")
       // Malformed percent-encoding is read as far as it goes: the form is incomplete.
       expectPage(
         yield* post(
