@@ -10,6 +10,8 @@ import { AppsApi } from "./api/AppsApi.js"
 import { AuthApi } from "./api/AuthApi.js"
 import { ClusterSizesApi, ClustersApi } from "./api/ClustersApi.js"
 import { DatabasesApi } from "./api/DatabasesApi.js"
+import { DeviceLoginApi } from "./api/DeviceLoginApi.js"
+import { DocsApi } from "./api/DocsApi.js"
 import { HealthApi } from "./api/HealthApi.js"
 import { HecApi } from "./api/HecApi.js"
 import { KeysApi } from "./api/KeysApi.js"
@@ -40,6 +42,8 @@ export class SluiceApi extends HttpApi.make("sluice")
   .add(OtlpApi)
   .add(MetricsCompatApi)
   .add(HecApi)
+  .add(DeviceLoginApi)
+  .add(DocsApi)
   .annotate(OpenApi.Transform, withMiddlewareResponses)
   .annotate(OpenApi.Title, "sluice")
   .annotate(OpenApi.Version, "1.0.0")

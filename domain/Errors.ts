@@ -5,7 +5,7 @@
  * of the errors they can return.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 
 const fields = {
   message: Schema.String,
@@ -133,6 +133,23 @@ export class AppNotInstalled extends Schema.TaggedError<AppNotInstalled>()(
   HttpApiSchema.annotations({ status: 404 })
 ) {}
 
+/** 428: a command-line login waits for a signed-in user to approve its code. */
+export class DeviceLoginPending extends Schema.TaggedError<DeviceLoginPending>()(
+  "DeviceLoginPending",
+  fields,
+  HttpApiSchema.annotations({ status: 428 })
+) {}
+/**
+ * A command-line login that ended without a token: its code expired (or is unknown or
+ * was used), or the user denied it. `reason` is the wire code clients of the device
+ * flow (RFC 8628) act on.
+ */
+export class DeviceLoginEnded extends Schema.TaggedError<DeviceLoginEnded>()(
+  "DeviceLoginEnded",
+  { ...fields, reason: Schema.Literal("expired_token", "access_denied") },
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+
 export type DomainError =
   | DatabaseNotFound
   | InvalidDatabaseName
@@ -145,6 +162,8 @@ export type DomainError =
   | DuplicateClusterName
   | InvalidClusterSize
   | AppNotInstalled
+  | DeviceLoginPending
+  | DeviceLoginEnded
 
 /** Every error a transport may return. */
 export type ApiError =
@@ -192,7 +211,9 @@ export const errorStatus = {
   ClusterTransitionConflict: 409,
   DuplicateClusterName: 409,
   InvalidClusterSize: 400,
-  AppNotInstalled: 404
+  AppNotInstalled: 404,
+  DeviceLoginPending: 428,
+  DeviceLoginEnded: 400
 } as const satisfies Record<ApiError["_tag"], number>
 
 /** The stable wire code of each error (a conflict may carry its own). */
@@ -218,12 +239,19 @@ export const errorCode = {
   ClusterTransitionConflict: "conflict",
   DuplicateClusterName: "duplicate_name",
   InvalidClusterSize: "bad_request",
-  AppNotInstalled: "not_found"
+  AppNotInstalled: "not_found",
+  DeviceLoginPending: "authorization_pending",
+  DeviceLoginEnded: "expired_token"
 } as const satisfies Record<ApiError["_tag"], string>
 
 /** The wire body of an error: its stable code, or a conflict's own. */
 export const errorBody = (error: ApiError): ErrorBody => ({
-  error: error._tag === "Conflict" ? error.code : errorCode[error._tag],
+  error:
+    error._tag === "Conflict"
+      ? error.code
+      : error._tag === "DeviceLoginEnded"
+        ? error.reason
+        : errorCode[error._tag],
   message: error.message,
   hint: error.hint
 })
@@ -272,5 +300,16 @@ export const ErrorWire = {
   ),
   DuplicateClusterName: wire(DuplicateClusterName, (b) => new DuplicateClusterName(text(b))),
   InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b))),
-  AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b)))
+  AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b))),
+  DeviceLoginPending: wire(DeviceLoginPending, (b) => new DeviceLoginPending(text(b))),
+  // Shares its status with BadRequest: decodes only its own codes, so that a client tries
+  // it first and falls through to BadRequest for the others.
+  DeviceLoginEnded: Schema.transformOrFail(ErrorBody, Schema.typeSchema(DeviceLoginEnded), {
+    strict: true,
+    decode: (b, _, ast) =>
+      b.error === "expired_token" || b.error === "access_denied"
+        ? ParseResult.succeed(new DeviceLoginEnded({ ...text(b), reason: b.error }))
+        : ParseResult.fail(new ParseResult.Type(ast, b, "not the end of a device login")),
+    encode: (e) => ParseResult.succeed(errorBody(e))
+  }).annotations(HttpApiSchema.annotations({ status: errorStatus.DeviceLoginEnded }))
 }

@@ -22,7 +22,9 @@ import { ApiKeysRepo } from "../src/identity/ApiKeysRepo.js"
 import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
 import { AuthenticatorLive } from "../src/identity/AuthenticatorLive.js"
 import { AuthorizationLive } from "../src/identity/AuthorizationLive.js"
+import { DeviceAuthorizationLive } from "../src/identity/DeviceAuthorizationLive.js"
 import { OidcVerifier } from "../src/identity/OidcVerifier.js"
+import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
 import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
 import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
@@ -64,7 +66,8 @@ export const RepositoriesLive = Layer.mergeAll(
 /** Who is calling (`Authenticator`) and what they may do (`Authorization`). */
 export const IdentityLive = Layer.mergeAll(
   reportingAuthenticator(AuthenticatorLive),
-  reportingAuthorization(AuthorizationLive)
+  reportingAuthorization(AuthorizationLive),
+  DeviceAuthorizationLive
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -82,7 +85,8 @@ export const ClustersLive = Layer.mergeAll(
   ClusterEngines.layer,
   ClusterMetricsQuery.Default,
   StorageVerifierLive,
-  AppRegistryLive
+  AppRegistryLive,
+  OrganizationLifecycle.Default
 ).pipe(
   Layer.provideMerge(ClusterLifecycleLive),
   Layer.provideMerge(EngineLocks.Default),

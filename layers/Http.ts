@@ -26,6 +26,8 @@ import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
+import { DeviceLoginHttpLive } from "../src/identity/DeviceLoginHttp.js"
+import { DocsHttpLive } from "../src/http/DocsHttp.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
@@ -41,7 +43,9 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   HecHttpLive,
-  PendingGroupsLive
+  PendingGroupsLive,
+  DeviceLoginHttpLive,
+  DocsHttpLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(

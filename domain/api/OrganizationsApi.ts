@@ -22,6 +22,22 @@ export class AddMemberRequest extends Schema.Class<AddMemberRequest>("AddMemberR
   password: Schema.optional(Schema.Redacted(Schema.String.pipe(Schema.minLength(12))))
 }) {}
 
+/** Organization names appear in paths and parameters, so they are URL-safe. */
+export const OrganizationName = Schema.String.pipe(
+  Schema.pattern(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/, {
+    message: () =>
+      "an organization name is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or digit"
+  })
+)
+
+export class OrganizationNameRequest extends Schema.Class<OrganizationNameRequest>(
+  "OrganizationNameRequest"
+)({ organization_name: OrganizationName }) {}
+
+export class OrganizationCreated extends Schema.Class<OrganizationCreated>("OrganizationCreated")({
+  name: Schema.String
+}) {}
+
 const org = HttpApiSchema.param("org", Schema.String)
 const userId = HttpApiSchema.param("user_id", UserId)
 
@@ -31,6 +47,33 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
     HttpApiEndpoint.get("list", "/v1/organizations").addSuccess(
       Schema.Struct({ organizations: Schema.Array(OrganizationMembership) })
     )
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/organizations")
+      .setPayload(OrganizationNameRequest)
+      .addSuccess(OrganizationCreated, { status: 201 })
+      .addError(ErrorWire.Conflict)
+      .annotate(
+        OpenApi.Description,
+        "Creates an organization with the caller as its admin and a cluster `default` holding database `default`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("rename")`/v1/organizations/${org}`
+      .setPayload(OrganizationNameRequest)
+      .addSuccess(OrganizationCreated)
+      .addError(ErrorWire.NotFound)
+      .addError(ErrorWire.Conflict)
+      .annotate(OpenApi.Description, "Renames the organization (admins).")
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/v1/organizations/${org}`
+      .addSuccess(Deleted)
+      .addError(ErrorWire.NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Deletes the organization (admins): its clusters are deleted as DELETE /v1/clusters/{id} does and its keys revoked."
+      )
   )
   .add(
     HttpApiEndpoint.get("members")`/v1/organizations/${org}/members`

@@ -1,7 +1,7 @@
 /**
  * First start on an empty control plane (decisions.md §2): organization `default`, an
  * admin user, cluster `default` with database `default`, and an admin API key, all in
- * one transaction. A later start finds the organization and does nothing, so no second
+ * one transaction. A later start finds a user and does nothing, so no second
  * set is created and no secret is printed again.
  */
 import { randomBytes } from "node:crypto"
@@ -85,7 +85,8 @@ export class Bootstrap extends Effect.Service<Bootstrap>()("sluice/Bootstrap", {
             Effect.gen(function* () {
               // Serialises concurrent first starts against one external PostgreSQL.
               yield* sql`lock table organizations in exclusive mode`
-              const existing = yield* sql<{ n: number }>`select 1 as n from organizations limit 1`
+              // Users, not organizations: users are never deleted, organizations may all be.
+              const existing = yield* sql<{ n: number }>`select 1 as n from users limit 1`
               if (existing.length > 0) return Option.none<BootstrapCredentials>()
               return Option.some(yield* firstStart)
             })

@@ -30,7 +30,7 @@ export const engineSpec = (row: ClusterRecord) =>
   })
 
 /** PostgreSQL's unique_violation, however deep the driver wrapped it. */
-const isUniqueViolation = (error: unknown): boolean => {
+export const isUniqueViolation = (error: unknown): boolean => {
   if (typeof error !== "object" || error === null) return false
   if ("code" in error && error.code === "23505") return true
   return "cause" in error && isUniqueViolation(error.cause)

@@ -6,7 +6,12 @@ import type { OrganizationRole } from "../../domain/Identity.js"
 import type { UserId } from "../../domain/Ids.js"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
-import { Member, OrganizationMembership } from "../../domain/api/OrganizationsApi.js"
+import {
+  Member,
+  OrganizationCreated,
+  OrganizationMembership
+} from "../../domain/api/OrganizationsApi.js"
+import { OrganizationLifecycle } from "./OrganizationLifecycle.js"
 import type { MembershipRow } from "./OrganizationsRepo.js"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
 import { Passwords } from "./Passwords.js"
@@ -22,6 +27,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
     const organizations = yield* OrganizationsRepo
     const users = yield* UsersRepo
     const passwords = yield* Passwords
+    const lifecycle = yield* OrganizationLifecycle
 
     const memberOf = (scope: OrganizationScope, userId: UserId) =>
       Effect.flatMap(organizations.members(scope.organizationId), (all) => {
@@ -61,6 +67,27 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
               (m) => new OrganizationMembership({ name: m.organization_name, role: m.role })
             )
           }
+        })
+      )
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* scopes.user
+          const created = yield* lifecycle.create(payload.organization_name, user.userId)
+          return new OrganizationCreated({ name: created.name })
+        })
+      )
+      .handle("rename", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.organizationScope(path.org, "admin", "rename it")
+          yield* lifecycle.rename(scope.organizationId, payload.organization_name)
+          return new OrganizationCreated({ name: payload.organization_name })
+        })
+      )
+      .handle("delete", ({ path }) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.organizationScope(path.org, "admin", "delete it")
+          yield* lifecycle.delete(scope.organizationId)
+          return { deleted: true } as const
         })
       )
       .handle("members", ({ path }) =>

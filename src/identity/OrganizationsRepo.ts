@@ -47,11 +47,26 @@ export class OrganizationsRepo extends Effect.Service<OrganizationsRepo>()(
         Result: OrganizationRow,
         execute: (name) => sql`insert into organizations (name) values (${name}) returning id, name`
       })
+      const insertNew = SqlSchema.findOne({
+        Request: Schema.String,
+        Result: OrganizationRow,
+        execute: (name) =>
+          sql`insert into organizations (name) values (${name})
+              on conflict (name) do nothing returning id, name`
+      })
       return {
         membershipsOfUser: (userId: UserId) => Effect.orDie(ofUser(userId)),
         members: (id: OrganizationId) => Effect.orDie(ofOrganization(id)),
         findByName: (name: string) => Effect.orDie(byName(name)),
         create: (name: string) => Effect.orDie(insert(name)),
+        /** `None` when the name is taken. */
+        createIfAbsent: (name: string) => Effect.orDie(insertNew(name)),
+        /** Fails with the driver's error on a taken name (a unique violation). */
+        rename: (id: OrganizationId, name: string) =>
+          sql`update organizations set name = ${name} where id = ${id}`,
+        /** Its memberships, clusters' rows, keys and saved searches go with it. */
+        remove: (id: OrganizationId) =>
+          Effect.orDie(sql`delete from organizations where id = ${id}`),
         /** Adds or changes a membership. */
         setRole: (id: OrganizationId, userId: UserId, role: OrganizationRole) =>
           Effect.orDie(

@@ -32,7 +32,9 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("sluice/UsersRepo", {
             returning id, email, password_hash`
     })
     return {
-      findByEmail: (email: string) => Effect.orDie(byEmail(email)),
+      // PostgreSQL text cannot hold NUL: no user has such an email, and asking would fail.
+      findByEmail: (email: string) =>
+        email.includes("\u0000") ? Effect.succeedNone : Effect.orDie(byEmail(email)),
       findById: (id: UserId) => Effect.orDie(byId(id)),
       create: (email: string, passwordHash: string | null) =>
         Effect.orDie(insert({ email, password_hash: passwordHash }))

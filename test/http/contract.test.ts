@@ -8,7 +8,17 @@ type Method = "get" | "post" | "put" | "patch" | "delete"
 const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["get", "/health"],
   ["post", "/v1/auth/login"],
+  ["post", "/v1/auth/cli/device/start"],
+  ["post", "/v1/auth/cli/device/token"],
+  // The device login's approval page, its sign-in form and its decision form.
+  ["get", "/v1/auth/cli/device"],
+  ["post", "/v1/auth/cli/device"],
+  ["post", "/v1/auth/cli/device/decision"],
+  ["get", "/v1/docs"],
   ["get", "/v1/organizations"],
+  ["post", "/v1/organizations"],
+  ["patch", "/v1/organizations/{org}"],
+  ["delete", "/v1/organizations/{org}"],
   ["get", "/v1/organizations/{org}/members"],
   ["post", "/v1/organizations/{org}/members"],
   ["patch", "/v1/organizations/{org}/members/{user_id}"],

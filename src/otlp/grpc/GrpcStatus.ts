@@ -33,7 +33,10 @@ const codes: Record<ApiError["_tag"], status> = {
   DuplicateClusterName: status.ALREADY_EXISTS,
   InvalidClusterSize: status.INVALID_ARGUMENT,
   // The client cannot succeed until an admin installs the app.
-  AppNotInstalled: status.NOT_FOUND
+  AppNotInstalled: status.NOT_FOUND,
+  // The device login is HTTP only; listed so that every error has a status.
+  DeviceLoginPending: status.FAILED_PRECONDITION,
+  DeviceLoginEnded: status.PERMISSION_DENIED
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({

@@ -1,0 +1,76 @@
+/**
+ * Command-line login by the device flow (RFC 8628, decisions.md §2). The command line
+ * starts a login and polls with its secret device code; the user opens the service's
+ * page, signs in, compares the short user code with the one the terminal shows, and
+ * approves or denies. An approved login hands out one session token, once. Codes expire
+ * on the Effect `Clock`.
+ */
+import { Context, Schema } from "effect"
+import type { Effect, Redacted } from "effect"
+import type {
+  DeviceLoginEnded,
+  DeviceLoginPending,
+  TooManyRequests,
+  Unauthorized
+} from "./Errors.js"
+import { UserId } from "./Ids.js"
+
+/** A login just started: what the command line shows and polls with. */
+export class DeviceLoginStarted extends Schema.Class<DeviceLoginStarted>("DeviceLoginStarted")({
+  /** The command line's secret: whoever holds it receives the token. */
+  deviceCode: Schema.String,
+  /** What the user compares and types: `XXXX-XXXX`, consonants only. */
+  userCode: Schema.String,
+  expiresInSeconds: Schema.Int,
+  /** The least time between two polls. */
+  intervalSeconds: Schema.Int
+}) {}
+
+/** An approved login's credential: a session token of the approving user. */
+export class DeviceLoginGranted extends Schema.Class<DeviceLoginGranted>("DeviceLoginGranted")({
+  token: Schema.String,
+  userId: UserId,
+  email: Schema.String
+}) {}
+
+/**
+ * A user signed in on the approval page for one login. `pageSession` is what the page's
+ * decision form carries: it ties the decision to this sign-in (a form posted from another
+ * site cannot know it).
+ */
+export class DeviceLoginSignedIn extends Schema.Class<DeviceLoginSignedIn>("DeviceLoginSignedIn")({
+  userCode: Schema.String,
+  email: Schema.String,
+  pageSession: Schema.Redacted(Schema.String),
+  /** Epoch milliseconds on the service's clock. */
+  expiresAt: Schema.Number
+}) {}
+
+export const DeviceDecision = Schema.Literal("approve", "deny")
+export type DeviceDecision = typeof DeviceDecision.Type
+
+export class DeviceAuthorization extends Context.Tag("sluice/DeviceAuthorization")<
+  DeviceAuthorization,
+  {
+    /** A new login; `TooManyRequests` while too many are waiting. */
+    readonly start: () => Effect.Effect<DeviceLoginStarted, TooManyRequests>
+    /** The token once approved (then the code is spent); pending, denied or expired else. */
+    readonly poll: (
+      deviceCode: string
+    ) => Effect.Effect<DeviceLoginGranted, DeviceLoginPending | DeviceLoginEnded>
+    /** The user code as typed (any case, with or without the dash), if it awaits approval. */
+    readonly awaiting: (userCode: string) => Effect.Effect<string, DeviceLoginEnded>
+    /** Signs a user in on the page of a login that awaits approval. */
+    readonly signIn: (
+      userCode: string,
+      email: string,
+      password: Redacted.Redacted<string>
+    ) => Effect.Effect<DeviceLoginSignedIn, Unauthorized | DeviceLoginEnded>
+    /** The signed-in user's decision; `Unauthorized` for a page session that is not the login's. */
+    readonly decide: (
+      userCode: string,
+      pageSession: Redacted.Redacted<string>,
+      decision: DeviceDecision
+    ) => Effect.Effect<DeviceDecision, Unauthorized | DeviceLoginEnded>
+  }
+>() {}

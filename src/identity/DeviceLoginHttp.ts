@@ -1,0 +1,133 @@
+/**
+ * `/v1/auth/cli/device…`: the device flow's JSON endpoints for the command line, and the
+ * approval page for people. The page answers every outcome with a page (a wrong password
+ * is a 401 page with the form again), never with JSON a browser would show raw.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option, Redacted } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
+import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
+import { SluiceConfig } from "../config/SluiceConfig.js"
+import * as Page from "./DeviceLoginPage.js"
+import { formOf, notAForm, page, pageUrl, present } from "./DeviceLoginPageHttp.js"
+import type { Field } from "./DeviceLoginPageHttp.js"
+
+export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin", (handlers) =>
+  Effect.gen(function* () {
+    const devices = yield* DeviceAuthorization
+    const { host, port } = yield* SluiceConfig
+
+    const signIn = (field: Field) => {
+      const userCode = present(field("user_code"))
+      if (userCode === undefined) {
+        return Effect.succeed(page(Page.codePage("Enter the code first."), 400))
+      }
+      const email = present(field("email"))
+      const password = field("password")
+      if (email === undefined || password === undefined || password === "") {
+        return Effect.succeed(
+          page(
+            Page.signInPage(userCode, {
+              message: "Enter your email and password.",
+              ...(email === undefined ? {} : { email })
+            }),
+            400
+          )
+        )
+      }
+      return devices.signIn(userCode, email, Redacted.make(password)).pipe(
+        Effect.map((signedIn) =>
+          page(
+            Page.decisionPage(
+              signedIn.userCode,
+              signedIn.email,
+              Redacted.value(signedIn.pageSession)
+            )
+          )
+        ),
+        Effect.catchTags({
+          Unauthorized: (refused) =>
+            Effect.succeed(
+              page(Page.signInPage(userCode, { message: refused.message, email }), 401)
+            ),
+          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
+        })
+      )
+    }
+
+    const decide = (field: Field) => {
+      const userCode = present(field("user_code"))
+      const pageToken = present(field("page_token"))
+      const decision = field("decision")
+      if (
+        userCode === undefined ||
+        pageToken === undefined ||
+        (decision !== "approve" && decision !== "deny")
+      ) {
+        return Effect.succeed(
+          page(Page.codePage("The form was incomplete: open the login link again."), 400)
+        )
+      }
+      return devices.decide(userCode, Redacted.make(pageToken), decision).pipe(
+        Effect.map((decided) => page(Page.decidedPage(decided))),
+        Effect.catchTags({
+          Unauthorized: (refused) =>
+            Effect.succeed(page(Page.signInPage(userCode, { message: refused.message }), 401)),
+          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
+        })
+      )
+    }
+
+    return handlers
+      .handle("start", ({ request }) =>
+        Effect.gen(function* () {
+          const started = yield* devices.start()
+          const uri = pageUrl(request, `${host}:${port}`)
+          return new DeviceStartResponse({
+            device_code: started.deviceCode,
+            user_code: started.userCode,
+            verification_uri: uri,
+            verification_uri_complete: `${uri}?user_code=${encodeURIComponent(started.userCode)}`,
+            expires_in: started.expiresInSeconds,
+            interval: started.intervalSeconds
+          })
+        })
+      )
+      .handle("token", ({ payload }) =>
+        Effect.map(
+          devices.poll(payload.device_code),
+          (granted) =>
+            new DeviceTokenResponse({
+              token: granted.token,
+              user_id: granted.userId,
+              email: granted.email
+            })
+        )
+      )
+      .handle("page", ({ urlParams }) => {
+        const typed = present(urlParams.user_code)
+        if (typed === undefined) return Effect.succeed(page(Page.codePage()))
+        return devices.awaiting(typed).pipe(
+          Effect.map((userCode) => page(Page.signInPage(userCode))),
+          Effect.catchTag("DeviceLoginEnded", (ended) =>
+            Effect.succeed(
+              ended.reason === "access_denied"
+                ? page(Page.endedPage(ended.message), 400)
+                : page(Page.codePage(ended.message), 400)
+            )
+          )
+        )
+      })
+      .handleRaw("signIn", ({ request }) =>
+        Effect.flatMap(formOf(request), (form) =>
+          Option.isNone(form) ? Effect.succeed(notAForm) : signIn(form.value)
+        )
+      )
+      .handleRaw("decide", ({ request }) =>
+        Effect.flatMap(formOf(request), (form) =>
+          Option.isNone(form) ? Effect.succeed(notAForm) : decide(form.value)
+        )
+      )
+  })
+)
