@@ -24,6 +24,7 @@ import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
+import { SplCapabilitiesHttpLive, SplHttpLive } from "../src/spl/SplHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
 
@@ -41,6 +42,8 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   HecHttpLive,
+  SplHttpLive,
+  SplCapabilitiesHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 
