@@ -89,7 +89,7 @@ layer(TestServer.layer(freshDataDir("spl-limits"), env), {
       const result = yield* ok({ spl: ["index=main", ...heads, "eval m=n"].join(" | "), ...all })
       expect(counts(result)).toEqual([
         ["search", 10_000, true],
-        ...heads.map((head, i) => ["head", i < 11 ? 10_000 - 500 * (i + 1) : null, false]),
+        ...heads.map((_, i) => ["head", i < 11 ? 10_000 - 500 * (i + 1) : null, false]),
         ["eval", null, false]
       ])
       // A count over all stages of a short pipeline still counts every row.
