@@ -103,6 +103,27 @@ layer(TestServer.layer(freshDataDir("spl-limits"), env), {
     })
   )
 
+  it.effect("stages past the SQL budget of the counts are not measured: null from there on", () =>
+    Effect.gen(function* () {
+      // Forty eval columns make every later stage's SQL about 16 KB: the probes of all
+      // twelve first stages cannot fit the 64 KiB budget together.
+      const evals = Array.from({ length: 40 }, (_, i) => `a${i}=n+${i}`).join(", ")
+      const heads = Array.from({ length: 11 }, (_, i) => `head ${9000 - 500 * i}`)
+      const result = yield* ok({
+        spl: ["index=main", `eval ${evals}`, ...heads].join(" | "),
+        ...all
+      })
+      const expected = [10_000, 10_000, ...heads.map((_, i) => 9000 - 500 * i)]
+      const firstNull = result.stages.findIndex((s) => s.output_rows === null)
+      expect(firstNull).toBeGreaterThan(2)
+      expect(firstNull).toBeLessThan(12)
+      result.stages.forEach((stage, i) =>
+        expect(stage.output_rows, String(i)).toBe(i < firstNull ? expected[i] : null)
+      )
+      expect(result.stages.slice(0, 2).map((s) => s.truncated)).toEqual([true, true])
+    })
+  )
+
   it.effect("a running search stops on POST /v1/query/cancel with its query id", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
