@@ -4,7 +4,7 @@
  * the cap, to know it is truncated), the stage counts with the timeline, and with field
  * statistics the table's fields and their statistics.
  */
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
 import { QueryStatistics, type QueryResult as JsonResult } from "../../../domain/api/QueryApi.js"
 import {
@@ -17,33 +17,17 @@ import type { ClusterScope } from "../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import { QueryRunner } from "../../../domain/QueryRunner.js"
 import { SplCompiler } from "../../../domain/SplCompiler.js"
-import type { CompiledSearch, SearchWindow } from "../../../domain/SplCompiler.js"
+import type { CompiledSearch } from "../../../domain/SplCompiler.js"
 import { SplSearch } from "../../../domain/SplSearch.js"
 import type { SplSearchQuery } from "../../../domain/SplSearch.js"
-import { SQL_BUDGET } from "../Budget.js"
-import { EVENTS_TABLE } from "../Rows.js"
-import { quoteIdentifier } from "../../engine/Sql.js"
 import { RESULT_ROWS, splCapabilities } from "./Capabilities.js"
-import {
-  DescribedColumn,
-  eventFields,
-  FieldRow,
-  fieldStatistics,
-  fieldStatisticsSql,
-  populationTableSpl
-} from "./FieldStatistics.js"
-import { countedStages, populationStage, stageProbes } from "./StageCounts.js"
-import { EngineNumber, rowsAs, runJson } from "./Statements.js"
+import { countsAndTimeline } from "./CountsAndTimeline.js"
+import { statisticsOfFields } from "./FieldStatisticsStatements.js"
+import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
-import { timelineOf, zeroFilled } from "./Timeline.js"
 import { resolveWindow } from "./Window.js"
 
 const SPL_APP = "spl-app" as const
-
-const CountsRow = Schema.Struct({
-  timeline: Schema.Array(Schema.Tuple(EngineNumber, EngineNumber))
-})
-const decodeCount = Schema.decodeUnknown(EngineNumber)
 
 const total = (results: ReadonlyArray<JsonResult>) =>
   new QueryStatistics({
@@ -92,59 +76,6 @@ export const SplSearchLive = Layer.effect(
     const runner = yield* QueryRunner
     const apps = yield* AppRegistry
 
-    /** The stage counts and the timeline's buckets, in one statement. */
-    const countsAndTimeline = (
-      target: Target,
-      compiled: CompiledSearch,
-      window: SearchWindow & { earliest: number; latest: number }
-    ) =>
-      Effect.gen(function* () {
-        const timeline = timelineOf(window)
-        const population = compiled.stages[populationStage(compiled.stages)]!.sql
-        const timelineSql =
-          `(SELECT groupArray((k, c)) FROM (SELECT ${timeline.keySql} AS k, ` +
-          `toFloat64(count()) AS c FROM (${population}) GROUP BY k)) AS timeline`
-        const probes = stageProbes(compiled.stages, SQL_BUDGET - timelineSql.length)
-        const result = yield* runJson(
-          target,
-          `SELECT ${[...probes.map((p) => p.sql), timelineSql].join(", ")}`
-        )
-        const row = result.data[0] ?? {}
-        const [counts] = yield* rowsAs(CountsRow, result)
-        const probed = new Map<number, number>()
-        for (const probe of probes)
-          probed.set(probe.stage, yield* decodeCount(row[probe.column]).pipe(Effect.orDie))
-        return {
-          result,
-          stages: countedStages(compiled.stages, probed),
-          timeline: zeroFilled(timeline, new Map(counts?.timeline ?? []))
-        }
-      })
-
-    /** Field statistics of the population, fewer fields while the SQL is over budget. */
-    const statisticsOfFields = (target: Target, compiled: CompiledSearch, window: SearchWindow) =>
-      Effect.gen(function* () {
-        const described = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`)
-        let fields = eventFields(yield* rowsAs(DescribedColumn, described))
-        const last = populationStage(compiled.stages)
-        for (;;) {
-          const table = yield* compiler
-            .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window)
-            .pipe(Effect.either)
-          const sql =
-            table._tag === "Right" ? fieldStatisticsSql(table.right.sql, table.right.columns) : ""
-          if (table._tag === "Right" && (sql.length <= SQL_BUDGET || fields.length === 0)) {
-            const result = yield* runJson(target, sql)
-            return {
-              results: [described, result],
-              fields: fieldStatistics(yield* rowsAs(FieldRow, result))
-            }
-          }
-          if (fields.length === 0 && table._tag === "Left") return yield* table.left
-          fields = fields.slice(0, Math.floor(fields.length / 2))
-        }
-      })
-
     const search = Effect.fn("SplSearch.search")(function* (
       scope: ClusterScope,
       database: DatabaseName,
@@ -161,7 +92,7 @@ export const SplSearchLive = Layer.effect(
       )
       const counts = yield* countsAndTimeline(target, compiled, window)
       const described = query.includeFieldStatistics
-        ? yield* statisticsOfFields(target, compiled, window)
+        ? yield* statisticsOfFields(compiler, target, compiled, window)
         : undefined
       const data = main.data.slice(0, RESULT_ROWS)
       return new SplSearchResult({
