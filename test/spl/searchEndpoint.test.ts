@@ -396,4 +396,43 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
         expect(elsewhere.message).toContain("spl_events")
       })
   )
+
+  it.effect("a malformed body is a 400 in the error shape", () =>
+    Effect.gen(function* () {
+      for (const body of [
+        {},
+        { spl: 42 },
+        { spl: "index=main", earliest: 1767225600 },
+        { spl: "index=main", query_id: "has spaces" },
+        { spl: "index=main", include_field_statistics: "yes" }
+      ]) {
+        const error = yield* refused(400, body)
+        expect(error.error, JSON.stringify(body)).toBe("bad_request")
+      }
+    })
+  )
+
+  it.effect("a user session names organization and cluster; a key may not leave its scope", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const login = yield* call(server, "POST", "/v1/auth/login", {
+        body: { email: ADMIN, password: PASSWORD }
+      })
+      const session = bodyOf(Schema.Struct({ token: Schema.String }), login).token
+      const asUser = yield* search(
+        { spl: "user=carol", ...day1 },
+        { token: session, query: "?organization=default&cluster=default&database=default" }
+      )
+      expect(asUser.status, asUser.text).toBe(200)
+      expect(bodyOf(SplSearchResult, asUser).data.map((row) => row["host"])).toEqual(["web-2"])
+      const outside = yield* refused(
+        403,
+        { spl: "user=carol", ...day1 },
+        {
+          query: "?organization=elsewhere"
+        }
+      )
+      expect(outside.error).toBe("forbidden")
+    })
+  )
 })
