@@ -2,7 +2,8 @@
  * One statement for the row counts of the stages (StageCounts.ts) and the timeline's
  * buckets (Timeline.ts): the probes and the bucket counts of the population are scalar
  * subqueries of one `SELECT`, so a search costs one round trip for both. The timeline's
- * part is always there; the probes take what is left of the SQL budget.
+ * part is always there; the probes take what is left of the SQL budget. The last stage
+ * is counted by the result itself.
  */
 import { Effect, Schema } from "effect"
 import type { CompiledSearch } from "../../../domain/SplCompiler.js"
@@ -18,7 +19,13 @@ const CountsRow = Schema.Struct({
 })
 const decodeCount = Schema.decodeUnknown(EngineNumber)
 
-export const countsAndTimeline = (target: Target, compiled: CompiledSearch, window: Window) =>
+/** `resultRows`: the rows of the result statement (one past the cap when there are more). */
+export const countsAndTimeline = (
+  target: Target,
+  compiled: CompiledSearch,
+  window: Window,
+  resultRows: number
+) =>
   Effect.gen(function* () {
     const timeline = timelineOf(window)
     const population = compiled.stages[populationStage(compiled.stages)]!.sql
@@ -32,7 +39,7 @@ export const countsAndTimeline = (target: Target, compiled: CompiledSearch, wind
     )
     const row = result.data[0] ?? {}
     const [counts] = yield* rowsAs(CountsRow, result)
-    const probed = new Map<number, number>()
+    const probed = new Map<number, number>([[compiled.stages.length - 1, resultRows]])
     for (const probe of probes)
       probed.set(probe.stage, yield* decodeCount(row[probe.column]).pipe(Effect.orDie))
     return {

@@ -90,7 +90,7 @@ export const SplSearchLive = Layer.effect(
         target,
         `SELECT * FROM (${compiled.sql}) LIMIT ${RESULT_ROWS + 1}`
       )
-      const counts = yield* countsAndTimeline(target, compiled, window)
+      const counts = yield* countsAndTimeline(target, compiled, window, main.data.length)
       const described = query.includeFieldStatistics
         ? yield* statisticsOfFields(compiler, target, compiled, window)
         : undefined

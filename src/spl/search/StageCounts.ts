@@ -31,7 +31,8 @@ export const stageProbes = (
 ): ReadonlyArray<Probe> => {
   const probes: Array<Probe> = []
   let size = 0
-  for (let i = 0; i < Math.min(stages.length, MEASURED_STAGES); i++) {
+  // The last stage's rows are the result, read with the same cap: it needs no probe.
+  for (let i = 0; i < Math.min(stages.length - 1, MEASURED_STAGES); i++) {
     if (preserves(stages, i)) continue
     const column = `stage_${i}`
     const sql =
