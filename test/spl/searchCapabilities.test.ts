@@ -23,7 +23,20 @@ const someCompiles = (candidates: ReadonlyArray<string>) =>
 
 // Arguments a command or function may take; each listed one must accept one of them.
 const COMMAND_ARGUMENTS = ["", "x", "x>1", "x=1", "count", "count by x", "x AS y", "span=1h count"]
-const FUNCTION_ARGUMENTS = ["", "x", "x, 1", "x, 1, 2", "x>1, 1, 2", "x>1, 1", '"a", "b"']
+// Formats, modifiers and separators are quoted literals, as written in SPL.
+const FUNCTION_ARGUMENTS = [
+  "",
+  "x",
+  "x, 1",
+  "x, 1, 2",
+  "x>1, 1, 2",
+  "x>1, 1",
+  '"a", "b"',
+  'x, "a"',
+  'x, "a", "b"',
+  'x, "-1d@d"',
+  'x, "%Y-%m-%d"'
+]
 
 /** One hand-written search per operator and keyword of the manifest. */
 const OPERATOR_EXAMPLES: Readonly<Record<string, string>> = {
