@@ -27,6 +27,7 @@ const T = 1767225600
 const DAY = 86_400
 const day1 = { earliest: String(T), latest: String(T + DAY) }
 const day2 = { earliest: String(T + DAY), latest: String(T + 2 * DAY) }
+const day3 = { earliest: String(T + 2 * DAY), latest: String(T + 3 * DAY) }
 
 const envelope = (seconds: number, host: string, event: Record<string, unknown>, index = "main") =>
   JSON.stringify({ time: seconds, host, source: "shop", sourcetype: "_json", index, event })
@@ -41,7 +42,10 @@ const EVENTS = [
   envelope(T + 90_000, "web-3", { status: 500, user: "dave" }),
   ...["a", "a", "a", "b", "b", "c", "d", "e", "f", "g"].map((code, i) =>
     envelope(T + DAY + 600 * (i + 1), "web-4", { code })
-  )
+  ),
+  // Day 3: nested objects, booleans and arrays.
+  envelope(T + 2 * DAY + 60, "web-5", { k8s: { pod: "api-1" }, ok: true, tags: ["x", "y"] }),
+  envelope(T + 2 * DAY + 120, "web-5", { k8s: { pod: "api-2" }, ok: false })
 ]
 
 const search = (body: Record<string, unknown>, options: { token?: string; query?: string } = {}) =>
@@ -433,6 +437,33 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
         }
       )
       expect(outside.error).toBe("forbidden")
+    })
+  )
+
+  it.effect("field statistics of nested, boolean and array fields", () =>
+    Effect.gen(function* () {
+      const result = yield* ok({ spl: "host=web-5", ...day3, include_field_statistics: true })
+      const fields = result.field_statistics ?? []
+      expect(fields.find((f) => f.field === "k8s.pod")).toMatchObject({
+        type: "string",
+        total: 2,
+        non_null: 2,
+        distinct: 2,
+        top_values: [
+          { value: "api-1", count: 1 },
+          { value: "api-2", count: 1 }
+        ]
+      })
+      expect(fields.find((f) => f.field === "ok")).toMatchObject({
+        type: "boolean",
+        non_null: 2,
+        distinct: 2
+      })
+      expect(fields.find((f) => f.field === "tags")).toMatchObject({
+        non_null: 1,
+        coverage: 0.5,
+        distinct: 1
+      })
     })
   )
 })

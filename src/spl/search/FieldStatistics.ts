@@ -26,7 +26,10 @@ const METADATA = ["host", "source", "sourcetype", "index"] as const
 /** What `DESCRIBE TABLE spl_events` answers that matters here. */
 export const DescribedColumn = Schema.Struct({ name: Schema.String, default_type: Schema.String })
 
-/** The event fields of `spl_events` (ALIAS columns), by name, that SPL can name. */
+/**
+ * The event fields of `spl_events` (ALIAS columns), by name, that SPL can name; names
+ * starting with `_` are internal to SPL and not described (as a field list hides them).
+ */
 export const eventFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>) =>
   columns
     .filter((c) => c.default_type === "ALIAS" && usableName(c.name))
