@@ -161,6 +161,12 @@ layer(TestServer.layer(freshDataDir("spl-limits"), env), {
           (rows) => (Number(rows[0]?.n) > 0 ? true : undefined)
         )
       )
+      // Its id is taken while it runs: another search or query with it is refused.
+      const twin = yield* search(
+        { spl: "index=main", ...all, query_id: "spl-cancel-1" },
+        "?database=endless"
+      )
+      expect(twin.status).toBe(409)
       // Only the database that started it may cancel it: elsewhere the id is unknown.
       expect((yield* cancel("default")).status).toBe(404)
       const cancelled = yield* cancel("endless")
