@@ -44,6 +44,8 @@ import {
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
+import { SplSearchLive } from "../src/spl/search/SplSearchLive.js"
+import { SplCompilerLive } from "../src/spl/SplCompilerLive.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TableEvents } from "../src/tables/TableEvents.js"
 import { TableLocks } from "../src/tables/TableLocks.js"
@@ -103,12 +105,19 @@ const CollectorLive = EventCollectorLive.pipe(
   Layer.provide(Layer.merge(IngestWriterLive, DatabaseSelectionLive))
 )
 
+/** SPL search: the compiler's SQL through the same query path (layers are shared by reference). */
+const SplLive = SplSearchLive.pipe(
+  Layer.provideMerge(SplCompilerLive),
+  Layer.provide(QueryRunnerLive)
+)
+
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
   reportingQueryRunner(QueryRunnerLive),
   IngestLive,
   CollectorLive,
+  SplLive,
   EngineDatabases.Default,
   RequestLogQueue.Default
 ).pipe(

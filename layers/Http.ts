@@ -24,6 +24,7 @@ import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
+import { SplCapabilitiesHttpLive, SplHttpLive } from "../src/spl/SplHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
 import { DeviceLoginHttpLive } from "../src/identity/DeviceLoginHttp.js"
@@ -43,9 +44,11 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   HecHttpLive,
-  PendingGroupsLive,
   DeviceLoginHttpLive,
-  DocsHttpLive
+  DocsHttpLive,
+  SplHttpLive,
+  SplCapabilitiesHttpLive,
+  PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(

@@ -2,13 +2,18 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
-import { resultFields } from "./QueryApi.js"
+import { QueryId, resultFields } from "./QueryApi.js"
 import { DataScopeParams } from "./Scope.js"
 
-/** Epoch seconds, `now`, or a negative relative value such as `-30m`, `-24h`, `-7d`. */
+/**
+ * Epoch seconds, `now`, or a relative value such as `-30m`, `-24h`, `-7d`, optionally
+ * snapped down to the start of a unit (`-1d@d`, `@h`, `@w1`); units are checked when
+ * the bound is resolved (spl.md §1, "Time bounds").
+ */
 export const SplTime = Schema.String.pipe(
-  Schema.pattern(/^(now|\d+(\.\d+)?|-\d+[smhd])$/, {
-    message: () => "a time bound is epoch seconds, now, or a relative value such as -30m, -24h, -7d"
+  Schema.pattern(/^(now|\d+(\.\d+)?|[+-]\d*[a-z]+(@[a-z]+\d?)?|@[a-z]+\d?)$/, {
+    message: () =>
+      "a time bound is epoch seconds, now, or a relative value such as -30m, -24h, -7d@d"
   })
 )
 
@@ -37,7 +42,9 @@ export class SplSearchRequest extends Schema.Class<SplSearchRequest>("SplSearchR
   latest: Schema.optional(SplTime),
   include_field_statistics: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Chosen by the client so that it can cancel with `POST /v1/query/cancel`. */
-  query_id: Schema.optional(Schema.String)
+  query_id: Schema.optional(QueryId),
+  /** Compile only: answer each stage's SQL and the whole statement, running nothing. */
+  explain: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}
 
 /** One pipeline segment, in source order. */
@@ -75,6 +82,19 @@ export class FieldStatistics extends Schema.Class<FieldStatistics>("FieldStatist
   sources: Schema.Array(Schema.String)
 }) {}
 
+/** One stage as compiled: the SQL whose rows are that stage's output. */
+export class SplExplainedStage extends Schema.Class<SplExplainedStage>("SplExplainedStage")({
+  command: Schema.String,
+  expression: Schema.String,
+  sql: Schema.String
+}) {}
+
+/** What `explain: true` answers: each stage's SQL and the whole search's. */
+export class SplExplain extends Schema.Class<SplExplain>("SplExplain")({
+  stages: Schema.Array(SplExplainedStage),
+  sql: Schema.String
+}) {}
+
 export class SplSearchResult extends Schema.Class<SplSearchResult>("SplSearchResult")({
   ...resultFields,
   spl: Schema.String,
@@ -85,14 +105,14 @@ export class SplSearchResult extends Schema.Class<SplSearchResult>("SplSearchRes
   raw_events: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   stages: Schema.Array(SplStage),
   /** Only when `include_field_statistics` was true. */
-  field_statistics: Schema.optional(Schema.Array(FieldStatistics))
+  field_statistics: Schema.optional(Schema.Array(FieldStatistics)),
+  /** Only when `explain` was true: nothing ran, so the rows, counts and timeline are empty. */
+  explain: Schema.optional(SplExplain)
 }) {}
 
 /** The SPL manifest: static, so it needs neither a selector nor a credential. */
 export class SplCapabilitiesApi extends HttpApiGroup.make("splCapabilities")
   .add(HttpApiEndpoint.get("capabilities", "/v1/spl/capabilities").addSuccess(SplCapabilities))
-  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
-  .addError(ErrorWire.NotImplemented)
   .annotate(OpenApi.Description, "SPL language manifest") {}
 
 /**
@@ -105,8 +125,17 @@ export class SplApi extends HttpApiGroup.make("spl")
       .setUrlParams(DataScopeParams)
       .setPayload(SplSearchRequest)
       .addSuccess(SplSearchResult)
+      // A paused cluster, or a query id already running.
+      .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.QueryRefused)
+      .addError(ErrorWire.SplRefused)
   )
-  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
-  .addError(ErrorWire.NotImplemented)
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
+  .addError(ErrorWire.Unavailable)
+  .addError(ErrorWire.AppNotInstalled)
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "SPL search") {}

@@ -25,14 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const SplCapabilitiesPending = HttpApiBuilder.group(SluiceApi, "splCapabilities", (handlers) =>
-  handlers.handle("capabilities", pending)
-)
-
-const SplPending = HttpApiBuilder.group(SluiceApi, "spl", (handlers) =>
-  handlers.handle("search", pending)
-)
-
 const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (handlers) =>
   handlers
     .handle("list", pending)
@@ -59,9 +51,4 @@ const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (h
 )
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
-export const PendingGroupsLive = Layer.mergeAll(
-  SplCapabilitiesPending,
-  SplPending,
-  SavedSearchesPending,
-  MetricsCompatPending
-)
+export const PendingGroupsLive = Layer.mergeAll(SavedSearchesPending, MetricsCompatPending)

@@ -1,0 +1,51 @@
+/**
+ * Running the field statistics (FieldStatistics.ts): the table's fields, then the
+ * population's `table` compiled by the compiler and aggregated in one statement. When
+ * that SQL is over the budget, half the fields are described, then half of those …
+ * down to the metadata alone.
+ */
+import { Effect } from "effect"
+import type { CompiledSearch, SearchWindow, SplCompiler } from "../../../domain/SplCompiler.js"
+import type { Context } from "effect"
+import { quoteIdentifier } from "../../engine/Sql.js"
+import { SQL_BUDGET } from "../Budget.js"
+import { EVENTS_TABLE } from "../Rows.js"
+import {
+  DescribedColumn,
+  eventFields,
+  FieldRow,
+  fieldStatistics,
+  fieldStatisticsSql,
+  populationTableSpl
+} from "./FieldStatistics.js"
+import { populationStage } from "./StageCounts.js"
+import { rowsAs, runJson } from "./Statements.js"
+import type { Target } from "./Statements.js"
+
+export const statisticsOfFields = (
+  compiler: Context.Tag.Service<SplCompiler>,
+  target: Target,
+  compiled: CompiledSearch,
+  window: SearchWindow
+) =>
+  Effect.gen(function* () {
+    const described = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`)
+    let fields = eventFields(yield* rowsAs(DescribedColumn, described))
+    const last = populationStage(compiled.stages)
+    for (;;) {
+      const table = yield* compiler
+        .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window)
+        .pipe(Effect.either)
+      const sql =
+        table._tag === "Right" ? fieldStatisticsSql(table.right.sql, table.right.columns) : ""
+      if (table._tag === "Right" && (sql.length <= SQL_BUDGET || fields.length === 0)) {
+        const result = yield* runJson(target, sql)
+        return {
+          results: [described, result],
+          fields: fieldStatistics(yield* rowsAs(FieldRow, result))
+        }
+      }
+      if (fields.length === 0 && table._tag === "Left") return yield* table.left
+      fields = fields.slice(0, Math.floor(fields.length / 2))
+    }
+  })
