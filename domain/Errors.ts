@@ -133,6 +133,19 @@ export class AppNotInstalled extends Schema.TaggedError<AppNotInstalled>()(
   HttpApiSchema.annotations({ status: 404 })
 ) {}
 
+/** The saved search does not exist, or is private to someone else (never confirmed). */
+export class SavedSearchNotFound extends Schema.TaggedError<SavedSearchNotFound>()(
+  "SavedSearchNotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+/** The creator already has a saved search of that name in the cluster. */
+export class DuplicateSavedSearchName extends Schema.TaggedError<DuplicateSavedSearchName>()(
+  "DuplicateSavedSearchName",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+
 export type DomainError =
   | DatabaseNotFound
   | InvalidDatabaseName
@@ -145,6 +158,8 @@ export type DomainError =
   | DuplicateClusterName
   | InvalidClusterSize
   | AppNotInstalled
+  | SavedSearchNotFound
+  | DuplicateSavedSearchName
 
 /** Every error a transport may return. */
 export type ApiError =
@@ -192,7 +207,9 @@ export const errorStatus = {
   ClusterTransitionConflict: 409,
   DuplicateClusterName: 409,
   InvalidClusterSize: 400,
-  AppNotInstalled: 404
+  AppNotInstalled: 404,
+  SavedSearchNotFound: 404,
+  DuplicateSavedSearchName: 409
 } as const satisfies Record<ApiError["_tag"], number>
 
 /** The stable wire code of each error (a conflict may carry its own). */
@@ -218,7 +235,9 @@ export const errorCode = {
   ClusterTransitionConflict: "conflict",
   DuplicateClusterName: "duplicate_name",
   InvalidClusterSize: "bad_request",
-  AppNotInstalled: "not_found"
+  AppNotInstalled: "not_found",
+  SavedSearchNotFound: "not_found",
+  DuplicateSavedSearchName: "duplicate_name"
 } as const satisfies Record<ApiError["_tag"], string>
 
 /** The wire body of an error: its stable code, or a conflict's own. */
@@ -272,5 +291,10 @@ export const ErrorWire = {
   ),
   DuplicateClusterName: wire(DuplicateClusterName, (b) => new DuplicateClusterName(text(b))),
   InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b))),
-  AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b)))
+  AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b))),
+  SavedSearchNotFound: wire(SavedSearchNotFound, (b) => new SavedSearchNotFound(text(b))),
+  DuplicateSavedSearchName: wire(
+    DuplicateSavedSearchName,
+    (b) => new DuplicateSavedSearchName(text(b))
+  )
 }

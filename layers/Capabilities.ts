@@ -38,6 +38,9 @@ import { reportingAuthenticator, reportingAuthorization } from "../src/logs/Scop
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
+import { SavedSearchesLive } from "../src/spl/saved/SavedSearchesLive.js"
+import { SavedSearchesRepo } from "../src/spl/saved/SavedSearchesRepo.js"
+import { SplCompilerLive } from "../src/spl/SplCompilerLive.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TableEvents } from "../src/tables/TableEvents.js"
 import { TableLocks } from "../src/tables/TableLocks.js"
@@ -51,7 +54,8 @@ export const RepositoriesLive = Layer.mergeAll(
   DatabasesRepo.Default,
   ApiKeysRepo.Default,
   AppsRepo.Default,
-  RequestLogStore.Default
+  RequestLogStore.Default,
+  SavedSearchesRepo.Default
 ).pipe(
   // What capabilities publish for the caches of others (see src/events/Listeners.ts).
   Layer.provideMerge(Layer.merge(ClusterEvents.Default, TableEvents.Default))
@@ -117,7 +121,13 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-export const CapabilitiesLive = DataPlaneLive.pipe(
+/** The spl-app's saved searches; the compiler checks their SPL. */
+const SplLive = SavedSearchesLive.pipe(
+  Layer.provideMerge(SplCompilerLive),
+  Layer.provide(DatabaseSelectionLive)
+)
+
+export const CapabilitiesLive = Layer.merge(DataPlaneLive, SplLive).pipe(
   Layer.provideMerge(ClustersLive),
   Layer.provideMerge(IdentityLive),
   Layer.provideMerge(RepositoriesLive)

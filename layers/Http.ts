@@ -24,6 +24,7 @@ import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
+import { SavedSearchesHttpLive } from "../src/spl/saved/SavedSearchesHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
 
@@ -41,6 +42,7 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   HecHttpLive,
+  SavedSearchesHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 

@@ -33,15 +33,6 @@ const SplPending = HttpApiBuilder.group(SluiceApi, "spl", (handlers) =>
   handlers.handle("search", pending)
 )
 
-const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (handlers) =>
-  handlers
-    .handle("list", pending)
-    .handle("create", pending)
-    .handle("get", pending)
-    .handle("update", pending)
-    .handle("delete", pending)
-)
-
 const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
   handlers
     .handleRaw("write", pending)
@@ -62,6 +53,5 @@ const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (h
 export const PendingGroupsLive = Layer.mergeAll(
   SplCapabilitiesPending,
   SplPending,
-  SavedSearchesPending,
   MetricsCompatPending
 )

@@ -33,7 +33,9 @@ const codes: Record<ApiError["_tag"], status> = {
   DuplicateClusterName: status.ALREADY_EXISTS,
   InvalidClusterSize: status.INVALID_ARGUMENT,
   // The client cannot succeed until an admin installs the app.
-  AppNotInstalled: status.NOT_FOUND
+  AppNotInstalled: status.NOT_FOUND,
+  SavedSearchNotFound: status.NOT_FOUND,
+  DuplicateSavedSearchName: status.ALREADY_EXISTS
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({
