@@ -99,12 +99,18 @@ const CollectorLive = EventCollectorLive.pipe(
   Layer.provide(Layer.merge(IngestWriterLive, DatabaseSelectionLive))
 )
 
+/** The spl-app's saved searches: records in the control plane, their SPL checked by the compiler. */
+const SavedSearchesAppLive = SavedSearchesLive.pipe(
+  Layer.provide(Layer.merge(SplCompilerLive, DatabaseSelectionLive))
+)
+
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
   QueryRunnerLive,
   IngestLive,
   CollectorLive,
+  SavedSearchesAppLive,
   EngineDatabases.Default,
   RequestLogQueue.Default
 ).pipe(
@@ -121,13 +127,7 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-/** The spl-app's saved searches; the compiler checks their SPL. */
-const SplLive = SavedSearchesLive.pipe(
-  Layer.provideMerge(SplCompilerLive),
-  Layer.provide(DatabaseSelectionLive)
-)
-
-export const CapabilitiesLive = Layer.merge(DataPlaneLive, SplLive).pipe(
+export const CapabilitiesLive = DataPlaneLive.pipe(
   Layer.provideMerge(ClustersLive),
   Layer.provideMerge(IdentityLive),
   Layer.provideMerge(RepositoriesLive)

@@ -7,7 +7,7 @@ import { Effect, Layer } from "effect"
 import controlPlane from "./migrations/0001_control_plane.js"
 import requestLogs from "./migrations/0002_request_logs.js"
 import clusterMetrics from "./migrations/0003_cluster_metrics.js"
-import savedSearchNames from "./migrations/0004_saved_search_names.js"
+import savedSearchNames from "./migrations/0005_saved_search_names.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -19,7 +19,7 @@ export const migrations = {
   "0001_control_plane": controlPlane,
   "0002_request_logs": requestLogs,
   "0003_cluster_metrics": clusterMetrics,
-  "0004_saved_search_names": savedSearchNames
+  "0005_saved_search_names": savedSearchNames
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
