@@ -149,6 +149,18 @@ export class DeviceLoginEnded extends Schema.TaggedError<DeviceLoginEnded>()(
   { ...fields, reason: Schema.Literal("expired_token", "access_denied") },
   HttpApiSchema.annotations({ status: 400 })
 ) {}
+/** The saved search does not exist, or is private to someone else (never confirmed). */
+export class SavedSearchNotFound extends Schema.TaggedError<SavedSearchNotFound>()(
+  "SavedSearchNotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+/** The creator already has a saved search of that name in the cluster. */
+export class DuplicateSavedSearchName extends Schema.TaggedError<DuplicateSavedSearchName>()(
+  "DuplicateSavedSearchName",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
 
 export type DomainError =
   | DatabaseNotFound
@@ -164,6 +176,8 @@ export type DomainError =
   | AppNotInstalled
   | DeviceLoginPending
   | DeviceLoginEnded
+  | SavedSearchNotFound
+  | DuplicateSavedSearchName
 
 /** Every error a transport may return. */
 export type ApiError =
@@ -213,7 +227,9 @@ export const errorStatus = {
   InvalidClusterSize: 400,
   AppNotInstalled: 404,
   DeviceLoginPending: 428,
-  DeviceLoginEnded: 400
+  DeviceLoginEnded: 400,
+  SavedSearchNotFound: 404,
+  DuplicateSavedSearchName: 409
 } as const satisfies Record<ApiError["_tag"], number>
 
 /** The stable wire code of each error (a conflict may carry its own). */
@@ -241,7 +257,9 @@ export const errorCode = {
   InvalidClusterSize: "bad_request",
   AppNotInstalled: "not_found",
   DeviceLoginPending: "authorization_pending",
-  DeviceLoginEnded: "expired_token"
+  DeviceLoginEnded: "expired_token",
+  SavedSearchNotFound: "not_found",
+  DuplicateSavedSearchName: "duplicate_name"
 } as const satisfies Record<ApiError["_tag"], string>
 
 /** The wire body of an error: its stable code, or a conflict's own. */
@@ -311,5 +329,10 @@ export const ErrorWire = {
         ? ParseResult.succeed(new DeviceLoginEnded({ ...text(b), reason: b.error }))
         : ParseResult.fail(new ParseResult.Type(ast, b, "not the end of a device login")),
     encode: (e) => ParseResult.succeed(errorBody(e))
-  }).annotations(HttpApiSchema.annotations({ status: errorStatus.DeviceLoginEnded }))
+  }).annotations(HttpApiSchema.annotations({ status: errorStatus.DeviceLoginEnded })),
+  SavedSearchNotFound: wire(SavedSearchNotFound, (b) => new SavedSearchNotFound(text(b))),
+  DuplicateSavedSearchName: wire(
+    DuplicateSavedSearchName,
+    (b) => new DuplicateSavedSearchName(text(b))
+  )
 }

@@ -45,6 +45,8 @@ import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SplSearchLive } from "../src/spl/search/SplSearchLive.js"
+import { SavedSearchesLive } from "../src/spl/saved/SavedSearchesLive.js"
+import { SavedSearchesRepo } from "../src/spl/saved/SavedSearchesRepo.js"
 import { SplCompilerLive } from "../src/spl/SplCompilerLive.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TableEvents } from "../src/tables/TableEvents.js"
@@ -59,7 +61,8 @@ export const RepositoriesLive = Layer.mergeAll(
   DatabasesRepo.Default,
   ApiKeysRepo.Default,
   AppsRepo.Default,
-  RequestLogStore.Default
+  RequestLogStore.Default,
+  SavedSearchesRepo.Default
 ).pipe(
   // What capabilities publish for the caches of others (see src/events/Listeners.ts).
   Layer.provideMerge(Layer.merge(ClusterEvents.Default, TableEvents.Default))
@@ -111,6 +114,11 @@ const SplLive = SplSearchLive.pipe(
   Layer.provide(QueryRunnerLive)
 )
 
+/** The spl-app's saved searches: records in the control plane, their SPL checked by the compiler. */
+const SavedSearchesAppLive = SavedSearchesLive.pipe(
+  Layer.provide(Layer.merge(SplCompilerLive, DatabaseSelectionLive))
+)
+
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
@@ -118,6 +126,7 @@ export const DataPlaneLive = Layer.mergeAll(
   IngestLive,
   CollectorLive,
   SplLive,
+  SavedSearchesAppLive,
   EngineDatabases.Default,
   RequestLogQueue.Default
 ).pipe(

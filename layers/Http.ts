@@ -25,6 +25,7 @@ import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
 import { SplCapabilitiesHttpLive, SplHttpLive } from "../src/spl/SplHttp.js"
+import { SavedSearchesHttpLive } from "../src/spl/saved/SavedSearchesHttp.js"
 import { TablesHttpLive } from "../src/tables/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/transforms/http/DeliveryStreamErrors.js"
 import { DeviceLoginHttpLive } from "../src/identity/DeviceLoginHttp.js"
@@ -48,6 +49,7 @@ const GroupsLive = Layer.mergeAll(
   DocsHttpLive,
   SplHttpLive,
   SplCapabilitiesHttpLive,
+  SavedSearchesHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 

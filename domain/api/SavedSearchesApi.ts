@@ -51,12 +51,13 @@ const editable = {
   visibility: Visibility
 }
 
+/** Only `name` and `spl` are required; the database defaults to the selected one (§4). */
 export class CreateSavedSearchRequest extends Schema.Class<CreateSavedSearchRequest>(
   "CreateSavedSearchRequest"
 )({
   name: editable.name,
   spl: editable.spl,
-  database: editable.database,
+  database: Schema.optional(editable.database),
   earliest: Schema.optionalWith(editable.earliest, { default: () => null }),
   latest: Schema.optionalWith(editable.latest, { default: () => null }),
   visualization: Schema.optionalWith(editable.visualization, { default: () => "table" }),
@@ -80,13 +81,26 @@ export class UpdateSavedSearchRequest extends Schema.Class<UpdateSavedSearchRequ
   visibility: Schema.optional(editable.visibility)
 }) {}
 
-const ListParams = Schema.Struct({
-  ...AppScopeParams.fields,
-  /** Free text over name and SPL. */
+/** Filters of the list; each narrows it, all together. */
+export const SavedSearchFilters = Schema.Struct({
+  /** Case-insensitive substring of the name or the SPL text. */
   search: Schema.optional(Schema.String),
+  /** The creator's email. */
   created_by: Schema.optional(Schema.String),
   database: Schema.optional(Schema.String),
   visibility: Schema.optional(Visibility)
+})
+export type SavedSearchFilters = typeof SavedSearchFilters.Type
+
+export class SavedSearchList extends Schema.Class<SavedSearchList>("SavedSearchList")({
+  searches: Schema.Array(SavedSearchMetadata),
+  /** More than the 200 listed searches match. */
+  truncated: Schema.Boolean
+}) {}
+
+const ListParams = Schema.Struct({
+  ...AppScopeParams.fields,
+  ...SavedSearchFilters.fields
 })
 
 const searchId = HttpApiSchema.param("search_id", SavedSearchId)
@@ -98,17 +112,14 @@ export class SavedSearchesApi extends HttpApiGroup.make("savedSearches")
   .add(
     HttpApiEndpoint.get("list", "/v1/apps/spl/searches")
       .setUrlParams(ListParams)
-      .addSuccess(
-        Schema.Struct({
-          searches: Schema.Array(SavedSearchMetadata),
-          /** More than the 200 listed searches match. */
-          truncated: Schema.Boolean
-        })
-      )
+      .addSuccess(SavedSearchList)
   )
   .add(
     HttpApiEndpoint.post("create", "/v1/apps/spl/searches")
-      .setUrlParams(AppScopeParams)
+      // The database the search runs in unless the body names one (decisions.md §4).
+      .setUrlParams(
+        Schema.Struct({ ...AppScopeParams.fields, database: Schema.optional(Schema.String) })
+      )
       .setPayload(CreateSavedSearchRequest)
       .addSuccess(One, { status: 201 })
   )
@@ -128,7 +139,15 @@ export class SavedSearchesApi extends HttpApiGroup.make("savedSearches")
       .setUrlParams(AppScopeParams)
       .addSuccess(Deleted)
   )
-  // Not served yet: every endpoint answers 501 (src/http/PendingGroups.ts).
-  .addError(ErrorWire.NotImplemented)
+  // Status-named errors first: a client decodes a status into the first one declared.
+  .addError(ErrorWire.BadRequest)
+  .addError(ErrorWire.Forbidden)
+  .addError(ErrorWire.NotFound)
+  .addError(ErrorWire.SplRefused)
+  .addError(ErrorWire.InvalidDatabaseName)
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.AppNotInstalled)
+  .addError(ErrorWire.SavedSearchNotFound)
+  .addError(ErrorWire.DuplicateSavedSearchName)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Saved SPL searches") {}

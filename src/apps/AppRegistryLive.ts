@@ -1,28 +1,51 @@
-/** `AppRegistry` over the control plane's `apps` table and the static catalog. */
-import { Effect, Layer, Option } from "effect"
+/**
+ * `AppRegistry` over the control plane's `apps` table and the static catalog.
+ *
+ * Every event and export request asks whether its app is installed, and the control
+ * plane serves one connection at a time: a cluster's installed apps are read at most once
+ * per `INSTALLED_TTL`. Installations change only through this registry, which forgets the
+ * cluster's entry as it changes one, so an install or uninstall is seen by the next request.
+ */
+import { Duration, Effect, Layer, Option } from "effect"
 import { App } from "../../domain/api/AppsApi.js"
 import type { AppId } from "../../domain/api/AppsApi.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { AppNotInstalled } from "../../domain/Errors.js"
 import type { ClusterId } from "../../domain/Ids.js"
+import * as TtlCache from "../cache/TtlCache.js"
 import { appCatalog, appName, installHint } from "./AppCatalog.js"
 import { AppsRepo } from "./AppsRepo.js"
+
+const INSTALLED_TTL = Duration.seconds(5)
 
 const appOf = (id: AppId, installed: boolean) => new App({ id, name: appName(id), installed })
 
 export const AppRegistryLive = Layer.effect(
   AppRegistry,
-  Effect.map(AppsRepo, (apps) =>
-    AppRegistry.of({
+  Effect.map(AppsRepo, (apps) => {
+    const installedApps = TtlCache.make({
+      ttl: INSTALLED_TTL,
+      capacity: 10_000,
+      lookup: (cluster: ClusterId) => apps.installed(cluster)
+    })
+    const isInstalled = (cluster: ClusterId, app: AppId) =>
+      Effect.map(installedApps.get(cluster), (installed) => installed.includes(app))
+    return AppRegistry.of({
       list: (cluster) =>
-        Effect.map(apps.installed(cluster), (installed) =>
+        Effect.map(installedApps.get(cluster), (installed) =>
           appCatalog.map((entry) => appOf(entry.id, installed.includes(entry.id)))
         ),
-      install: (cluster, app) => Effect.as(apps.install(cluster, app), appOf(app, true)),
-      uninstall: (cluster, app) => Effect.as(apps.uninstall(cluster, app), appOf(app, false)),
-      installed: (cluster, app) => apps.isInstalled(cluster, app),
+      install: (cluster, app) =>
+        apps
+          .install(cluster, app)
+          .pipe(Effect.ensuring(installedApps.invalidate(cluster)), Effect.as(appOf(app, true))),
+      uninstall: (cluster, app) =>
+        apps
+          .uninstall(cluster, app)
+          .pipe(Effect.ensuring(installedApps.invalidate(cluster)), Effect.as(appOf(app, false))),
+      installed: isInstalled,
       require: Effect.fn("AppRegistry.require")(function* (cluster: ClusterId, app: AppId) {
-        if (yield* apps.isInstalled(cluster, app)) return
+        if (yield* isInstalled(cluster, app)) return
         const names = yield* apps.names(cluster)
         return yield* new AppNotInstalled({
           message: `The app ${app} (${appName(app)}) is not installed on this cluster.`,
@@ -30,5 +53,5 @@ export const AppRegistryLive = Layer.effect(
         })
       })
     })
-  )
+  })
 )

@@ -17,6 +17,7 @@ import { ClusterEvents } from "./ClusterEvents.js"
 import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
 import { EngineLocks } from "./EngineLocks.js"
 import * as SizeCatalog from "./SizeCatalog.js"
+import { isUniqueViolation } from "../store/UniqueViolation.js"
 
 const GIB = 1024 ** 3
 const DEFAULT_DATABASE = "default"
@@ -28,13 +29,6 @@ export const engineSpec = (row: ClusterRecord) =>
     memoryBytes: row.memory_gib * GIB,
     replicas: row.replicas
   })
-
-/** PostgreSQL's unique_violation, however deep the driver wrapped it. */
-export const isUniqueViolation = (error: unknown): boolean => {
-  if (typeof error !== "object" || error === null) return false
-  if ("code" in error && error.code === "23505") return true
-  return "cause" in error && isUniqueViolation(error.cause)
-}
 
 const duplicateName = (name: string) =>
   new DuplicateClusterName({

@@ -37,50 +37,40 @@ const withoutReserved = (fields: Json): Record<string, unknown> => {
   return kept
 }
 
-const textOf = (event: unknown, n: number): Either.Either<string, CollectorRefusal> => {
-  const blank = new CollectorRefusal({ code: 13, detail: "blank event", eventNumber: n })
-  if (typeof event === "string")
-    return event.trim() === "" ? Either.left(blank) : Either.right(event)
-  if (isObject(event) && Object.keys(event).length === 0) return Either.left(blank)
-  if (Array.isArray(event) && event.length === 0) return Either.left(blank)
-  return Either.right(JSON.stringify(event))
+// Plain code, not `Either.gen`, and refusals made only when refusing: this runs once per
+// event, and building an error captures a stack.
+const textOf = (event: unknown): string | undefined => {
+  if (typeof event === "string") return event.trim() === "" ? undefined : event
+  if (isObject(event) && Object.keys(event).length === 0) return undefined
+  if (Array.isArray(event) && event.length === 0) return undefined
+  return JSON.stringify(event)
 }
+
+const refuse = (code: CollectorRefusal["code"], detail: string, eventNumber: number) =>
+  Either.left(new CollectorRefusal({ code, detail, eventNumber }))
 
 export const eventOf = (
   envelope: unknown,
   n: number,
   defaults: EventDefaults
-): Either.Either<SplEvent, CollectorRefusal> =>
-  Either.gen(function* () {
-    if (!isObject(envelope)) {
-      return yield* Either.left(
-        new CollectorRefusal({ code: 6, detail: "an event is not a JSON object", eventNumber: n })
-      )
-    }
-    const { event, fields = {} } = envelope
-    if (event === undefined || event === null) {
-      return yield* Either.left(
-        new CollectorRefusal({ code: 12, detail: "no 'event'", eventNumber: n })
-      )
-    }
-    const raw = yield* textOf(event, n)
-    if (fields !== null && (!isObject(fields) || !isFlat(fields))) {
-      return yield* Either.left(
-        new CollectorRefusal({ code: 15, detail: "'fields' is not flat", eventNumber: n })
-      )
-    }
-    const time = readTime(envelope.time)
-    if (time._tag === "notNumeric" || time._tag === "outOfRange") {
-      const detail = time._tag === "notNumeric" ? "'time' is not numeric" : "'time' out of range"
-      return yield* Either.left(
-        new CollectorRefusal({ code: time._tag === "notNumeric" ? 15 : 6, detail, eventNumber: n })
-      )
-    }
-    const metadata = yield* metadataOf(envelope, defaults, n)
-    return {
-      time: time._tag === "at" ? time.millis : defaults.receivedAt,
-      raw,
-      ...metadata,
-      fields: withoutReserved({ ...(isObject(event) ? event : {}), ...(fields ?? {}) })
-    }
+): Either.Either<SplEvent, CollectorRefusal> => {
+  if (!isObject(envelope)) return refuse(6, "an event is not a JSON object", n)
+  const { event, fields = {} } = envelope
+  if (event === undefined || event === null) return refuse(12, "no 'event'", n)
+  const raw = textOf(event)
+  if (raw === undefined) return refuse(13, "blank event", n)
+  if (fields !== null && (!isObject(fields) || !isFlat(fields))) {
+    return refuse(15, "'fields' is not flat", n)
+  }
+  const time = readTime(envelope.time)
+  if (time._tag === "notNumeric") return refuse(15, "'time' is not numeric", n)
+  if (time._tag === "outOfRange") return refuse(6, "'time' out of range", n)
+  const metadata = metadataOf(envelope, defaults, n)
+  if (Either.isLeft(metadata)) return Either.left(metadata.left)
+  return Either.right({
+    time: time._tag === "at" ? time.millis : defaults.receivedAt,
+    raw,
+    ...metadata.right,
+    fields: withoutReserved({ ...(isObject(event) ? event : {}), ...(fields ?? {}) })
   })
+}

@@ -3,6 +3,8 @@
  * or one JSON array. The record scanner of the body insert (`RecordSplitter`) finds
  * where each envelope ends, here one envelope per chunk, so only one scanner knows JSON
  * framing; each envelope is then parsed on its own, so a fault has an event number.
+ * A body of ASCII text (what senders send: JSON escapes the rest) is decoded once and
+ * its envelopes parsed from slices of that text; any other is decoded envelope by envelope.
  */
 import { Either } from "effect"
 import type { EventDefaults } from "../../domain/EventCollector.js"
@@ -47,20 +49,58 @@ const envelopeOf = (chunk: Chunk, inArray: boolean): Either.Either<unknown, Coll
       })
   })
 
+/** The body as text when every byte of it is ASCII, so byte offsets are text offsets. */
+const asciiText = (body: Uint8Array): string | undefined => {
+  try {
+    const text = utf8.decode(body)
+    return text.length === body.length ? text : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The one envelope of `chunk`, parsed from `text` (its array brackets left out). */
+const envelopeInText = (
+  text: string,
+  body: Uint8Array,
+  chunk: Chunk,
+  inArray: boolean
+): Either.Either<unknown, CollectorRefusal> => {
+  const part = inArray ? chunk.parts[1] : chunk.parts[0]
+  if (part === undefined || chunk.parts.length !== (inArray ? 3 : 1)) {
+    return envelopeOf(chunk, inArray)
+  }
+  const start = part.byteOffset - body.byteOffset
+  try {
+    return Either.right(JSON.parse(text.slice(start, start + part.length)))
+  } catch (error) {
+    return Either.left(
+      new CollectorRefusal({
+        code: 6,
+        detail: error instanceof Error ? error.message : String(error),
+        eventNumber: chunk.firstRecord
+      })
+    )
+  }
+}
+
 export const eventsOf = (
   body: Uint8Array,
   defaults: EventDefaults
-): Either.Either<ReadonlyArray<SplEvent>, CollectorRefusal> =>
-  Either.gen(function* () {
-    if (isBlank(body)) {
-      return yield* Either.left(new CollectorRefusal({ code: 5, detail: "empty body" }))
-    }
-    const inArray = body[body.findIndex((c) => c > 0x20)] === 0x5b
-    const chunks = yield* chunksOf(body)
-    const events: Array<SplEvent> = []
-    for (const chunk of chunks) {
-      const envelope = yield* envelopeOf(chunk, inArray)
-      events.push(yield* eventOf(envelope, chunk.firstRecord, defaults))
-    }
-    return events
-  })
+): Either.Either<ReadonlyArray<SplEvent>, CollectorRefusal> => {
+  if (isBlank(body)) return Either.left(new CollectorRefusal({ code: 5, detail: "empty body" }))
+  const inArray = body[body.findIndex((c) => c > 0x20)] === 0x5b
+  const chunks = chunksOf(body)
+  if (Either.isLeft(chunks)) return Either.left(chunks.left)
+  const text = asciiText(body)
+  const events: Array<SplEvent> = []
+  for (const chunk of chunks.right) {
+    const envelope =
+      text === undefined ? envelopeOf(chunk, inArray) : envelopeInText(text, body, chunk, inArray)
+    if (Either.isLeft(envelope)) return Either.left(envelope.left)
+    const event = eventOf(envelope.right, chunk.firstRecord, defaults)
+    if (Either.isLeft(event)) return Either.left(event.left)
+    events.push(event.right)
+  }
+  return Either.right(events)
+}

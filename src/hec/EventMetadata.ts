@@ -23,34 +23,32 @@ interface Given {
   readonly index?: unknown
 }
 
-const pick = (
-  key: keyof Given,
-  given: Given,
-  fallback: string,
-  eventNumber: number | undefined
-): Either.Either<string, CollectorRefusal> => {
-  const value = given[key]
-  if (value === undefined || value === null || value === "") return Either.right(fallback)
-  return typeof value === "string"
-    ? Either.right(value)
-    : Either.left(
-        new CollectorRefusal({ code: 6, detail: `'${key}' is not a string`, eventNumber })
-      )
-}
+// Plain code, once per event: a refusal is built only when there is one.
+const notText = (key: keyof Given, eventNumber: number | undefined) =>
+  new CollectorRefusal({ code: 6, detail: `'${key}' is not a string`, eventNumber })
+
+const pick = (value: unknown, fallback: string): string | undefined =>
+  value === undefined || value === null || value === ""
+    ? fallback
+    : typeof value === "string"
+      ? value
+      : undefined
 
 export const metadataOf = (
   given: Given,
   defaults: EventDefaults,
   eventNumber: number | undefined
-): Either.Either<Metadata, CollectorRefusal> =>
-  Either.all({
-    host: pick("host", given, defaults.host, eventNumber),
-    source: pick("source", given, defaults.source, eventNumber),
-    sourcetype: pick("sourcetype", given, "httpevent", eventNumber),
-    index: pick("index", given, "main", eventNumber)
-  }).pipe(
-    Either.filterOrLeft(
-      ({ index }) => INDEX.test(index),
-      ({ index }) => new CollectorRefusal({ code: 7, detail: `index '${index}'`, eventNumber })
-    )
-  )
+): Either.Either<Metadata, CollectorRefusal> => {
+  const host = pick(given.host, defaults.host)
+  if (host === undefined) return Either.left(notText("host", eventNumber))
+  const source = pick(given.source, defaults.source)
+  if (source === undefined) return Either.left(notText("source", eventNumber))
+  const sourcetype = pick(given.sourcetype, "httpevent")
+  if (sourcetype === undefined) return Either.left(notText("sourcetype", eventNumber))
+  const index = pick(given.index, "main")
+  if (index === undefined) return Either.left(notText("index", eventNumber))
+  if (!INDEX.test(index)) {
+    return Either.left(new CollectorRefusal({ code: 7, detail: `index '${index}'`, eventNumber }))
+  }
+  return Either.right({ host, source, sourcetype, index })
+}

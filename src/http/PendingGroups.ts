@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { NotImplemented } from "../../domain/Errors.js"
 
@@ -25,15 +25,6 @@ const pending = ({ request }: { readonly request: HttpServerRequest.HttpServerRe
     })
   )
 
-const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (handlers) =>
-  handlers
-    .handle("list", pending)
-    .handle("create", pending)
-    .handle("get", pending)
-    .handle("update", pending)
-    .handle("delete", pending)
-)
-
 const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
   handlers
     .handleRaw("write", pending)
@@ -51,4 +42,4 @@ const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (h
 )
 
 /** Needs `Authentication` like any group layer that carries protected groups. */
-export const PendingGroupsLive = Layer.mergeAll(SavedSearchesPending, MetricsCompatPending)
+export const PendingGroupsLive = MetricsCompatPending

@@ -11,7 +11,7 @@ import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { Conflict } from "../../domain/Errors.js"
 import type { OrganizationId, UserId } from "../../domain/Ids.js"
 import { ClusterEvents } from "../clusters/ClusterEvents.js"
-import { isUniqueViolation } from "../clusters/ClusterLifecycleLive.js"
+import { isUniqueViolation } from "../store/UniqueViolation.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
 

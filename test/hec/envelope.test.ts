@@ -88,6 +88,23 @@ describe("envelopes", () => {
     expect(refusal('{"event":"a","host":7}')).toEqual({ code: 6, eventNumber: 0 })
     expect(refusal('{"event":"a","index":"Main!"}')).toEqual({ code: 7, eventNumber: 0 })
   })
+
+  it("bodies with text beyond ASCII read the same, and their faults name the same event", () => {
+    const raws = (text: string) => Either.getOrThrow(parse(text)).map((e) => e.raw)
+    expect(raws('{"event":"caf\u00e9"}{"event":"café ☕"}\n{"event":{"k":"ü"}}')).toEqual([
+      "café",
+      "café ☕",
+      '{"k":"ü"}'
+    ])
+    expect(raws('[{"event":"ü"},{"event":"b"}]')).toEqual(["ü", "b"])
+    expect(refusal('{"event":"ü"}{"event":"b",}')).toEqual({ code: 6, eventNumber: 1 })
+    expect(refusal('[{"event":"ü"}, {"event":"  "}]')).toEqual({ code: 13, eventNumber: 1 })
+    expect(refusal('{"event":"a"}{"event":"b",}')).toEqual({ code: 6, eventNumber: 1 })
+    // A byte that is not UTF-8 is a fault of the event that holds it.
+    const invalid = new Uint8Array([...bytes('{"event":"a"}{"event":"'), 0xff, ...bytes('"}')])
+    const answer = eventsOf(invalid, defaults)
+    expect(Either.isLeft(answer) && [answer.left.code, answer.left.eventNumber]).toEqual([6, 1])
+  })
 })
 
 describe("raw bodies", () => {

@@ -36,7 +36,9 @@ const codes: Record<ApiError["_tag"], status> = {
   AppNotInstalled: status.NOT_FOUND,
   // The device login is HTTP only; listed so that every error has a status.
   DeviceLoginPending: status.FAILED_PRECONDITION,
-  DeviceLoginEnded: status.PERMISSION_DENIED
+  DeviceLoginEnded: status.PERMISSION_DENIED,
+  SavedSearchNotFound: status.NOT_FOUND,
+  DuplicateSavedSearchName: status.ALREADY_EXISTS
 }
 
 export const grpcError = (error: ApiError): ServerStatusResponse => ({
