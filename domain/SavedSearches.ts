@@ -19,6 +19,7 @@ import type {
 } from "./api/SavedSearchesApi.js"
 import type {
   AppNotInstalled,
+  BadRequest,
   DatabaseNotFound,
   DuplicateSavedSearchName,
   Forbidden,
@@ -51,7 +52,7 @@ export class SavedSearches extends Context.Tag("sluice/SavedSearches")<
     /**
      * Creates a search of `caller`'s. Without a `database` in the request it runs in
      * `selectedDatabase` (the request's database parameter), else `default`. The SPL must
-     * compile.
+     * compile and the time bounds resolve (`BadRequest` otherwise).
      */
     readonly create: (
       caller: Caller,
@@ -62,6 +63,7 @@ export class SavedSearches extends Context.Tag("sluice/SavedSearches")<
       SavedSearch,
       | SavedSearchPlaceError
       | SplRefused
+      | BadRequest
       | InvalidDatabaseName
       | DatabaseNotFound
       | DuplicateSavedSearchName
@@ -82,6 +84,7 @@ export class SavedSearches extends Context.Tag("sluice/SavedSearches")<
       | SavedSearchPlaceError
       | SavedSearchNotFound
       | SplRefused
+      | BadRequest
       | InvalidDatabaseName
       | DatabaseNotFound
       | DuplicateSavedSearchName

@@ -108,11 +108,11 @@ const CollectorLive = EventCollectorLive.pipe(
   Layer.provide(Layer.merge(IngestWriterLive, DatabaseSelectionLive))
 )
 
+/** Read-only SQL; the request log notes the tables each query names. */
+const QueryLive = reportingQueryRunner(QueryRunnerLive)
+
 /** SPL search: the compiler's SQL through the same query path (layers are shared by reference). */
-const SplLive = SplSearchLive.pipe(
-  Layer.provideMerge(SplCompilerLive),
-  Layer.provide(QueryRunnerLive)
-)
+const SplLive = SplSearchLive.pipe(Layer.provideMerge(SplCompilerLive), Layer.provide(QueryLive))
 
 /** The spl-app's saved searches: records in the control plane, their SPL checked by the compiler. */
 const SavedSearchesAppLive = SavedSearchesLive.pipe(
@@ -122,7 +122,7 @@ const SavedSearchesAppLive = SavedSearchesLive.pipe(
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
-  reportingQueryRunner(QueryRunnerLive),
+  QueryLive,
   IngestLive,
   CollectorLive,
   SplLive,

@@ -19,6 +19,7 @@ import type { SavedSearchId } from "../../../domain/Ids.js"
 import { SavedSearches } from "../../../domain/SavedSearches.js"
 import type { SavedSearchPlace } from "../../../domain/SavedSearches.js"
 import { SplCompiler } from "../../../domain/SplCompiler.js"
+import { checkWindow } from "../search/Window.js"
 import { ClustersRepo } from "../../clusters/ClustersRepo.js"
 import { LIST_LIMIT, NewSavedSearch, SavedSearchesRepo } from "./SavedSearchesRepo.js"
 import type { SavedSearchChanges, SavedSearchRow } from "./SavedSearchesRepo.js"
@@ -116,6 +117,7 @@ export const SavedSearchesLive = Layer.effect(
       create: Effect.fn("SavedSearches.create")(function* (caller, place, request, selected) {
         const at = yield* placeOf(caller, place)
         yield* compiler.compile(request.spl, {})
+        yield* checkWindow(request.earliest, request.latest)
         const database = yield* databaseOf(at, request.database ?? selected)
         const row = yield* repo.create(
           new NewSavedSearch({
@@ -146,6 +148,10 @@ export const SavedSearchesLive = Layer.effect(
         const row = yield* visible(at, id)
         if (row.creator_id !== at.scope.user.userId) return yield* notCreator("change")
         if (request.spl !== undefined) yield* compiler.compile(request.spl, {})
+        yield* checkWindow(
+          request.earliest === undefined ? row.earliest : request.earliest,
+          request.latest === undefined ? row.latest : request.latest
+        )
         // A decoded request holds only the properties that were sent.
         const { database, ...sent } = request
         const changes: SavedSearchChanges =

@@ -40,3 +40,9 @@ export const resolveWindow = (earliest: string | undefined, latest: string | und
       })
     return { earliest: start, latest: end } satisfies Window
   })
+
+/** Refuses bounds a search could not run with (a saved search's, checked when it is saved). */
+export const checkWindow = (
+  earliest: string | null | undefined,
+  latest: string | null | undefined
+) => Effect.asVoid(resolveWindow(earliest ?? undefined, latest ?? undefined))
