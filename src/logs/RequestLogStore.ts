@@ -26,6 +26,18 @@ const columns = `id, trace_id, created_at, organization_id, cluster_id, organiza
   request_size_bytes::float8 as request_size_bytes, response_size_bytes::float8 as response_size_bytes,
   database, key_name, user_email, url_query, request_body, error_code, error_message, error_hint`
 
+// PostgreSQL text cannot hold NUL, which a request's query or body may carry: one such
+// request would lose its whole batch.
+const withoutNul = <Row extends object>(row: Row): Row => {
+  const clean = { ...row }
+  for (const [name, value] of Object.entries(clean)) {
+    if (typeof value === "string" && value.includes("\u0000")) {
+      Object.assign(clean, { [name]: value.replaceAll("\u0000", "\ufffd") })
+    }
+  }
+  return clean
+}
+
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/RequestLogStore", {
@@ -38,7 +50,7 @@ export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/R
     return {
       write: Effect.fn("RequestLogStore.write")(function* (records: ReadonlyArray<LogRecord>) {
         if (records.length === 0) return
-        const rows = yield* encode(records)
+        const rows = (yield* encode(records)).map(withoutNul)
         yield* sql`insert into request_logs ${sql.insert(rows)}`
       }, Effect.orDie),
 
