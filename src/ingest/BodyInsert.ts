@@ -56,6 +56,8 @@ const ROW = /\(at row (\d+)\)/
 // passes `max_query_size`: too many new columns at once, or in all.
 const TOO_WIDE = /max_query_size/
 
+type PublishError = EngineError | InsertTokenReused | MalformedRecords
+
 const malformed = (chunk: Chunk, error: EngineError) => {
   const row = Number(ROW.exec(error.message)?.[1] ?? "1")
   const { line, record } = locate(chunk, row)
@@ -161,40 +163,39 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
     })
   )
 
-  const publish: Effect.Effect<number, EngineError | InsertTokenReused | MalformedRecords> =
-    Effect.gen(function* () {
-      if (Option.isSome(token)) {
-        const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
-        if (Option.isSome(seen)) {
-          if (seen.value.body_hash === token.value.hash) return seen.value.inserted
-          return yield* new InsertTokenReused({
-            message: "This insert token was already used with a different body.",
-            hint: "Use a new token for new data; reuse a token only to retry the same body."
+  const publish: Effect.Effect<number, PublishError> = Effect.gen(function* () {
+    if (Option.isSome(token)) {
+      const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
+      if (Option.isSome(seen)) {
+        if (seen.value.body_hash === token.value.hash) return seen.value.inserted
+        return yield* new InsertTokenReused({
+          message: "This insert token was already used with a different body.",
+          hint: "Use a new token for new data; reuse a token only to retry the same body."
+        })
+      }
+    }
+    if (state.columns === undefined) {
+      yield* tables.create(engine, database, table, request.layout)
+      state.columns = yield* knownPaths(engine, database, table)
+    }
+    const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns).pipe(
+      Effect.catchIf(
+        (error) => TOO_WIDE.test(error.message),
+        () =>
+          new MalformedRecords({
+            message: `Table '${table}' cannot take this insert's new fields: its definition would pass the engine's 256 KiB limit.`,
+            hint: "Send fewer distinct fields or shorter names, or keep rarely queried data in one string field. Nothing was inserted."
           })
-        }
-      }
-      if (state.columns === undefined) {
-        yield* tables.create(engine, database, table, request.layout)
-        state.columns = yield* knownPaths(engine, database, table)
-      }
-      const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns).pipe(
-        Effect.catchIf(
-          (error) => TOO_WIDE.test(error.message),
-          () =>
-            new MalformedRecords({
-              message: `Table '${table}' cannot take this insert's new fields: its definition would pass the engine's 256 KiB limit.`,
-              hint: "Send fewer distinct fields or shorter names, or keep rarely queried data in one string field. Nothing was inserted."
-            })
-        )
       )
-      yield* moveIn
-      if (mixed) yield* events.publish({ database, table })
-      if (Option.isSome(token)) {
-        const { token: value, hash } = token.value
-        yield* InsertTokens.record(engine, database, table, value, hash, inserted)
-      }
-      return inserted
-    })
+    )
+    yield* moveIn
+    if (mixed) yield* events.publish({ database, table })
+    if (Option.isSome(token)) {
+      const { token: value, hash } = token.value
+      yield* InsertTokens.record(engine, database, table, value, hash, inserted)
+    }
+    return inserted
+  })
 
   // A failure may come from a stale cache (the table or database was dropped): retry once.
   const forget = Effect.sync(() => {
