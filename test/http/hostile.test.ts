@@ -190,5 +190,5 @@ layer(TestServer.layer(dataDir, { ...secrets, SLUICE_MAX_INSERT_BYTES: String(4 
     600_000
   )
 
-  namedCases(it)
+  namedCases(it, secrets.SLUICE_ADMIN_PASSWORD)
 })

@@ -1,10 +1,12 @@
 /**
  * The hostile inputs the seeded run found answered with a 500, a hang or a lost log,
  * each as a named case: multipart and form bodies to JSON endpoints, 20,000-deep JSON,
- * a 200 KB key, a thousand new long fields in one insert, NUL bytes in a logged request.
+ * a 200 KB key, a thousand new long fields in one insert, NUL bytes in a logged request,
+ * one 64 MiB collector event (it took the engine worker down).
  * Run inside the seeded suite's layer (its server).
  */
 import { expect } from "@effect/vitest"
+import { gzipSync } from "node:zlib"
 import { Effect, Schema } from "effect"
 import { LogsPage } from "../../domain/api/LogsApi.js"
 import { TableName } from "../../domain/Ids.js"
@@ -37,7 +39,7 @@ const exists = (table: string) =>
     )
   )
 
-export const namedCases = (it: Vitest.MethodsNonLive<TestServer, true>) => {
+export const namedCases = (it: Vitest.MethodsNonLive<TestServer, true>, adminPassword: string) => {
   it.effect("multipart and form bodies to JSON endpoints: 415, unread, nothing created", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
@@ -170,6 +172,33 @@ export const namedCases = (it: Vitest.MethodsNonLive<TestServer, true>) => {
         )
         expect(page[0]?.status_code).toBe(400)
       }
+    })
+  )
+
+  it.effect("one 64 MiB event (under the collector's 100 MiB) is inserted whole", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const token = adminKeyOf(server)
+      const login = yield* call(server, "POST", "/v1/auth/login", {
+        body: { email: "admin@localhost", password: adminPassword }
+      })
+      const session = bodyOf(Schema.Struct({ token: Schema.String }), login).token
+      // Installed already when the seeded run went first; a 409 then.
+      yield* call(server, "PUT", "/v1/apps/spl-app?organization=default&cluster=default", {
+        token: session
+      })
+      const line = Buffer.alloc(64 * 1024 * 1024, "a")
+      const reply = yield* call(server, "POST", "/services/collector/raw", {
+        token,
+        rawBody: gzipSync(line),
+        headers: { "content-encoding": "gzip" }
+      })
+      expect(reply.json, reply.text).toEqual({ text: "Success", code: 0 })
+      const lengths = yield* call(server, "POST", "/v1/query", {
+        token,
+        body: { sql: "SELECT max(length(_raw)) AS n FROM spl_events", format: "CSV" }
+      })
+      expect(lengths.text).toBe(`${64 * 1024 * 1024}\n`)
     })
   )
 }
