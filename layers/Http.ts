@@ -15,6 +15,7 @@ import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HecHttpLive } from "../src/hec/HecHttp.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
+import { JsonPayloadsLive } from "../src/http/JsonPayloads.js"
 import { PendingGroupsLive } from "../src/http/PendingGroups.js"
 import { AuthenticationHttpLive } from "../src/identity/AuthenticationHttp.js"
 import { AuthHttpLive } from "../src/identity/AuthHttp.js"
@@ -55,6 +56,7 @@ const GroupsLive = Layer.mergeAll(
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
   Layer.provide(GroupsLive),
+  Layer.provide(JsonPayloadsLive),
   // Added after ErrorShape, so it wraps it and sees the responses ErrorShape makes too.
   Layer.provide(DeliveryStreamErrorsLive),
   Layer.provide(ErrorShapeLive)

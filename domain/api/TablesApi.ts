@@ -16,15 +16,28 @@ export const InsertTransform = Schema.Literal(
 )
 export type InsertTransform = typeof InsertTransform.Type
 
+const transformAliases = [
+  ["cloudwatch-logs", "cloud-logs"],
+  ["cloudtrail", "cloud-audit"],
+  ["firehose", "delivery-stream"]
+] as const
+
+/** Every value `transform` accepts, in the order a refusal lists them. */
+export const acceptedTransforms: ReadonlyArray<string> = [
+  ...InsertTransform.literals,
+  ...transformAliases.map(([alias]) => alias)
+]
+
 /** The `transform` parameter: the spec's names, plus aliases that decode to them. */
 export const TransformParam = Schema.Union(
   InsertTransform,
-  Schema.transformLiterals(
-    ["cloudwatch-logs", "cloud-logs"],
-    ["cloudtrail", "cloud-audit"],
-    ["firehose", "delivery-stream"]
-  )
-)
+  Schema.transformLiterals(...transformAliases)
+).annotations({
+  message: () => ({
+    message: `must be one of ${acceptedTransforms.join(", ")}`,
+    override: true
+  })
+})
 
 export class TableSummary extends Schema.Class<TableSummary>("TableSummary")({
   name: Schema.String,

@@ -6,7 +6,13 @@
  * here with 413. Endpoints that stream their body read the raw stream under their own
  * limits, so no route needs an exception here.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  HttpServerError,
+  HttpServerRequest,
+  Multipart
+} from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import type { ApiError } from "../../domain/Errors.js"
 import { errorStatus } from "../../domain/Errors.js"
@@ -88,6 +94,15 @@ const shapeOf = (
   if (error instanceof HttpServerError.RequestError) {
     return Option.some(bodyError(error, maxRequestBytes))
   }
+  if (error instanceof Multipart.MultipartError) {
+    // Only endpoints that read their own body get this far with a multipart one.
+    return Option.some(
+      new BadRequest({
+        message: `The multipart body could not be read (${error.reason}).`,
+        hint: "Send a well-formed multipart/form-data body, or the content type the endpoint documents."
+      })
+    )
+  }
   if (error instanceof EngineUnavailable) {
     // A cluster's engine went away mid-request (a killed worker): not a bug of ours.
     return Option.some(
@@ -116,10 +131,9 @@ export const ErrorShapeLive = HttpApiBuilder.middleware(
                 ? failure.value
                 : Option.getOrUndefined(Cause.dieOption(cause))
               // A handler's own error, rendered here rather than by HttpApi, so that the
-              // middleware around this one learns it (`ResponseError`) as it was made.
-              if (Option.isSome(failure) && isApiError(failure.value)) {
-                return errorResponse(failure.value)
-              }
+              // middleware around this one learns it (`ResponseError`) as it was made; or
+              // one raised where HttpApi reads a payload, which turns it into a defect.
+              if (isApiError(error)) return errorResponse(error)
               const shaped = shapeOf(error, request, maxRequestBytes)
               if (Option.isSome(shaped)) return errorResponse(shaped.value)
               if (Option.isSome(failure) || Cause.isInterruptedOnly(cause)) {

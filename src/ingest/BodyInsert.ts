@@ -12,7 +12,14 @@ import type { InsertToken } from "../../domain/IngestWriter.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import * as InsertTokens from "../tables/InsertTokens.js"
 import * as Layout from "../tables/Layout.js"
-import { addsPaths, knownPaths, mergePaths, stagingPaths } from "../tables/LeafPaths.js"
+import {
+  MAX_PATH_BYTES,
+  addsPaths,
+  knownPaths,
+  mergePaths,
+  overlongPath,
+  stagingPaths
+} from "../tables/LeafPaths.js"
 import type { SchemalessTables } from "../tables/SchemalessTables.js"
 import type { TableEvents } from "../tables/TableEvents.js"
 import type { TableLocks } from "../tables/TableLocks.js"
@@ -45,6 +52,11 @@ export interface BodyInsertDependencies {
 }
 
 const ROW = /\(at row (\d+)\)/
+// The engine refuses an ALTER whose statement, or the table definition it would leave,
+// passes `max_query_size`: too many new columns at once, or in all.
+const TOO_WIDE = /max_query_size/
+
+type PublishError = EngineError | InsertTokenReused | MalformedRecords
 
 const malformed = (chunk: Chunk, error: EngineError) => {
   const row = Number(ROW.exec(error.message)?.[1] ?? "1")
@@ -129,6 +141,13 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
   const inserted = splitter.totalRecords
 
   const found = yield* orDie(stagingPaths(engine, database, staging))
+  const overlong = overlongPath(found)
+  if (overlong !== undefined) {
+    return yield* new MalformedRecords({
+      message: `A field name is ${Buffer.byteLength(overlong)} bytes long (${overlong.slice(0, 40)}…); at most ${MAX_PATH_BYTES} are accepted.`,
+      hint: "Use shorter keys (dotted paths count whole). Nothing was inserted."
+    })
+  }
   const state = locks.stateOf(database, table)
   const token =
     request.token === undefined
@@ -144,7 +163,7 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
     })
   )
 
-  const publish: Effect.Effect<number, EngineError | InsertTokenReused> = Effect.gen(function* () {
+  const publish: Effect.Effect<number, PublishError> = Effect.gen(function* () {
     if (Option.isSome(token)) {
       const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
       if (Option.isSome(seen)) {
@@ -159,7 +178,16 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       yield* tables.create(engine, database, table, request.layout)
       state.columns = yield* knownPaths(engine, database, table)
     }
-    const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns)
+    const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns).pipe(
+      Effect.catchIf(
+        (error) => TOO_WIDE.test(error.message),
+        () =>
+          new MalformedRecords({
+            message: `Table '${table}' cannot take this insert's new fields: its definition would pass the engine's 256 KiB limit.`,
+            hint: "Send fewer distinct fields or shorter names, or keep rarely queried data in one string field. Nothing was inserted."
+          })
+      )
+    )
     yield* moveIn
     if (mixed) yield* events.publish({ database, table })
     if (Option.isSome(token)) {

@@ -6,6 +6,8 @@
  * an object) the engine reports; `locate` turns its row number back into a line.
  */
 
+import { MAX_JSON_DEPTH, tooDeepMessage } from "../http/JsonNesting.js"
+
 export interface Chunk {
   readonly parts: ReadonlyArray<Uint8Array>
   /** Index (0-based) of the chunk's first record in the whole body. */
@@ -154,6 +156,10 @@ export class RecordSplitter {
       if (c === 0x22) this.inString = true
       else if (c === 0x7b || c === 0x5b) {
         this.depth++
+        // What reads the records later recurses per level (JsonNesting.ts).
+        if (this.depth - (this.mode === "array" ? 1 : 0) > MAX_JSON_DEPTH) {
+          this.fail(`Record ${this.record} is ${tooDeepMessage}`, i)
+        }
         this.closers.push(c === 0x7b ? 0x7d : 0x5d)
       } else if (c === 0x7d || c === 0x5d) {
         if (this.closers.pop() !== c) this.fail(`Unexpected '${String.fromCharCode(c)}'`, i)

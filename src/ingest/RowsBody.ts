@@ -4,7 +4,17 @@ import { createHash } from "node:crypto"
 import type { InsertToken } from "../../domain/IngestWriter.js"
 import { CHUNK_BYTES } from "./BodyInsert.js"
 
-/** Rows as NDJSON bytes, about a quarter of `CHUNK_BYTES` of text per piece. */
+/** The largest piece sent on: each travels to the engine as one message. */
+const PIECE_BYTES = CHUNK_BYTES / 4
+
+// One huge row (a 64 MiB event) in one piece took its cluster's engine worker down.
+function* pieces(bytes: Uint8Array) {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    yield bytes.subarray(at, at + PIECE_BYTES)
+  }
+}
+
+/** Rows as NDJSON bytes, pieces of at most a quarter of `CHUNK_BYTES`. */
 export const ndjson = (rows: ReadonlyArray<string>) =>
   Stream.fromIterable(
     (function* () {
@@ -14,13 +24,13 @@ export const ndjson = (rows: ReadonlyArray<string>) =>
       for (const row of rows) {
         batch.push(row)
         size += row.length + 1
-        if (size >= CHUNK_BYTES / 4) {
-          yield encoder.encode(batch.join("\n") + "\n")
+        if (size >= PIECE_BYTES) {
+          yield* pieces(encoder.encode(batch.join("\n") + "\n"))
           batch = []
           size = 0
         }
       }
-      if (batch.length > 0) yield encoder.encode(batch.join("\n") + "\n")
+      if (batch.length > 0) yield* pieces(encoder.encode(batch.join("\n") + "\n"))
     })()
   )
 

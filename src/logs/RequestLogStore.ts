@@ -38,6 +38,18 @@ const columns = `id, trace_id, parent_span_id, created_at, organization_id, clus
   database, key_name, user_id, user_email, url_query, request_body, error_code, error_message,
   error_hint, request_type, tables, has_hints`
 
+// PostgreSQL text cannot hold NUL, which a request's query or body may carry: one such
+// request would lose its whole batch.
+const withoutNul = <Row extends object>(row: Row): Row => {
+  const clean = { ...row }
+  for (const [name, value] of Object.entries(clean)) {
+    if (typeof value === "string" && value.includes("\u0000")) {
+      Object.assign(clean, { [name]: value.replaceAll("\u0000", "\ufffd") })
+    }
+  }
+  return clean
+}
+
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 // `status:success,error` (or `hints:any,none`) asks for everything: no condition.
@@ -57,7 +69,7 @@ export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/R
     return {
       write: Effect.fn("RequestLogStore.write")(function* (records: ReadonlyArray<LogRecord>) {
         if (records.length === 0) return
-        const rows = yield* encode(records)
+        const rows = (yield* encode(records)).map(withoutNul)
         yield* sql`insert into request_logs ${sql.insert(rows)}`
       }, Effect.orDie),
 

@@ -17,6 +17,7 @@ import {
   rewriteMetricIds,
   rewriteTraceIds
 } from "./OtlpJsonIds.js"
+import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
 import { quoteLongIntegers } from "./OtlpJsonText.js"
 
 export type OtlpSignal = "traces" | "logs" | "metrics"
@@ -47,7 +48,9 @@ const decodeJson = <Desc extends DescMessage>(
 ): MessageShape<Desc> => {
   let parsed: unknown
   try {
-    parsed = JSON.parse(quoteLongIntegers(new TextDecoder("utf-8", { fatal: true }).decode(bytes)))
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+    if (nestsTooDeep(text)) throw new Error(`${tooDeepMessage}.`)
+    parsed = JSON.parse(quoteLongIntegers(text))
   } catch (error) {
     throw badJson(signal, messageOf(error))
   }

@@ -14,6 +14,9 @@ export interface QueryLimits {
 export const READ_ONLY_HINT =
   "Only read-only statements run here: SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS — no writes, DDL, setting changes, or table functions that reach files, URLs or other servers."
 
+/** Where a table's columns are listed (the list of tables names no columns). */
+const DESCRIBE_HINT = "GET /v1/tables/{table} lists a table's columns."
+
 // The engine's own suggestion names tables of other databases (`system.one`).
 const cleaned = (message: string) =>
   message
@@ -60,7 +63,7 @@ export const toQueryFailure = (
           hint:
             tables.length === 0
               ? `Database '${context.database}' has no tables yet; inserting into one creates it.`
-              : `Tables in database '${context.database}': ${tables.join(", ")}.`
+              : `Tables in database '${context.database}': ${tables.join(", ")}. ${DESCRIBE_HINT}`
         })
       }
       case "TIMEOUT_EXCEEDED":
@@ -82,7 +85,7 @@ export const toQueryFailure = (
           message,
           hint: /Multi-statements/i.test(message)
             ? "Send one statement per request."
-            : "Check the SQL. GET /v1/tables lists the tables and their columns."
+            : `Check the SQL. GET /v1/tables lists the tables; ${DESCRIBE_HINT}`
         })
     }
   })

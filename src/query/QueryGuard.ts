@@ -43,12 +43,56 @@ const refuse = (what: string) =>
 
 const STATEMENTS = new Set(["select", "with", "explain", "describe", "desc", "show", "exists"])
 
-/** The statement's kind when it is not one that reads. */
+/** ClickHouse's statements that write, change settings or the server, or manage access. */
+const WRITING_STATEMENTS = new Set(
+  (
+    "insert create alter drop truncate rename delete update optimize system kill set use " +
+    "grant revoke attach detach exchange undrop backup restore watch move check replace " +
+    "begin commit rollback"
+  ).split(" ")
+)
+
+/** The statement's kind when it is one that writes (or otherwise does not only read). */
 export const refusedStatement = (sql: string): string | undefined => {
   const first = tokens(sql).find((token) => token.text !== "(")
-  return first === undefined || STATEMENTS.has(first.text.toLowerCase())
-    ? undefined
-    : first.text.toUpperCase()
+  return first !== undefined && WRITING_STATEMENTS.has(first.text.toLowerCase())
+    ? first.text.toUpperCase()
+    : undefined
+}
+
+const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+      )
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/**
+ * A syntax error for SQL whose first word starts no statement at all (`SELEC 1`), with
+ * the reading statement it is closest to; `undefined` for any other SQL.
+ */
+export const unknownStatement = (sql: string): QueryRefused | undefined => {
+  const first = tokens(sql).find((token) => token.text !== "(")
+  const word = first?.text.toLowerCase()
+  if (word !== undefined && (STATEMENTS.has(word) || WRITING_STATEMENTS.has(word))) return undefined
+  const closest = [...STATEMENTS].find((statement) => editDistance(statement, word ?? "") <= 2)
+  const shown =
+    first === undefined ? "The SQL is empty" : `'${first.text.slice(0, 64)}' starts no statement`
+  return new QueryRefused({
+    message: `Syntax error: ${shown}.`,
+    hint:
+      (closest === undefined ? "" : `Did you mean ${closest.toUpperCase()}? `) +
+      "Queries start with SELECT, WITH, EXPLAIN, DESCRIBE, SHOW or EXISTS."
+  })
 }
 
 /** What `sql` may not do, if anything. */
@@ -92,6 +136,8 @@ export const guard = (sql: string): Effect.Effect<void, QueryRefused | Forbidden
       })
     )
   const kind = refusedStatement(sql)
+  const unknown = kind === undefined ? unknownStatement(sql) : undefined
+  if (unknown !== undefined) return Effect.fail(unknown)
   if (kind !== undefined)
     return Effect.fail(
       new QueryRefused({

@@ -10,6 +10,13 @@ import * as Layout from "./Layout.js"
 import { aliasColumns } from "./SchemalessTables.js"
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 
+/** The longest leaf path (in bytes, dots included) an insert may add as a column. */
+export const MAX_PATH_BYTES = 1024
+
+/** The first of `found`'s paths that is too long to become a column, if any. */
+export const overlongPath = (found: Readonly<Record<string, ReadonlyArray<string>>>) =>
+  Object.keys(found).find((path) => Buffer.byteLength(path) > MAX_PATH_BYTES)
+
 const PathsRow = Schema.Struct({
   paths: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
 })

@@ -17,6 +17,7 @@ import {
   EventTransforms
 } from "../../domain/EventTransforms.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
+import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
 import type { IngestWriter } from "../../domain/IngestWriter.js"
 import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
 
@@ -26,21 +27,24 @@ const CommonAttributes = Schema.parseJson(
   })
 )
 
-const decodeBatch = (body: Uint8Array) =>
-  Schema.decodeUnknown(Schema.parseJson(DeliveryStreamBatch))(new TextDecoder().decode(body)).pipe(
-    Effect.mapError(
-      (error) =>
-        new BadRequest({
-          message: `The body is not a delivery-stream request: ${error.message}`,
-          hint: "Send {requestId, timestamp, records:[{data: <base64>}]} as a delivery stream does."
-        })
-    )
+const notBatch = (detail: string) =>
+  new BadRequest({
+    message: `The body is not a delivery-stream request: ${detail}`,
+    hint: "Send {requestId, timestamp, records:[{data: <base64>}]} as a delivery stream does."
+  })
+
+const decodeBatch = (body: Uint8Array) => {
+  const text = new TextDecoder().decode(body)
+  if (nestsTooDeep(text)) return Effect.fail(notBatch(`${tooDeepMessage}.`))
+  return Schema.decodeUnknown(Schema.parseJson(DeliveryStreamBatch))(text).pipe(
+    Effect.mapError((error) => notBatch(error.message))
   )
+}
 
 const commonAttributes = (text: string | undefined) =>
   text === undefined || text.trim() === ""
     ? Effect.succeed({})
-    : Schema.decodeUnknown(CommonAttributes)(text).pipe(
+    : Schema.decodeUnknown(CommonAttributes)(nestsTooDeep(text) ? "" : text).pipe(
         Effect.map((decoded) => decoded.commonAttributes),
         Effect.mapError(
           () =>

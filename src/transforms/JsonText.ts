@@ -3,6 +3,7 @@
  * or object member, so a record keeps its exact text (big integers, number formatting)
  * instead of being parsed and serialised again. Only for valid JSON.
  */
+import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
@@ -96,12 +97,13 @@ export const oneLine = (json: string) => json.trim().replace(/[\r\n]+/g, " ")
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** `JSON.parse` as a result: the value, or why the text is not JSON. */
+/** `JSON.parse` as a result: the value, or why the text is not JSON (or too deep to walk). */
 export const tryParse = (
   text: string
 ):
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly reason: string } => {
+  if (nestsTooDeep(text)) return { ok: false, reason: tooDeepMessage }
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (error) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   forbiddenReference,
   refusedStatement,
+  unknownStatement,
   severalStatements
 } from "../../src/query/QueryGuard.js"
 
@@ -72,6 +73,19 @@ describe("QueryGuard", () => {
       "OPTIMIZE TABLE t"
     ]) {
       expect(refusedStatement(sql), sql).toBeDefined()
+    }
+  })
+
+  it("answers a word that starts no statement as a syntax error, suggesting the closest", () => {
+    expect(refusedStatement("SELEC 1")).toBeUndefined()
+    expect(unknownStatement("SELEC 1")?.hint).toMatch(/^Did you mean SELECT\?/)
+    expect(unknownStatement("DESCRIBEE t")?.hint).toMatch(/^Did you mean DESCRIBE\?/)
+    expect(unknownStatement("FROBNICATE t")?.hint).not.toContain("Did you mean")
+    expect(unknownStatement("FROBNICATE t")?.message).toBe(
+      "Syntax error: 'FROBNICATE' starts no statement."
+    )
+    for (const sql of ["SELECT 1", "show tables", "INSERT INTO t VALUES (1)", "KILL QUERY"]) {
+      expect(unknownStatement(sql), sql).toBeUndefined()
     }
   })
 })

@@ -192,6 +192,8 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           expect(count.text).toBe("2\n")
           const missing = yield* refused("SELECT * FROM nope")
           expect(missing.hint).toContain("events")
+          // The list of tables names no columns; describe does.
+          expect(missing.hint).toContain("GET /v1/tables/{table}")
           expect(missing.message).not.toContain("system.")
           const allowed = [
             "WITH 1 AS x SELECT x",

@@ -69,6 +69,15 @@ describe("QueryRunner before the engine", () => {
         "QueryRefused",
         "INSERT statements cannot run here: queries are read-only."
       ])
+      // A misspelt keyword is a syntax error, not a read-only violation.
+      const typo = yield* run("SELEC 1")
+      expect([typo._tag, typo.message, typo.hint]).toEqual([
+        "QueryRefused",
+        "Syntax error: 'SELEC' starts no statement.",
+        "Did you mean SELECT? Queries start with SELECT, WITH, EXPLAIN, DESCRIBE, SHOW or EXISTS."
+      ])
+      const empty = yield* run("  -- nothing\n")
+      expect(empty.message).toBe("Syntax error: The SQL is empty.")
       const two = yield* run("SELECT 1; SELECT 2")
       expect(two.message).toBe("The SQL holds more than one statement.")
     }).pipe(Effect.provide(runnerOver(partial(Engines, {}))))

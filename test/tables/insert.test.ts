@@ -183,7 +183,20 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           const server = yield* TestServer
           const unknown = yield* insert(server, "bad", "{}", json, "?transform=bogus")
           expect(unknown.status).toBe(400)
-          expect(unknown.text).toContain("cloud-logs")
+          // decisions.md §0: the spec's six names and the three aliases, every one of them.
+          for (const name of [
+            "otlp-traces",
+            "otlp-logs",
+            "otlp-metrics",
+            "cloud-logs",
+            "cloud-audit",
+            "delivery-stream",
+            "cloudwatch-logs",
+            "cloudtrail",
+            "firehose"
+          ]) {
+            expect(unknown.text).toContain(name)
+          }
         })
       )
 

@@ -1,0 +1,87 @@
+/**
+ * What every reply of the hostile-input suite must be, by hand from decisions.md §3 (and
+ * the protocol shapes of §12 and §13): anything but a 5xx; 501 only from an endpoint
+ * still pending, naming that endpoint; an error body in the endpoint's documented shape;
+ * no stack trace, server path or secret.
+ */
+import { Either, Schema } from "effect"
+import type { Outcome, Sent } from "../support/hostileClient.js"
+
+export interface Operation {
+  readonly method: string
+  readonly template: string
+}
+
+const text = Schema.String
+/** §3: exactly these three strings. */
+const ErrorShape = Schema.Struct({ error: text, message: text, hint: text })
+const isErrorShape = Schema.is(ErrorShape, { onExcessProperty: "error" })
+/** §6: a delivery stream's `{requestId, timestamp, errorMessage}` beside §3's fields. */
+const DeliveryStreamError = Schema.Struct({
+  requestId: text,
+  timestamp: Schema.Number,
+  errorMessage: text,
+  error: text,
+  message: text,
+  hint: text
+})
+/** §12: the HTTP Event Collector protocol's `{text, code}`. */
+const HecError = Schema.Struct({ text, code: Schema.Int })
+/** §13: Prometheus's `{status: "error", errorType, error}`. */
+const PrometheusError = Schema.Struct({
+  status: Schema.Literal("error"),
+  errorType: text,
+  error: text
+})
+
+const shapesOf = ({ template }: Operation, sent: Sent): ReadonlyArray<(u: unknown) => boolean> => {
+  if (template.startsWith("/services/collector")) return [Schema.is(HecError), isErrorShape]
+  if (template.startsWith("/metrics-compat/")) return [Schema.is(PrometheusError), isErrorShape]
+  if (/[?&]transform=(delivery-stream|firehose)(&|$)/.test(sent.path)) {
+    return [Schema.is(DeliveryStreamError), isErrorShape]
+  }
+  return [isErrorShape]
+}
+
+const STACK = /\bat [^\s]+ \(?[^\s]*\.(ts|js|mjs):\d+/
+// The data dir is among the leaks checked; a path the request itself named may be echoed.
+const SERVER_PATHS = /\/work\/|\/home\/|node_modules|\.(ts|js):\d+/
+
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
+  }
+}
+
+/** Why `outcome` breaks the rules, or `undefined` when it keeps them. */
+export const checkReply = (
+  operation: Operation,
+  sent: Sent,
+  outcome: Outcome,
+  leaks: ReadonlyArray<string>
+): string | undefined => {
+  if (outcome._tag === "Dropped") return `connection dropped: ${outcome.reason}`
+  const { status, contentType, text: body } = outcome
+  const leaked = leaks.find((secret) => body.includes(secret))
+  if (leaked !== undefined && status >= 400) return `${status} reveals a secret or the data dir`
+  if (STACK.test(body)) return `${status} carries a stack trace: ${body.slice(0, 200)}`
+  if (status < 400) return undefined
+  if (status >= 500 && status !== 501) return `${status}: ${body.slice(0, 300)}`
+  if (SERVER_PATHS.test(body)) return `${status} names a server path: ${body.slice(0, 200)}`
+  if (!contentType.includes("application/json")) return `${status} answered ${contentType}`
+  const json = parse(body)
+  const shapes = shapesOf(operation, sent)
+  const fits = shapes.some((fitsShape) => fitsShape(json))
+  if (!fits) return `${status} body is not the error shape: ${body.slice(0, 200)}`
+  if (status === 501) {
+    const pending = Schema.decodeUnknownEither(ErrorShape)(json)
+    const names = `${operation.method} ${operation.template} is not implemented yet`
+    if (Either.isLeft(pending) || pending.right.error !== "not_implemented") {
+      return `501 that is not a pending endpoint's: ${body.slice(0, 200)}`
+    }
+    if (pending.right.message !== names) return `501 naming another endpoint: ${body}`
+  }
+  return undefined
+}
