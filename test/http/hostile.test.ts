@@ -8,7 +8,7 @@
  * so it replays exactly.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { installApp } from "../support/client.js"
 import type { Outcome, Sent } from "../support/hostileClient.js"
 import { keepAliveClient } from "../support/hostileClient.js"
@@ -39,13 +39,22 @@ const OpenApiPaths = Schema.Struct({
   })
 })
 
+/** Whether the document says the operation answers an HTML page (the device-login pages). */
+const answersHtml = (operation: unknown) =>
+  JSON.stringify(
+    Schema.decodeUnknownOption(
+      Schema.Struct({ responses: Schema.Record({ key: Schema.String, value: Schema.Unknown }) })
+    )(operation).pipe(Option.map((o) => o.responses["200"]))
+  ).includes('"text/html"')
+
 const operationsOf = (server: RunningServer) =>
   Effect.map(call(server, "GET", "/v1/openapi.json"), (reply) =>
     Object.entries(Schema.decodeUnknownSync(OpenApiPaths)(reply.json).paths).flatMap(
       ([template, methods]) =>
-        Object.keys(methods).map((method): Operation => ({
+        Object.entries(methods).map(([method, operation]): Operation => ({
           method: method.toUpperCase(),
-          template
+          template,
+          page: answersHtml(operation)
         }))
     )
   )

@@ -10,6 +10,8 @@ import type { Outcome, Sent } from "../support/hostileClient.js"
 export interface Operation {
   readonly method: string
   readonly template: string
+  /** Documented as answering an HTML page: its refusals are pages too, for a browser. */
+  readonly page: boolean
 }
 
 const text = Schema.String
@@ -70,6 +72,7 @@ export const checkReply = (
   if (status < 400) return undefined
   if (status >= 500 && status !== 501) return `${status}: ${body.slice(0, 300)}`
   if (SERVER_PATHS.test(body)) return `${status} names a server path: ${body.slice(0, 200)}`
+  if (operation.page && contentType.includes("text/html")) return undefined
   if (!contentType.includes("application/json")) return `${status} answered ${contentType}`
   const json = parse(body)
   const shapes = shapesOf(operation, sent)
