@@ -58,6 +58,13 @@ export interface Aggregate {
   readonly text: string
 }
 
+/** `span=1h`, `limit=5` …: the value as written (quotes removed), `at` the option's offset. */
+export interface TimechartOption {
+  readonly name: string
+  readonly value: string
+  readonly at: number
+}
+
 interface Located {
   /** Offset of the command's first character in the SPL text. */
   readonly at: number
@@ -99,6 +106,12 @@ export type Command = Located &
         readonly command: "dedup"
         readonly count: number | null
         readonly fields: ReadonlyArray<string>
+      }
+    | {
+        readonly command: "timechart"
+        readonly options: ReadonlyArray<TimechartOption>
+        readonly aggregates: ReadonlyArray<Aggregate>
+        readonly by: string | null
       }
     | { readonly command: "unknown"; readonly name: string }
   )

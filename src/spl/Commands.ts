@@ -9,5 +9,6 @@ export const COMMANDS = [
   "fields",
   "table",
   "rename",
-  "dedup"
+  "dedup",
+  "timechart"
 ] as const

@@ -15,6 +15,8 @@ export interface ExprContext {
   readonly rows: Rows
   readonly command: string
   readonly at: number
+  /** When the search started (epoch ms), for `now()`. */
+  readonly now: number
 }
 
 /** `_time` in an expression is epoch seconds (a number), as SPL's eval sees it. */

@@ -36,8 +36,8 @@ const filtered = (input: Stage, where: string): Stage => ({
 export const search = (input: Stage, command: Of<"search">): Stage =>
   filtered(input, searchCondition(input.rows, command.expression, command.at))
 
-export const where = (input: Stage, command: Of<"where">): Stage => {
-  const context = { rows: input.rows, command: "where", at: command.at }
+export const where = (names: Names, input: Stage, command: Of<"where">): Stage => {
+  const context = { rows: input.rows, command: "where", at: command.at, now: names.now }
   return filtered(
     input,
     `ifNull(${condition(context, expression(context, command.expression))}, 0)`
@@ -46,7 +46,7 @@ export const where = (input: Stage, command: Of<"where">): Stage => {
 
 const assign = (names: Names, input: Stage, field: string, expr: Expr, at: number): Stage => {
   if (!usableName(field)) refuse("eval", at, `'${field}' is not a field name eval can assign`)
-  const value = expression({ rows: input.rows, command: "eval", at }, expr)
+  const value = expression({ rows: input.rows, command: "eval", at, now: names.now }, expr)
   // Text an expression made is stored as a value: numeric when it reads as a number.
   const kind =
     value.kind === "bool"

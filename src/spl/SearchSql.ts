@@ -36,7 +36,7 @@ const compare = (rows: Rows, field: string, op: SearchOperator, value: SearchVal
     refuse(
       "search",
       at,
-      `${field}= in the search text is not supported; pass the time window instead`
+      `${field}= bounds the whole search: write it in the base search, outside OR and NOT`
     )
   const found = fieldValue(rows, field)
   const text = asText(found)

@@ -16,7 +16,7 @@ const refusal = (spl: string) =>
 const cases: ReadonlyArray<
   readonly [spl: string, command: string, position: number, says: RegExp]
 > = [
-  ["error | timechart count", "timechart", 8, /timechart is not in the subset/],
+  ["error | chart count by host", "chart", 8, /chart is not in the subset/],
   ["| transaction host maxspan=5m", "transaction", 2, /transaction/],
   ['x | rex "(?<a>.*)" | stats count', "rex", 4, /rex/],
   ["x | fields - a", "fields", 11, /fields -/],
@@ -32,7 +32,8 @@ const cases: ReadonlyArray<
   ["| dedup 1e3 host", "dedup", 9, /syntax error/],
   ["__raw_data=1", "search", 0, /not a field name/],
   ["x TERM(10.0.0.1)", "search", 2, /TERM\(\) is not in the subset/],
-  ["x earliest=-24h", "search", 0, /pass the time window/],
+  ["x OR earliest=-24h", "search", 0, /outside OR, NOT and IN/],
+  ["x | search earliest=-24h", "search", 4, /write it in the base search/],
   ["| eval __c0=1", "eval", 2, /not a field name/]
 ]
 

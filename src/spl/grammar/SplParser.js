@@ -13,7 +13,8 @@ const KNOWN = [
   "fields",
   "table",
   "rename",
-  "dedup"
+  "dedup",
+  "timechart"
 ]
 
 class peg$SyntaxError extends SyntaxError {
@@ -215,37 +216,49 @@ function peg$parse(input, options) {
   const peg$c15 = "table"
   const peg$c16 = "rename"
   const peg$c17 = "dedup"
-  const peg$c18 = "AND"
-  const peg$c19 = "OR"
-  const peg$c20 = "NOT"
-  const peg$c21 = "in"
-  const peg$c22 = "!="
-  const peg$c23 = "<="
-  const peg$c24 = ">="
-  const peg$c25 = "=="
-  const peg$c26 = "."
-  const peg$c27 = "-"
-  const peg$c28 = "'"
-  const peg$c29 = "\\"
-  const peg$c30 = '"'
+  const peg$c18 = "timechart"
+  const peg$c19 = "span"
+  const peg$c20 = "bins"
+  const peg$c21 = "limit"
+  const peg$c22 = "useother"
+  const peg$c23 = "usenull"
+  const peg$c24 = "nullstr"
+  const peg$c25 = "otherstr"
+  const peg$c26 = "cont"
+  const peg$c27 = "."
+  const peg$c28 = "AND"
+  const peg$c29 = "OR"
+  const peg$c30 = "NOT"
+  const peg$c31 = "in"
+  const peg$c32 = "!="
+  const peg$c33 = "<="
+  const peg$c34 = ">="
+  const peg$c35 = "=="
+  const peg$c36 = "-"
+  const peg$c37 = "'"
+  const peg$c38 = "\\"
+  const peg$c39 = '"'
 
   const peg$r0 = /^[A-Za-z_]/
   const peg$r1 = /^[A-Za-z0-9_]/
   const peg$r2 = /^[+\-]/
-  const peg$r3 = /^[^|"]/
-  const peg$r4 = /^[^()|"]/
-  const peg$r5 = /^[<->]/
-  const peg$r6 = /^[=<>!]/
-  const peg$r7 = /^[^ \t\r\n()|"=<>!,]/
-  const peg$r8 = /^[*\/%]/
-  const peg$r9 = /^[eE]/
-  const peg$r10 = /^[0-9]/
-  const peg$r11 = /^[A-Za-z_@]/
-  const peg$r12 = /^[A-Za-z0-9_@\-:]/
-  const peg$r13 = /^[^'\\]/
-  const peg$r14 = /^[^"\\]/
-  const peg$r15 = /^[A-Za-z0-9_.@\-:]/
-  const peg$r16 = /^[ \t\r\n]/
+  const peg$r3 = /^[^ \t\r\n|,"()]/
+  const peg$r4 = /^[^|"]/
+  const peg$r5 = /^[A-Za-z_@*]/
+  const peg$r6 = /^[A-Za-z0-9_@\-:*]/
+  const peg$r7 = /^[^()|"]/
+  const peg$r8 = /^[<->]/
+  const peg$r9 = /^[=<>!]/
+  const peg$r10 = /^[^ \t\r\n()|"=<>!,]/
+  const peg$r11 = /^[*\/%]/
+  const peg$r12 = /^[eE]/
+  const peg$r13 = /^[0-9]/
+  const peg$r14 = /^[A-Za-z_@]/
+  const peg$r15 = /^[A-Za-z0-9_@\-:]/
+  const peg$r16 = /^[^'\\]/
+  const peg$r17 = /^[^"\\]/
+  const peg$r18 = /^[A-Za-z0-9_.@\-:]/
+  const peg$r19 = /^[ \t\r\n]/
 
   const peg$e0 = peg$literalExpectation("|", false)
   const peg$e1 = peg$literalExpectation("search", true)
@@ -273,49 +286,71 @@ function peg$parse(input, options) {
   const peg$e18 = peg$literalExpectation("table", true)
   const peg$e19 = peg$literalExpectation("rename", true)
   const peg$e20 = peg$literalExpectation("dedup", true)
-  const peg$e21 = peg$classExpectation(["|", '"'], true, false, false)
-  const peg$e22 = peg$literalExpectation("AND", false)
-  const peg$e23 = peg$literalExpectation("OR", false)
-  const peg$e24 = peg$literalExpectation("NOT", false)
-  const peg$e25 = peg$classExpectation(["(", ")", "|", '"'], true, false, false)
-  const peg$e26 = peg$literalExpectation("IN", true)
-  const peg$e27 = peg$literalExpectation("!=", false)
-  const peg$e28 = peg$literalExpectation("<=", false)
-  const peg$e29 = peg$literalExpectation(">=", false)
-  const peg$e30 = peg$literalExpectation("==", false)
-  const peg$e31 = peg$classExpectation([["<", ">"]], false, false, false)
-  const peg$e32 = peg$classExpectation(["=", "<", ">", "!"], false, false, false)
+  const peg$e21 = peg$literalExpectation("timechart", true)
+  const peg$e22 = peg$classExpectation(
+    [" ", "\t", "\r", "\n", "|", ",", '"', "(", ")"],
+    true,
+    false,
+    false
+  )
+  const peg$e23 = peg$literalExpectation("span", true)
+  const peg$e24 = peg$literalExpectation("bins", true)
+  const peg$e25 = peg$literalExpectation("limit", true)
+  const peg$e26 = peg$literalExpectation("useother", true)
+  const peg$e27 = peg$literalExpectation("usenull", true)
+  const peg$e28 = peg$literalExpectation("nullstr", true)
+  const peg$e29 = peg$literalExpectation("otherstr", true)
+  const peg$e30 = peg$literalExpectation("cont", true)
+  const peg$e31 = peg$classExpectation(["|", '"'], true, false, false)
+  const peg$e32 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@", "*"], false, false, false)
   const peg$e33 = peg$classExpectation(
+    [["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":", "*"],
+    false,
+    false,
+    false
+  )
+  const peg$e34 = peg$literalExpectation(".", false)
+  const peg$e35 = peg$literalExpectation("AND", false)
+  const peg$e36 = peg$literalExpectation("OR", false)
+  const peg$e37 = peg$literalExpectation("NOT", false)
+  const peg$e38 = peg$classExpectation(["(", ")", "|", '"'], true, false, false)
+  const peg$e39 = peg$literalExpectation("IN", true)
+  const peg$e40 = peg$literalExpectation("!=", false)
+  const peg$e41 = peg$literalExpectation("<=", false)
+  const peg$e42 = peg$literalExpectation(">=", false)
+  const peg$e43 = peg$literalExpectation("==", false)
+  const peg$e44 = peg$classExpectation([["<", ">"]], false, false, false)
+  const peg$e45 = peg$classExpectation(["=", "<", ">", "!"], false, false, false)
+  const peg$e46 = peg$classExpectation(
     [" ", "\t", "\r", "\n", "(", ")", "|", '"', "=", "<", ">", "!", ","],
     true,
     false,
     false
   )
-  const peg$e34 = peg$literalExpectation(".", false)
-  const peg$e35 = peg$classExpectation(["*", "/", "%"], false, false, false)
-  const peg$e36 = peg$literalExpectation("-", false)
-  const peg$e37 = peg$classExpectation(["e", "E"], false, false, false)
-  const peg$e38 = peg$classExpectation([["0", "9"]], false, false, false)
-  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false)
-  const peg$e40 = peg$classExpectation(
+  const peg$e47 = peg$classExpectation(["*", "/", "%"], false, false, false)
+  const peg$e48 = peg$literalExpectation("-", false)
+  const peg$e49 = peg$classExpectation(["e", "E"], false, false, false)
+  const peg$e50 = peg$classExpectation([["0", "9"]], false, false, false)
+  const peg$e51 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false)
+  const peg$e52 = peg$classExpectation(
     [["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"],
     false,
     false,
     false
   )
-  const peg$e41 = peg$literalExpectation("'", false)
-  const peg$e42 = peg$classExpectation(["'", "\\"], true, false, false)
-  const peg$e43 = peg$literalExpectation("\\", false)
-  const peg$e44 = peg$anyExpectation()
-  const peg$e45 = peg$literalExpectation('"', false)
-  const peg$e46 = peg$classExpectation(['"', "\\"], true, false, false)
-  const peg$e47 = peg$classExpectation(
+  const peg$e53 = peg$literalExpectation("'", false)
+  const peg$e54 = peg$classExpectation(["'", "\\"], true, false, false)
+  const peg$e55 = peg$literalExpectation("\\", false)
+  const peg$e56 = peg$anyExpectation()
+  const peg$e57 = peg$literalExpectation('"', false)
+  const peg$e58 = peg$classExpectation(['"', "\\"], true, false, false)
+  const peg$e59 = peg$classExpectation(
     [["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"],
     false,
     false,
     false
   )
-  const peg$e48 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false)
+  const peg$e60 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false)
 
   function peg$f0(search, commands) {
     return { search: search ?? null, commands }
@@ -374,97 +409,111 @@ function peg$parse(input, options) {
   function peg$f18(count, fields) {
     return { command: "dedup", count: count ?? null, fields }
   }
-  function peg$f19(name) {
+  function peg$f19(before, head, tail, by, after) {
+    return {
+      command: "timechart",
+      options: [...before, ...after],
+      aggregates: [head, ...tail],
+      by: by ?? null
+    }
+  }
+  function peg$f20(at, name, value) {
+    return { name: name.toLowerCase(), value, at }
+  }
+  function peg$f21(name) {
     return !KNOWN.includes(name.toLowerCase())
   }
-  function peg$f20(name) {
+  function peg$f22(name) {
     return { command: "unknown", name }
   }
-  function peg$f21(head, tail) {
+  function peg$f23(head, tail) {
     return [head, ...tail]
   }
-  function peg$f22(head, tail) {
+  function peg$f24(head, tail) {
+    return [head, ...tail]
+  }
+  function peg$f25(head, tail) {
     return tail.length === 0 ? head : { type: "and", operands: [head, ...tail] }
   }
-  function peg$f23(head, tail) {
+  function peg$f26(head, tail) {
     return tail.length === 0 ? head : { type: "or", operands: [head, ...tail] }
   }
-  function peg$f24(operand) {
+  function peg$f27(operand) {
     return { type: "not", operand }
   }
-  function peg$f25(at, name) {
+  function peg$f28(at, name) {
     return { type: "call", name, at }
   }
-  function peg$f26(field, head, tail) {
+  function peg$f29(field, head, tail) {
     return { type: "in", field, values: [head, ...tail] }
   }
-  function peg$f27(field, op, value) {
+  function peg$f30(field, op, value) {
     return { type: "compare", field, op, value }
   }
-  function peg$f28() {
+  function peg$f31() {
     return "="
-  }
-  function peg$f29(value) {
-    return { text: value, quoted: true }
-  }
-  function peg$f30(value) {
-    return { text: value, quoted: false }
-  }
-  function peg$f31(value) {
-    return { type: "phrase", text: value }
   }
   function peg$f32(value) {
+    return { text: value, quoted: true }
+  }
+  function peg$f33(value) {
+    return { text: value, quoted: false }
+  }
+  function peg$f34(value) {
+    return { type: "phrase", text: value }
+  }
+  function peg$f35(value) {
     return { type: "term", text: value }
   }
-  function peg$f33(head, tail) {
+  function peg$f36(head, tail) {
     return tail.reduce((left, right) => ({ type: "or", left, right }), head)
   }
-  function peg$f34(head, tail) {
+  function peg$f37(head, tail) {
     return tail.reduce((left, right) => ({ type: "and", left, right }), head)
   }
-  function peg$f35(operand) {
+  function peg$f38(operand) {
     return { type: "not", operand }
   }
-  function peg$f36(left, right) {
+  function peg$f39(left, right) {
     return right === null ? left : { type: "compare", op: right[0], left, right: right[1] }
   }
-  function peg$f37() {
+  function peg$f40() {
     return "="
   }
-  function peg$f38(head, tail) {
+  function peg$f41(head, tail) {
     return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
   }
-  function peg$f39(head, tail) {
+  function peg$f42(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f40(head, tail) {
+  function peg$f43(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f41(operand) {
+  function peg$f44(operand) {
     return { type: "negate", operand }
   }
-  function peg$f42(at, name, head, tail) {
+  function peg$f45(at, name, head, tail) {
     return [head, ...tail]
   }
-  function peg$f43(at, name, args) {
+  function peg$f46(at, name, args) {
     return { type: "call", name, args: args ?? [], at }
   }
-  function peg$f44(value) {
+  function peg$f47(value) {
     return { type: "string", value }
   }
-  function peg$f45(value) {
+  function peg$f48(value) {
     return { type: "number", value }
   }
-  function peg$f46(name) {
+  function peg$f49(name) {
     return { type: "field", name }
   }
-  function peg$f47(digits) {
+  function peg$f50(digits) {
     return Number(digits)
   }
-  function peg$f48(chars) {
+  function peg$f51(chars) {
     return chars.replace(/\\(.)/g, "$1")
   }
-  function peg$f49(chars) {
+  function peg$f52(chars) {
     return chars.replace(/\\(.)/g, "$1")
   }
   let peg$currPos = options.peg$currPos | 0
@@ -783,7 +832,10 @@ function peg$parse(input, options) {
                     if (s2 === peg$FAILED) {
                       s2 = peg$parseDedupCommand()
                       if (s2 === peg$FAILED) {
-                        s2 = peg$parseUnknownCommand()
+                        s2 = peg$parseTimechartCommand()
+                        if (s2 === peg$FAILED) {
+                          s2 = peg$parseUnknownCommand()
+                        }
                       }
                     }
                   }
@@ -1270,7 +1322,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseAggregateName() {
-    let s0, s1, s2, s3, s4, s5, s6
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
     s0 = peg$currPos
     s1 = peg$currPos
@@ -1307,52 +1359,90 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
+      peg$silentFails++
       s3 = peg$currPos
-      s4 = input.charAt(peg$currPos)
-      if (peg$r0.test(s4)) {
-        peg$currPos++
-      } else {
-        s4 = peg$FAILED
-        if (peg$silentFails === 0) {
-          peg$fail(peg$e11)
-        }
-      }
+      s4 = peg$parseTimechartOptionName()
       if (s4 !== peg$FAILED) {
-        s5 = []
-        s6 = input.charAt(peg$currPos)
-        if (peg$r1.test(s6)) {
+        s5 = peg$parse_()
+        if (input.charCodeAt(peg$currPos) === 61) {
+          s6 = peg$c5
           peg$currPos++
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e12)
+            peg$fail(peg$e5)
           }
         }
-        while (s6 !== peg$FAILED) {
-          s5.push(s6)
-          s6 = input.charAt(peg$currPos)
-          if (peg$r1.test(s6)) {
-            peg$currPos++
-          } else {
-            s6 = peg$FAILED
-            if (peg$silentFails === 0) {
-              peg$fail(peg$e12)
-            }
-          }
+        if (s6 !== peg$FAILED) {
+          s4 = [s4, s5, s6]
+          s3 = s4
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
-        s4 = [s4, s5]
-        s3 = s4
       } else {
         peg$currPos = s3
         s3 = peg$FAILED
       }
-      if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos)
+      peg$silentFails--
+      if (s3 === peg$FAILED) {
+        s2 = undefined
       } else {
-        s2 = s3
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 !== peg$FAILED) {
-        s0 = s2
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = input.charAt(peg$currPos)
+        if (peg$r0.test(s5)) {
+          peg$currPos++
+        } else {
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e11)
+          }
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = []
+          s7 = input.charAt(peg$currPos)
+          if (peg$r1.test(s7)) {
+            peg$currPos++
+          } else {
+            s7 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e12)
+            }
+          }
+          while (s7 !== peg$FAILED) {
+            s6.push(s7)
+            s7 = input.charAt(peg$currPos)
+            if (peg$r1.test(s7)) {
+              peg$currPos++
+            } else {
+              s7 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e12)
+              }
+            }
+          }
+          s5 = [s5, s6]
+          s4 = s5
+        } else {
+          peg$currPos = s4
+          s4 = peg$FAILED
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = input.substring(s3, peg$currPos)
+        } else {
+          s3 = s4
+        }
+        if (s3 !== peg$FAILED) {
+          s0 = s3
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -1679,7 +1769,7 @@ function peg$parse(input, options) {
           s4 = null
         }
         s5 = peg$parse_()
-        s6 = peg$parseFieldList()
+        s6 = peg$parsePatternList()
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0
           s0 = peg$f14(s3, s4, s6)
@@ -1715,7 +1805,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseFieldList()
+        s3 = peg$parsePatternList()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
           s0 = peg$f15(s3)
@@ -1849,7 +1939,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5
 
     s0 = peg$currPos
-    s1 = peg$parseLooseField()
+    s1 = peg$parseFieldPattern()
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
@@ -1865,7 +1955,7 @@ function peg$parse(input, options) {
         if (s3 !== peg$FAILED) {
           s4 = peg$parse__()
           if (s4 !== peg$FAILED) {
-            s5 = peg$parseLooseField()
+            s5 = peg$parseFieldPattern()
             if (s5 !== peg$FAILED) {
               peg$savedPos = s0
               s0 = peg$f17(s1, s5)
@@ -1946,6 +2036,389 @@ function peg$parse(input, options) {
     return s0
   }
 
+  function peg$parseTimechartCommand() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 9)
+    if (s1.toLowerCase() === peg$c18) {
+      peg$currPos += 9
+    } else {
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e21)
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseTimechartOption()
+        if (s5 !== peg$FAILED) {
+          s3 = s5
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseTimechartOption()
+          if (s5 !== peg$FAILED) {
+            s3 = s5
+          } else {
+            peg$currPos = s3
+            s3 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      }
+      s3 = peg$parse__()
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseAggregate()
+        if (s4 !== peg$FAILED) {
+          s5 = []
+          s6 = peg$currPos
+          s7 = peg$currPos
+          s8 = peg$parse_()
+          if (input.charCodeAt(peg$currPos) === 44) {
+            s9 = peg$c4
+            peg$currPos++
+          } else {
+            s9 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e4)
+            }
+          }
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_()
+            s8 = [s8, s9, s10]
+            s7 = s8
+          } else {
+            peg$currPos = s7
+            s7 = peg$FAILED
+          }
+          if (s7 === peg$FAILED) {
+            s7 = peg$parse__()
+          }
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseAggregate()
+            if (s8 !== peg$FAILED) {
+              s6 = s8
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          while (s6 !== peg$FAILED) {
+            s5.push(s6)
+            s6 = peg$currPos
+            s7 = peg$currPos
+            s8 = peg$parse_()
+            if (input.charCodeAt(peg$currPos) === 44) {
+              s9 = peg$c4
+              peg$currPos++
+            } else {
+              s9 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
+            }
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_()
+              s8 = [s8, s9, s10]
+              s7 = s8
+            } else {
+              peg$currPos = s7
+              s7 = peg$FAILED
+            }
+            if (s7 === peg$FAILED) {
+              s7 = peg$parse__()
+            }
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parseAggregate()
+              if (s8 !== peg$FAILED) {
+                s6 = s8
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          }
+          s6 = peg$currPos
+          s7 = peg$parse__()
+          if (s7 !== peg$FAILED) {
+            s8 = input.substr(peg$currPos, 2)
+            if (s8.toLowerCase() === peg$c7) {
+              peg$currPos += 2
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e7)
+              }
+            }
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse__()
+              if (s9 !== peg$FAILED) {
+                s10 = peg$parseLooseField()
+                if (s10 !== peg$FAILED) {
+                  s6 = s10
+                } else {
+                  peg$currPos = s6
+                  s6 = peg$FAILED
+                }
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          if (s6 === peg$FAILED) {
+            s6 = null
+          }
+          s7 = []
+          s8 = peg$currPos
+          s9 = peg$parse__()
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseTimechartOption()
+            if (s10 !== peg$FAILED) {
+              s8 = s10
+            } else {
+              peg$currPos = s8
+              s8 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s8
+            s8 = peg$FAILED
+          }
+          while (s8 !== peg$FAILED) {
+            s7.push(s8)
+            s8 = peg$currPos
+            s9 = peg$parse__()
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseTimechartOption()
+              if (s10 !== peg$FAILED) {
+                s8 = s10
+              } else {
+                peg$currPos = s8
+                s8 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s8
+              s8 = peg$FAILED
+            }
+          }
+          peg$savedPos = s0
+          s0 = peg$f19(s2, s4, s5, s6, s7)
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseTimechartOption() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
+
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$parseTimechartOptionName()
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 61) {
+        s4 = peg$c5
+        peg$currPos++
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e5)
+        }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_()
+        s6 = peg$parseQuotedString()
+        if (s6 === peg$FAILED) {
+          s6 = peg$currPos
+          s7 = []
+          s8 = input.charAt(peg$currPos)
+          if (peg$r3.test(s8)) {
+            peg$currPos++
+          } else {
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e22)
+            }
+          }
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
+              if (peg$r3.test(s8)) {
+                peg$currPos++
+              } else {
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e22)
+                }
+              }
+            }
+          } else {
+            s7 = peg$FAILED
+          }
+          if (s7 !== peg$FAILED) {
+            s6 = input.substring(s6, peg$currPos)
+          } else {
+            s6 = s7
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s0
+          s0 = peg$f20(s1, s2, s6)
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseTimechartOptionName() {
+    let s0, s1
+
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 4)
+    if (s1.toLowerCase() === peg$c19) {
+      peg$currPos += 4
+    } else {
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e23)
+      }
+    }
+    if (s1 === peg$FAILED) {
+      s1 = input.substr(peg$currPos, 4)
+      if (s1.toLowerCase() === peg$c20) {
+        peg$currPos += 4
+      } else {
+        s1 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e24)
+        }
+      }
+      if (s1 === peg$FAILED) {
+        s1 = input.substr(peg$currPos, 5)
+        if (s1.toLowerCase() === peg$c21) {
+          peg$currPos += 5
+        } else {
+          s1 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e25)
+          }
+        }
+        if (s1 === peg$FAILED) {
+          s1 = input.substr(peg$currPos, 8)
+          if (s1.toLowerCase() === peg$c22) {
+            peg$currPos += 8
+          } else {
+            s1 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e26)
+            }
+          }
+          if (s1 === peg$FAILED) {
+            s1 = input.substr(peg$currPos, 7)
+            if (s1.toLowerCase() === peg$c23) {
+              peg$currPos += 7
+            } else {
+              s1 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e27)
+              }
+            }
+            if (s1 === peg$FAILED) {
+              s1 = input.substr(peg$currPos, 7)
+              if (s1.toLowerCase() === peg$c24) {
+                peg$currPos += 7
+              } else {
+                s1 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e28)
+                }
+              }
+              if (s1 === peg$FAILED) {
+                s1 = input.substr(peg$currPos, 8)
+                if (s1.toLowerCase() === peg$c25) {
+                  peg$currPos += 8
+                } else {
+                  s1 = peg$FAILED
+                  if (peg$silentFails === 0) {
+                    peg$fail(peg$e29)
+                  }
+                }
+                if (s1 === peg$FAILED) {
+                  s1 = input.substr(peg$currPos, 4)
+                  if (s1.toLowerCase() === peg$c26) {
+                    peg$currPos += 4
+                  } else {
+                    s1 = peg$FAILED
+                    if (peg$silentFails === 0) {
+                      peg$fail(peg$e30)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos)
+    } else {
+      s0 = s1
+    }
+
+    return s0
+  }
+
   function peg$parseUnknownCommand() {
     let s0, s1, s2, s3, s4, s5
 
@@ -1997,7 +2470,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos
-      s2 = peg$f19(s1)
+      s2 = peg$f21(s1)
       if (s2) {
         s2 = undefined
       } else {
@@ -2008,12 +2481,12 @@ function peg$parse(input, options) {
         s4 = peg$parseQuotedString()
         if (s4 === peg$FAILED) {
           s4 = input.charAt(peg$currPos)
-          if (peg$r3.test(s4)) {
+          if (peg$r4.test(s4)) {
             peg$currPos++
           } else {
             s4 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e21)
+              peg$fail(peg$e31)
             }
           }
         }
@@ -2022,18 +2495,18 @@ function peg$parse(input, options) {
           s4 = peg$parseQuotedString()
           if (s4 === peg$FAILED) {
             s4 = input.charAt(peg$currPos)
-            if (peg$r3.test(s4)) {
+            if (peg$r4.test(s4)) {
               peg$currPos++
             } else {
               s4 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e21)
+                peg$fail(peg$e31)
               }
             }
           }
         }
         peg$savedPos = s0
-        s0 = peg$f20(s1)
+        s0 = peg$f22(s1)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -2127,10 +2600,255 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f21(s1, s2)
+      s0 = peg$f23(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parsePatternList() {
+    let s0, s1, s2, s3, s4, s5, s6, s7
+
+    s0 = peg$currPos
+    s1 = peg$parseFieldPattern()
+    if (s1 !== peg$FAILED) {
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$currPos
+      s5 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s6 = peg$c4
+        peg$currPos++
+      } else {
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e4)
+        }
+      }
+      if (s6 !== peg$FAILED) {
+        s7 = peg$parse_()
+        s5 = [s5, s6, s7]
+        s4 = s5
+      } else {
+        peg$currPos = s4
+        s4 = peg$FAILED
+      }
+      if (s4 === peg$FAILED) {
+        s4 = peg$parse__()
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseFieldPattern()
+        if (s5 !== peg$FAILED) {
+          s3 = s5
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = peg$parse_()
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s6 = peg$c4
+          peg$currPos++
+        } else {
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4)
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_()
+          s5 = [s5, s6, s7]
+          s4 = s5
+        } else {
+          peg$currPos = s4
+          s4 = peg$FAILED
+        }
+        if (s4 === peg$FAILED) {
+          s4 = peg$parse__()
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseFieldPattern()
+          if (s5 !== peg$FAILED) {
+            s3 = s5
+          } else {
+            peg$currPos = s3
+            s3 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      }
+      peg$savedPos = s0
+      s0 = peg$f24(s1, s2)
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseFieldPattern() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
+
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = input.charAt(peg$currPos)
+    if (peg$r5.test(s2)) {
+      peg$currPos++
+    } else {
+      s2 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e32)
+      }
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = []
+      s4 = input.charAt(peg$currPos)
+      if (peg$r6.test(s4)) {
+        peg$currPos++
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e33)
+        }
+      }
+      while (s4 !== peg$FAILED) {
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
+        if (peg$r6.test(s4)) {
+          peg$currPos++
+        } else {
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e33)
+          }
+        }
+      }
+      s4 = []
+      s5 = peg$currPos
+      if (input.charCodeAt(peg$currPos) === 46) {
+        s6 = peg$c27
+        peg$currPos++
+      } else {
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e34)
+        }
+      }
+      if (s6 !== peg$FAILED) {
+        s7 = []
+        s8 = input.charAt(peg$currPos)
+        if (peg$r6.test(s8)) {
+          peg$currPos++
+        } else {
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e33)
+          }
+        }
+        if (s8 !== peg$FAILED) {
+          while (s8 !== peg$FAILED) {
+            s7.push(s8)
+            s8 = input.charAt(peg$currPos)
+            if (peg$r6.test(s8)) {
+              peg$currPos++
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e33)
+              }
+            }
+          }
+        } else {
+          s7 = peg$FAILED
+        }
+        if (s7 !== peg$FAILED) {
+          s6 = [s6, s7]
+          s5 = s6
+        } else {
+          peg$currPos = s5
+          s5 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s5
+        s5 = peg$FAILED
+      }
+      while (s5 !== peg$FAILED) {
+        s4.push(s5)
+        s5 = peg$currPos
+        if (input.charCodeAt(peg$currPos) === 46) {
+          s6 = peg$c27
+          peg$currPos++
+        } else {
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e34)
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = []
+          s8 = input.charAt(peg$currPos)
+          if (peg$r6.test(s8)) {
+            peg$currPos++
+          } else {
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e33)
+            }
+          }
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
+              if (peg$r6.test(s8)) {
+                peg$currPos++
+              } else {
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e33)
+                }
+              }
+            }
+          } else {
+            s7 = peg$FAILED
+          }
+          if (s7 !== peg$FAILED) {
+            s6 = [s6, s7]
+            s5 = s6
+          } else {
+            peg$currPos = s5
+            s5 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s5
+          s5 = peg$FAILED
+        }
+      }
+      s2 = [s2, s3, s4]
+      s1 = s2
+    } else {
+      peg$currPos = s1
+      s1 = peg$FAILED
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos)
+    } else {
+      s0 = s1
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parseSingleQuoted()
     }
 
     return s0
@@ -2147,13 +2865,13 @@ function peg$parse(input, options) {
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos
-        if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18
+        if (input.substr(peg$currPos, 3) === peg$c28) {
+          s6 = peg$c28
           peg$currPos += 3
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e22)
+            peg$fail(peg$e35)
           }
         }
         if (s6 !== peg$FAILED) {
@@ -2175,13 +2893,13 @@ function peg$parse(input, options) {
         s6 = peg$currPos
         peg$silentFails++
         s7 = peg$currPos
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c29) {
+          s8 = peg$c29
           peg$currPos += 2
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e36)
           }
         }
         if (s8 !== peg$FAILED) {
@@ -2226,13 +2944,13 @@ function peg$parse(input, options) {
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           s5 = peg$currPos
-          if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18
+          if (input.substr(peg$currPos, 3) === peg$c28) {
+            s6 = peg$c28
             peg$currPos += 3
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e22)
+              peg$fail(peg$e35)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -2254,13 +2972,13 @@ function peg$parse(input, options) {
           s6 = peg$currPos
           peg$silentFails++
           s7 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c29) {
+            s8 = peg$c29
             peg$currPos += 2
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e36)
             }
           }
           if (s8 !== peg$FAILED) {
@@ -2301,7 +3019,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f22(s1, s2)
+      s0 = peg$f25(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -2320,13 +3038,13 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c29) {
+          s5 = peg$c29
           peg$currPos += 2
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e36)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -2356,13 +3074,13 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c29) {
+            s5 = peg$c29
             peg$currPos += 2
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e36)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -2389,7 +3107,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f23(s1, s2)
+      s0 = peg$f26(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -2402,13 +3120,13 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20
+    if (input.substr(peg$currPos, 3) === peg$c30) {
+      s1 = peg$c30
       peg$currPos += 3
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e24)
+        peg$fail(peg$e37)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -2437,7 +3155,7 @@ function peg$parse(input, options) {
         s3 = peg$parseSearchUnary()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f24(s3)
+          s0 = peg$f27(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -2554,12 +3272,12 @@ function peg$parse(input, options) {
               s5 = peg$parseQuotedString()
               if (s5 === peg$FAILED) {
                 s5 = input.charAt(peg$currPos)
-                if (peg$r4.test(s5)) {
+                if (peg$r7.test(s5)) {
                   peg$currPos++
                 } else {
                   s5 = peg$FAILED
                   if (peg$silentFails === 0) {
-                    peg$fail(peg$e25)
+                    peg$fail(peg$e38)
                   }
                 }
               }
@@ -2568,12 +3286,12 @@ function peg$parse(input, options) {
                 s5 = peg$parseQuotedString()
                 if (s5 === peg$FAILED) {
                   s5 = input.charAt(peg$currPos)
-                  if (peg$r4.test(s5)) {
+                  if (peg$r7.test(s5)) {
                     peg$currPos++
                   } else {
                     s5 = peg$FAILED
                     if (peg$silentFails === 0) {
-                      peg$fail(peg$e25)
+                      peg$fail(peg$e38)
                     }
                   }
                 }
@@ -2589,7 +3307,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f25(s1, s2)
+                s0 = peg$f28(s1, s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -2621,12 +3339,12 @@ function peg$parse(input, options) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2)
-        if (s3.toLowerCase() === peg$c21) {
+        if (s3.toLowerCase() === peg$c31) {
           peg$currPos += 2
         } else {
           s3 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e26)
+            peg$fail(peg$e39)
           }
         }
         if (s3 !== peg$FAILED) {
@@ -2708,7 +3426,7 @@ function peg$parse(input, options) {
               }
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f26(s1, s7, s8)
+                s0 = peg$f29(s1, s7, s8)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -2744,7 +3462,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSearchValue()
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f27(s1, s3, s5)
+            s0 = peg$f30(s1, s3, s5)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -2765,59 +3483,59 @@ function peg$parse(input, options) {
   function peg$parseSearchOperator() {
     let s0, s1
 
-    if (input.substr(peg$currPos, 2) === peg$c22) {
-      s0 = peg$c22
+    if (input.substr(peg$currPos, 2) === peg$c32) {
+      s0 = peg$c32
       peg$currPos += 2
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e27)
+        peg$fail(peg$e40)
       }
     }
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c23) {
-        s0 = peg$c23
+      if (input.substr(peg$currPos, 2) === peg$c33) {
+        s0 = peg$c33
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e28)
+          peg$fail(peg$e41)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c24) {
-          s0 = peg$c24
+        if (input.substr(peg$currPos, 2) === peg$c34) {
+          s0 = peg$c34
           peg$currPos += 2
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e29)
+            peg$fail(peg$e42)
           }
         }
         if (s0 === peg$FAILED) {
           s0 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c25) {
-            s1 = peg$c25
+          if (input.substr(peg$currPos, 2) === peg$c35) {
+            s1 = peg$c35
             peg$currPos += 2
           } else {
             s1 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e30)
+              peg$fail(peg$e43)
             }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f28()
+            s1 = peg$f31()
           }
           s0 = s1
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos)
-            if (peg$r5.test(s0)) {
+            if (peg$r8.test(s0)) {
               peg$currPos++
             } else {
               s0 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e31)
+                peg$fail(peg$e44)
               }
             }
           }
@@ -2879,7 +3597,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f29(s1)
+      s1 = peg$f32(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -2902,7 +3620,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0
-        s1 = peg$f30(s1)
+        s1 = peg$f33(s1)
       }
       s0 = s1
     }
@@ -2917,7 +3635,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f31(s1)
+      s1 = peg$f34(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -2952,12 +3670,12 @@ function peg$parse(input, options) {
         s4 = peg$parseBareChar()
         if (s4 === peg$FAILED) {
           s4 = input.charAt(peg$currPos)
-          if (peg$r6.test(s4)) {
+          if (peg$r9.test(s4)) {
             peg$currPos++
           } else {
             s4 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e32)
+              peg$fail(peg$e45)
             }
           }
         }
@@ -2967,12 +3685,12 @@ function peg$parse(input, options) {
             s4 = peg$parseBareChar()
             if (s4 === peg$FAILED) {
               s4 = input.charAt(peg$currPos)
-              if (peg$r6.test(s4)) {
+              if (peg$r9.test(s4)) {
                 peg$currPos++
               } else {
                 s4 = peg$FAILED
                 if (peg$silentFails === 0) {
-                  peg$fail(peg$e32)
+                  peg$fail(peg$e45)
                 }
               }
             }
@@ -2987,7 +3705,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f32(s2)
+          s0 = peg$f35(s2)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -3005,12 +3723,12 @@ function peg$parse(input, options) {
     let s0
 
     s0 = input.charAt(peg$currPos)
-    if (peg$r7.test(s0)) {
+    if (peg$r10.test(s0)) {
       peg$currPos++
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e33)
+        peg$fail(peg$e46)
       }
     }
 
@@ -3027,13 +3745,13 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c29) {
+          s5 = peg$c29
           peg$currPos += 2
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e36)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -3063,13 +3781,13 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c29) {
+            s5 = peg$c29
             peg$currPos += 2
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e36)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -3096,7 +3814,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f33(s1, s2)
+      s0 = peg$f36(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3116,13 +3834,13 @@ function peg$parse(input, options) {
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos
-        if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18
+        if (input.substr(peg$currPos, 3) === peg$c28) {
+          s6 = peg$c28
           peg$currPos += 3
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e22)
+            peg$fail(peg$e35)
           }
         }
         if (s6 !== peg$FAILED) {
@@ -3144,13 +3862,13 @@ function peg$parse(input, options) {
         s6 = peg$currPos
         peg$silentFails++
         s7 = peg$currPos
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c29) {
+          s8 = peg$c29
           peg$currPos += 2
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e36)
           }
         }
         if (s8 !== peg$FAILED) {
@@ -3195,13 +3913,13 @@ function peg$parse(input, options) {
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           s5 = peg$currPos
-          if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18
+          if (input.substr(peg$currPos, 3) === peg$c28) {
+            s6 = peg$c28
             peg$currPos += 3
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e22)
+              peg$fail(peg$e35)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -3223,13 +3941,13 @@ function peg$parse(input, options) {
           s6 = peg$currPos
           peg$silentFails++
           s7 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c29) {
+            s8 = peg$c29
             peg$currPos += 2
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e36)
             }
           }
           if (s8 !== peg$FAILED) {
@@ -3270,7 +3988,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f34(s1, s2)
+      s0 = peg$f37(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3283,13 +4001,13 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20
+    if (input.substr(peg$currPos, 3) === peg$c30) {
+      s1 = peg$c30
       peg$currPos += 3
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e24)
+        peg$fail(peg$e37)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -3318,7 +4036,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNotExpr()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f35(s3)
+          s0 = peg$f38(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -3364,7 +4082,7 @@ function peg$parse(input, options) {
         s2 = null
       }
       peg$savedPos = s0
-      s0 = peg$f36(s1, s2)
+      s0 = peg$f39(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3377,58 +4095,58 @@ function peg$parse(input, options) {
     let s0, s1
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 2) === peg$c25) {
-      s1 = peg$c25
+    if (input.substr(peg$currPos, 2) === peg$c35) {
+      s1 = peg$c35
       peg$currPos += 2
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e30)
+        peg$fail(peg$e43)
       }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f37()
+      s1 = peg$f40()
     }
     s0 = s1
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c22) {
-        s0 = peg$c22
+      if (input.substr(peg$currPos, 2) === peg$c32) {
+        s0 = peg$c32
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e27)
+          peg$fail(peg$e40)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c23) {
-          s0 = peg$c23
+        if (input.substr(peg$currPos, 2) === peg$c33) {
+          s0 = peg$c33
           peg$currPos += 2
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e28)
+            peg$fail(peg$e41)
           }
         }
         if (s0 === peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c24) {
-            s0 = peg$c24
+          if (input.substr(peg$currPos, 2) === peg$c34) {
+            s0 = peg$c34
             peg$currPos += 2
           } else {
             s0 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e29)
+              peg$fail(peg$e42)
             }
           }
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos)
-            if (peg$r5.test(s0)) {
+            if (peg$r8.test(s0)) {
               peg$currPos++
             } else {
               s0 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e31)
+                peg$fail(peg$e44)
               }
             }
           }
@@ -3449,7 +4167,7 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 46) {
-        s5 = peg$c26
+        s5 = peg$c27
         peg$currPos++
       } else {
         s5 = peg$FAILED
@@ -3490,7 +4208,7 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 46) {
-          s5 = peg$c26
+          s5 = peg$c27
           peg$currPos++
         } else {
           s5 = peg$FAILED
@@ -3528,7 +4246,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f38(s1, s2)
+      s0 = peg$f41(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3596,7 +4314,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f39(s1, s2)
+      s0 = peg$f42(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3615,12 +4333,12 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse_()
       s5 = input.charAt(peg$currPos)
-      if (peg$r8.test(s5)) {
+      if (peg$r11.test(s5)) {
         peg$currPos++
       } else {
         s5 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e35)
+          peg$fail(peg$e47)
         }
       }
       if (s5 !== peg$FAILED) {
@@ -3641,12 +4359,12 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse_()
         s5 = input.charAt(peg$currPos)
-        if (peg$r8.test(s5)) {
+        if (peg$r11.test(s5)) {
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e35)
+            peg$fail(peg$e47)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -3664,7 +4382,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f40(s1, s2)
+      s0 = peg$f43(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3678,12 +4396,12 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 45) {
-      s1 = peg$c27
+      s1 = peg$c36
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e36)
+        peg$fail(peg$e48)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -3691,7 +4409,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary()
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f41(s3)
+        s0 = peg$f44(s3)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -3865,7 +4583,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6
-            s6 = peg$f42(s1, s2, s7, s8)
+            s6 = peg$f45(s1, s2, s7, s8)
           } else {
             peg$currPos = s6
             s6 = peg$FAILED
@@ -3885,7 +4603,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f43(s1, s2, s6)
+            s0 = peg$f46(s1, s2, s6)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -3903,7 +4621,7 @@ function peg$parse(input, options) {
         s1 = peg$parseQuotedString()
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0
-          s1 = peg$f44(s1)
+          s1 = peg$f47(s1)
         }
         s0 = s1
         if (s0 === peg$FAILED) {
@@ -3911,7 +4629,7 @@ function peg$parse(input, options) {
           s1 = peg$parseNumber()
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f45(s1)
+            s1 = peg$f48(s1)
           }
           s0 = s1
           if (s0 === peg$FAILED) {
@@ -3944,7 +4662,7 @@ function peg$parse(input, options) {
               s2 = peg$parseFieldRef()
               if (s2 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f46(s2)
+                s0 = peg$f49(s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -3979,7 +4697,7 @@ function peg$parse(input, options) {
     if (s2 !== peg$FAILED) {
       s3 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s4 = peg$c26
+        s4 = peg$c27
         peg$currPos++
       } else {
         s4 = peg$FAILED
@@ -4014,12 +4732,12 @@ function peg$parse(input, options) {
       }
       s4 = peg$currPos
       s5 = input.charAt(peg$currPos)
-      if (peg$r9.test(s5)) {
+      if (peg$r12.test(s5)) {
         peg$currPos++
       } else {
         s5 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e37)
+          peg$fail(peg$e49)
         }
       }
       if (s5 !== peg$FAILED) {
@@ -4074,7 +4792,7 @@ function peg$parse(input, options) {
       s0 = peg$currPos
       s1 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s2 = peg$c26
+        s2 = peg$c27
         peg$currPos++
       } else {
         s2 = peg$FAILED
@@ -4136,7 +4854,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f47(s1)
+      s1 = peg$f50(s1)
     }
     s0 = s1
 
@@ -4147,12 +4865,12 @@ function peg$parse(input, options) {
     let s0
 
     s0 = input.charAt(peg$currPos)
-    if (peg$r10.test(s0)) {
+    if (peg$r13.test(s0)) {
       peg$currPos++
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e38)
+        peg$fail(peg$e50)
       }
     }
 
@@ -4210,7 +4928,7 @@ function peg$parse(input, options) {
       s4 = []
       s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26
+        s6 = peg$c27
         peg$currPos++
       } else {
         s6 = peg$FAILED
@@ -4260,7 +4978,7 @@ function peg$parse(input, options) {
         s4.push(s5)
         s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26
+          s6 = peg$c27
           peg$currPos++
         } else {
           s6 = peg$FAILED
@@ -4328,41 +5046,41 @@ function peg$parse(input, options) {
     s0 = peg$currPos
     s1 = peg$currPos
     s2 = input.charAt(peg$currPos)
-    if (peg$r11.test(s2)) {
+    if (peg$r14.test(s2)) {
       peg$currPos++
     } else {
       s2 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e39)
+        peg$fail(peg$e51)
       }
     }
     if (s2 !== peg$FAILED) {
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r12.test(s4)) {
+      if (peg$r15.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e40)
+          peg$fail(peg$e52)
         }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r12.test(s4)) {
+        if (peg$r15.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e40)
+            peg$fail(peg$e52)
           }
         }
       }
       s4 = []
       s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26
+        s6 = peg$c27
         peg$currPos++
       } else {
         s6 = peg$FAILED
@@ -4373,24 +5091,24 @@ function peg$parse(input, options) {
       if (s6 !== peg$FAILED) {
         s7 = []
         s8 = input.charAt(peg$currPos)
-        if (peg$r12.test(s8)) {
+        if (peg$r15.test(s8)) {
           peg$currPos++
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e40)
+            peg$fail(peg$e52)
           }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
             s7.push(s8)
             s8 = input.charAt(peg$currPos)
-            if (peg$r12.test(s8)) {
+            if (peg$r15.test(s8)) {
               peg$currPos++
             } else {
               s8 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e40)
+                peg$fail(peg$e52)
               }
             }
           }
@@ -4412,7 +5130,7 @@ function peg$parse(input, options) {
         s4.push(s5)
         s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26
+          s6 = peg$c27
           peg$currPos++
         } else {
           s6 = peg$FAILED
@@ -4423,24 +5141,24 @@ function peg$parse(input, options) {
         if (s6 !== peg$FAILED) {
           s7 = []
           s8 = input.charAt(peg$currPos)
-          if (peg$r12.test(s8)) {
+          if (peg$r15.test(s8)) {
             peg$currPos++
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e40)
+              peg$fail(peg$e52)
             }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
               s7.push(s8)
               s8 = input.charAt(peg$currPos)
-              if (peg$r12.test(s8)) {
+              if (peg$r15.test(s8)) {
                 peg$currPos++
               } else {
                 s8 = peg$FAILED
                 if (peg$silentFails === 0) {
-                  peg$fail(peg$e40)
+                  peg$fail(peg$e52)
                 }
               }
             }
@@ -4482,35 +5200,35 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 39) {
-      s1 = peg$c28
+      s1 = peg$c37
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e41)
+        peg$fail(peg$e53)
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r13.test(s4)) {
+      if (peg$r16.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e42)
+          peg$fail(peg$e54)
         }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29
+          s5 = peg$c38
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e43)
+            peg$fail(peg$e55)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -4520,7 +5238,7 @@ function peg$parse(input, options) {
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e44)
+              peg$fail(peg$e56)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -4538,23 +5256,23 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r13.test(s4)) {
+        if (peg$r16.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e42)
+            peg$fail(peg$e54)
           }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29
+            s5 = peg$c38
             peg$currPos++
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e43)
+              peg$fail(peg$e55)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -4564,7 +5282,7 @@ function peg$parse(input, options) {
             } else {
               s6 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e44)
+                peg$fail(peg$e56)
               }
             }
             if (s6 !== peg$FAILED) {
@@ -4582,17 +5300,17 @@ function peg$parse(input, options) {
       }
       s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 39) {
-        s3 = peg$c28
+        s3 = peg$c37
         peg$currPos++
       } else {
         s3 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e41)
+          peg$fail(peg$e53)
         }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f48(s2)
+        s0 = peg$f51(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -4610,35 +5328,35 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c30
+      s1 = peg$c39
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e45)
+        peg$fail(peg$e57)
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r14.test(s4)) {
+      if (peg$r17.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e46)
+          peg$fail(peg$e58)
         }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29
+          s5 = peg$c38
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e43)
+            peg$fail(peg$e55)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -4648,7 +5366,7 @@ function peg$parse(input, options) {
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e44)
+              peg$fail(peg$e56)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -4666,23 +5384,23 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r14.test(s4)) {
+        if (peg$r17.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e46)
+            peg$fail(peg$e58)
           }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29
+            s5 = peg$c38
             peg$currPos++
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e43)
+              peg$fail(peg$e55)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -4692,7 +5410,7 @@ function peg$parse(input, options) {
             } else {
               s6 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e44)
+                peg$fail(peg$e56)
               }
             }
             if (s6 !== peg$FAILED) {
@@ -4710,17 +5428,17 @@ function peg$parse(input, options) {
       }
       s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c30
+        s3 = peg$c39
         peg$currPos++
       } else {
         s3 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e45)
+          peg$fail(peg$e57)
         }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f49(s2)
+        s0 = peg$f52(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -4736,33 +5454,33 @@ function peg$parse(input, options) {
   function peg$parseKeyword() {
     let s0
 
-    if (input.substr(peg$currPos, 3) === peg$c18) {
-      s0 = peg$c18
+    if (input.substr(peg$currPos, 3) === peg$c28) {
+      s0 = peg$c28
       peg$currPos += 3
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e22)
+        peg$fail(peg$e35)
       }
     }
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c19) {
-        s0 = peg$c19
+      if (input.substr(peg$currPos, 2) === peg$c29) {
+        s0 = peg$c29
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e23)
+          peg$fail(peg$e36)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 3) === peg$c20) {
-          s0 = peg$c20
+        if (input.substr(peg$currPos, 3) === peg$c30) {
+          s0 = peg$c30
           peg$currPos += 3
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e24)
+            peg$fail(peg$e37)
           }
         }
       }
@@ -4777,12 +5495,12 @@ function peg$parse(input, options) {
     s0 = peg$currPos
     peg$silentFails++
     s1 = input.charAt(peg$currPos)
-    if (peg$r15.test(s1)) {
+    if (peg$r18.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e47)
+        peg$fail(peg$e59)
       }
     }
     peg$silentFails--
@@ -4801,24 +5519,24 @@ function peg$parse(input, options) {
 
     s0 = []
     s1 = input.charAt(peg$currPos)
-    if (peg$r16.test(s1)) {
+    if (peg$r19.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e48)
+        peg$fail(peg$e60)
       }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
         s0.push(s1)
         s1 = input.charAt(peg$currPos)
-        if (peg$r16.test(s1)) {
+        if (peg$r19.test(s1)) {
           peg$currPos++
         } else {
           s1 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e48)
+            peg$fail(peg$e60)
           }
         }
       }
@@ -4834,23 +5552,23 @@ function peg$parse(input, options) {
 
     s0 = []
     s1 = input.charAt(peg$currPos)
-    if (peg$r16.test(s1)) {
+    if (peg$r19.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e48)
+        peg$fail(peg$e60)
       }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1)
       s1 = input.charAt(peg$currPos)
-      if (peg$r16.test(s1)) {
+      if (peg$r19.test(s1)) {
         peg$currPos++
       } else {
         s1 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e48)
+          peg$fail(peg$e60)
         }
       }
     }
