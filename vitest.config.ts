@@ -19,7 +19,9 @@ const isolated = [
   "test/spl/pipeline.test.ts",
   "test/spl/safety.test.ts",
   "test/spl/limits.test.ts",
-  "test/spl/timechart.test.ts"
+  "test/spl/timechart.test.ts",
+  "test/spl/searchTime.test.ts",
+  "test/spl/functions.test.ts"
 ]
 
 export default defineConfig({

@@ -106,6 +106,11 @@ const node = (context: ExprContext, expr: Expr): Value => {
       return { sql, kind: "number" }
     }
     case "call":
-      return callSql({ ...context, at: expr.at }, expr.name, expr.args.map(sub))
+      return callSql(
+        { ...context, at: expr.at },
+        expr.name,
+        expr.args.map(sub),
+        expr.args.map((a) => (a.type === "string" ? a.value : null))
+      )
   }
 }

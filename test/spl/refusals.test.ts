@@ -22,7 +22,7 @@ const cases: ReadonlyArray<
   ["x | fields - a", "fields", 11, /fields -/],
   ["| eval b=(bytes>1)", "eval", 2, /boolean/],
   ["| eval x=nosuch(1)", "eval", 9, /nosuch\(\) is not in the subset/],
-  ['| eval x=tonumber("ff", 16)', "eval", 9, /base 10/],
+  ['| eval x=tonumber("ff", 37)', "eval", 9, /bases 2 to 36/],
   ["| eval x=round(y, z)", "eval", 9, /whole number of digits/],
   ["| stats median(x)", "stats", 8, /median\(\) is not in the subset/],
   ["| stats count, count", "stats", 2, /twice/],
