@@ -21,7 +21,8 @@ const isolated = [
   "test/spl/limits.test.ts",
   "test/spl/timechart.test.ts",
   "test/spl/searchTime.test.ts",
-  "test/spl/functions.test.ts"
+  "test/spl/functions.test.ts",
+  "test/spl/rules.test.ts"
 ]
 
 export default defineConfig({

@@ -58,6 +58,11 @@ export interface Aggregate {
   readonly text: string
 }
 
+export interface SortKey {
+  readonly field: string
+  readonly descending: boolean
+}
+
 /** `span=1h`, `limit=5` …: the value as written (quotes removed), `at` the option's offset. */
 export interface TimechartOption {
   readonly name: string
@@ -88,7 +93,7 @@ export type Command = Located &
     | {
         readonly command: "sort"
         readonly count: number | null
-        readonly keys: ReadonlyArray<{ readonly field: string; readonly descending: boolean }>
+        readonly keys: ReadonlyArray<SortKey>
       }
     | { readonly command: "head"; readonly count: number | null }
     | {
@@ -106,6 +111,10 @@ export type Command = Located &
         readonly command: "dedup"
         readonly count: number | null
         readonly fields: ReadonlyArray<string>
+        /** `keepempty=`, `consecutive=` as written. */
+        readonly options: ReadonlyArray<TimechartOption>
+        /** `sortby` keys (an empty list when written bare), null without `sortby`. */
+        readonly sortby: ReadonlyArray<SortKey> | null
       }
     | {
         readonly command: "timechart"

@@ -11,7 +11,8 @@ import { SQL_BUDGET } from "./Budget.js"
 import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"
 import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
-import { dedup, evaluate, head, search, sort, where } from "./RowCommands.js"
+import { dedup } from "./DedupCommand.js"
+import { evaluate, head, search, sort, where } from "./RowCommands.js"
 import { EVENTS_TABLE, eventRows, ident, orderBy, selectCarried } from "./Rows.js"
 import { fields, rename, table } from "./ShapeCommands.js"
 import { namesFrom } from "./Stage.js"
@@ -79,7 +80,7 @@ const step = (names: Names, input: Stage, command: Command, window: SearchWindow
     case "head":
       return head(input, command)
     case "dedup":
-      return dedup(input, command)
+      return dedup(names, input, command)
     case "fields":
       return fields(names, input, command)
     case "table":

@@ -1,6 +1,6 @@
 /**
  * Commands that filter, compute or reorder rows without grouping them: `search`, `where`,
- * `eval`, `sort`, `head`, `dedup` (spl.md §1, "Commands").
+ * `eval`, `sort`, `head` (spl.md §1, "Commands"); `dedup` is DedupCommand.ts.
  */
 import type { Command, Expr } from "./Ast.js"
 import { condition, expression } from "./ExprSql.js"
@@ -25,7 +25,7 @@ export const SORT_DEFAULT_LIMIT = 10_000
 export const HEAD_DEFAULT = 10
 
 /** A count written in a command, as SQL: only whole numbers the engine reads exactly. */
-const countOf = (command: string, at: number, count: number) =>
+export const countOf = (command: string, at: number, count: number) =>
   Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
 
 const filtered = (input: Stage, where: string): Stage => ({
@@ -129,20 +129,3 @@ export const head = (input: Stage, command: Of<"head">): Stage => ({
     `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
     `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
 })
-
-/** The first N events (1 by default) of each combination, in the rows' order. */
-export const dedup = (input: Stage, command: Of<"dedup">): Stage => {
-  const values = command.fields.map((field) => {
-    if (!usableName(field))
-      refuse("dedup", command.at, `'${field}' is not a field name dedup can use`)
-    return asText(fieldValue(input.rows, field))
-  })
-  if (command.count === 0) refuse("dedup", command.at, "dedup keeps at least one event per value")
-  return {
-    rows: input.rows,
-    sql:
-      `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
-      `WHERE ${values.map((v) => `${v} IS NOT NULL`).join(" AND ")} ` +
-      `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("dedup", command.at, command.count ?? 1)} BY ${values.join(", ")}`
-  }
-}
