@@ -15,6 +15,7 @@
 import type { SearchWindow } from "../../domain/SplCompiler.js"
 import type { Aggregate, Command } from "./Ast.js"
 import { quoteString } from "../engine/Sql.js"
+import { TIMECHART_AGGREGATES } from "./Commands.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, ident, usableName } from "./Rows.js"
 import type { Column, Rows } from "./Rows.js"
@@ -48,7 +49,7 @@ const aggregateSql = (rows: Rows, aggregate: Aggregate) => {
       return refuse(
         "timechart",
         aggregate.at,
-        `the timechart function ${fn}() is not in the subset (count, dc, sum, avg, min, max)`
+        `the timechart function ${fn}() is not in the subset (${TIMECHART_AGGREGATES.join(", ")})`
       )
   }
 }

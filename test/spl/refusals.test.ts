@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { errorCode, errorStatus, SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { COMMANDS } from "../../src/spl/Commands.js"
+import { COMMANDS, TIMECHART_OPTIONS } from "../../src/spl/Commands.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
 
 const refusal = (spl: string) =>
@@ -88,6 +88,14 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
       Effect.map(
         Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile(`| ${command} |`, {}))),
         (error) => expect(error.message).not.toMatch(/is not in the subset/)
+      )
+    )
+  )
+
+  it.effect("every timechart option the registry lists is one the grammar reads", () =>
+    Effect.forEach(Object.keys(TIMECHART_OPTIONS), (option) =>
+      Effect.flatMap(SplCompiler, (c) =>
+        c.compile(`| timechart ${option}=${option === "span" ? "1h" : "1"} count by host`, {})
       )
     )
   )
