@@ -20,27 +20,12 @@ import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
 import { searchTime } from "./SearchTime.js"
-import { timechart } from "./TimechartCommand.js"
+import { seriesOf, timechart } from "./TimechartCommand.js"
 
 export const MAX_COMMANDS = 64
 
 /** Commands after which the rows are results, not events. */
 const ROW_MAKERS: ReadonlyArray<string> = ["stats", "table", "timechart"]
-
-/** A split timechart's rows are one per bucket and series, to be pivoted (Pivot.ts). */
-const seriesOf = (last: Command | undefined) =>
-  last?.command === "timechart" && last.by !== null && last.aggregates.length === 1
-    ? {
-        series: {
-          split: last.by,
-          value:
-            last.aggregates[0]!.as ??
-            (last.aggregates[0]!.field === null
-              ? last.aggregates[0]!.fn
-              : `${last.aggregates[0]!.fn}(${last.aggregates[0]!.field})`)
-        }
-      }
-    : {}
 
 const windowCondition = (window: SearchWindow) => {
   const bound = (ms: number) => `fromUnixTimestamp64Milli(toInt64(${Math.trunc(ms)}), 'UTC')`

@@ -138,3 +138,14 @@ export const timechart = (
     sql: `SELECT __b, __k, __n, ${display} AS ${ident(label)}, __v AS ${ident(value)} FROM (${grouped})`
   }
 }
+
+/** A split timechart's rows are one per bucket and series, to be pivoted (Pivot.ts). */
+export const seriesOf = (last: Command | undefined) =>
+  last?.command === "timechart" && last.by !== null && last.aggregates.length === 1
+    ? {
+        series: {
+          split: last.by,
+          value: nameOf(last.aggregates[0]!)
+        }
+      }
+    : {}
