@@ -19,7 +19,11 @@ const isolated = [
   "test/spl/pipeline.test.ts",
   "test/spl/safety.test.ts",
   "test/spl/limits.test.ts",
-  "test/identity/deviceAuthorization.test.ts"
+  "test/identity/deviceAuthorization.test.ts",
+  "test/spl/timechart.test.ts",
+  "test/spl/searchTime.test.ts",
+  "test/spl/functions.test.ts",
+  "test/spl/rules.test.ts"
 ]
 
 /**

@@ -38,13 +38,23 @@ export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch
   /** The result's columns, in order. */
   columns: Schema.Array(Schema.String),
   /** `statistics` once a `stats` or `table` made rows of results; `events` before. */
-  resultKind: Schema.Literal("events", "statistics")
+  resultKind: Schema.Literal("events", "statistics"),
+  /**
+   * Set when the search ends in a timechart split by a field: its rows are one per time
+   * bucket and series (`_time`, `split` holding the series name, `value`); Splunk shows
+   * one column per series, which the rows pivot into.
+   */
+  series: Schema.optional(Schema.Struct({ split: Schema.String, value: Schema.String }))
 }) {}
 
 export class SplCompiler extends Context.Tag("sluice/SplCompiler")<
   SplCompiler,
   {
-    /** Compiles `spl` over `window`; anything outside the subset is `SplRefused`. */
+    /**
+     * Compiles `spl` over `window`; anything outside the subset is `SplRefused`.
+     * `earliest=`/`latest=` in the base search replace the window's bounds, resolved
+     * against the `Clock` (the search's start time, which `now()` also reads).
+     */
     readonly compile: (
       spl: string,
       window: SearchWindow

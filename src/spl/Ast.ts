@@ -58,6 +58,18 @@ export interface Aggregate {
   readonly text: string
 }
 
+export interface SortKey {
+  readonly field: string
+  readonly descending: boolean
+}
+
+/** `span=1h`, `limit=5` …: the value as written (quotes removed), `at` the option's offset. */
+export interface TimechartOption {
+  readonly name: string
+  readonly value: string
+  readonly at: number
+}
+
 interface Located {
   /** Offset of the command's first character in the SPL text. */
   readonly at: number
@@ -81,7 +93,7 @@ export type Command = Located &
     | {
         readonly command: "sort"
         readonly count: number | null
-        readonly keys: ReadonlyArray<{ readonly field: string; readonly descending: boolean }>
+        readonly keys: ReadonlyArray<SortKey>
       }
     | { readonly command: "head"; readonly count: number | null }
     | {
@@ -99,6 +111,16 @@ export type Command = Located &
         readonly command: "dedup"
         readonly count: number | null
         readonly fields: ReadonlyArray<string>
+        /** `keepempty=`, `consecutive=` as written. */
+        readonly options: ReadonlyArray<TimechartOption>
+        /** `sortby` keys (an empty list when written bare), null without `sortby`. */
+        readonly sortby: ReadonlyArray<SortKey> | null
+      }
+    | {
+        readonly command: "timechart"
+        readonly options: ReadonlyArray<TimechartOption>
+        readonly aggregates: ReadonlyArray<Aggregate>
+        readonly by: string | null
       }
     | { readonly command: "unknown"; readonly name: string }
   )

@@ -9,5 +9,24 @@ export const COMMANDS = [
   "fields",
   "table",
   "rename",
-  "dedup"
+  "dedup",
+  "timechart"
 ] as const
+
+/** `timechart`'s options (the grammar's TimechartOptionName), with Splunk's defaults. */
+export const TIMECHART_OPTIONS = {
+  span: "chosen for bins",
+  bins: "100",
+  limit: "10",
+  useother: "true",
+  usenull: "true",
+  nullstr: "NULL",
+  otherstr: "OTHER",
+  cont: "true"
+} as const
+
+/** The aggregates `timechart` computes per bucket. */
+export const TIMECHART_AGGREGATES = ["count", "dc", "sum", "avg", "min", "max"] as const
+
+/** `dedup`'s options after its fields (the grammar's DedupOptionName), and `sortby`. */
+export const DEDUP_OPTIONS = ["keepempty", "consecutive", "sortby"] as const

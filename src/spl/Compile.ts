@@ -11,15 +11,21 @@ import { SQL_BUDGET } from "./Budget.js"
 import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"
 import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
-import { dedup, evaluate, head, search, sort, where } from "./RowCommands.js"
+import { dedup } from "./DedupCommand.js"
+import { evaluate, head, search, sort, where } from "./RowCommands.js"
 import { EVENTS_TABLE, eventRows, ident, orderBy, selectCarried } from "./Rows.js"
 import { fields, rename, table } from "./ShapeCommands.js"
 import { namesFrom } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
+import { searchTime } from "./SearchTime.js"
+import { seriesOf, timechart } from "./TimechartCommand.js"
 
 export const MAX_COMMANDS = 64
+
+/** Commands after which the rows are results, not events. */
+const ROW_MAKERS: ReadonlyArray<string> = ["stats", "table", "timechart"]
 
 const windowCondition = (window: SearchWindow) => {
   const bound = (ms: number) => `fromUnixTimestamp64Milli(toInt64(${Math.trunc(ms)}), 'UTC')`
@@ -42,14 +48,14 @@ const expressionsOf = (command: Command) => {
   }
 }
 
-const step = (names: Names, input: Stage, command: Command): Stage => {
+const step = (names: Names, input: Stage, command: Command, window: SearchWindow): Stage => {
   if (expressionsOf(command).some((depth) => depth > MAX_DEPTH))
     refuse(command.command, command.at, `${command.command} nests deeper than ${MAX_DEPTH} levels`)
   switch (command.command) {
     case "search":
       return search(input, command)
     case "where":
-      return where(input, command)
+      return where(names, input, command)
     case "eval":
       return evaluate(names, input, command)
     case "stats":
@@ -59,13 +65,15 @@ const step = (names: Names, input: Stage, command: Command): Stage => {
     case "head":
       return head(input, command)
     case "dedup":
-      return dedup(input, command)
+      return dedup(names, input, command)
     case "fields":
       return fields(names, input, command)
     case "table":
       return table(names, input, command)
     case "rename":
       return rename(names, input, command)
+    case "timechart":
+      return timechart(names, input, command, window)
     case "unknown":
       return refuse(command.name, command.at, `the command ${command.name} is not in the subset`)
   }
@@ -79,19 +87,33 @@ const output = (stage: Stage) => {
   return `SELECT ${columns.join(", ") || "1 AS `_`"} FROM (${stage.sql}) AS __s${order}`
 }
 
-export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch => {
+const checkWindow = (window: SearchWindow) => {
   for (const bound of [window.earliest, window.latest])
     if (bound !== undefined && !(Math.abs(bound) <= 8.64e15))
       refuse("search", 0, "the time window's bounds must be epoch milliseconds")
+}
+
+/** `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it. */
+export const compileSearch = (
+  spl: string,
+  requested: SearchWindow,
+  now: number
+): CompiledSearch => {
+  checkWindow(requested)
   const pipeline = parsePipeline(spl)
   if (pipeline.commands.length > MAX_COMMANDS)
     refuse("search", 0, `the search has more than ${MAX_COMMANDS} commands`)
   if (pipeline.search !== null && searchDepth(pipeline.search.expression) > MAX_DEPTH)
     refuse("search", 0, `search nests deeper than ${MAX_DEPTH} levels`)
-  const names = namesFrom()
+  const names = namesFrom(now)
+  const { expression, window } =
+    pipeline.search === null
+      ? { expression: null, window: requested }
+      : searchTime(pipeline.search.expression, requested, now, pipeline.search.at)
+  checkWindow(window)
   const conditions = [
     ...windowCondition(window),
-    ...(pipeline.search === null ? [] : [searchCondition(eventRows, pipeline.search.expression, 0)])
+    ...(expression === null ? [] : [searchCondition(eventRows, expression, 0)])
   ]
   const base: Stage = {
     rows: eventRows,
@@ -109,7 +131,7 @@ export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch
   record(base, "search", pipeline.search?.text ?? "", pipeline.search?.at ?? 0)
   let current = base
   for (const command of pipeline.commands) {
-    current = step(names, current, command)
+    current = step(names, current, command, window)
     record(current, command.command, command.text, command.at)
   }
   const last = stages[stages.length - 1]!
@@ -118,8 +140,9 @@ export const compileSearch = (spl: string, window: SearchWindow): CompiledSearch
     stages,
     sql: last.sql,
     columns: current.rows.columns.map((c) => c.name),
-    resultKind: pipeline.commands.some((c) => c.command === "stats" || c.command === "table")
+    resultKind: pipeline.commands.some((c) => ROW_MAKERS.includes(c.command))
       ? "statistics"
-      : "events"
+      : "events",
+    ...seriesOf(pipeline.commands[pipeline.commands.length - 1])
   })
 }

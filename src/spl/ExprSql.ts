@@ -15,6 +15,8 @@ export interface ExprContext {
   readonly rows: Rows
   readonly command: string
   readonly at: number
+  /** When the search started (epoch ms), for `now()`. */
+  readonly now: number
 }
 
 /** `_time` in an expression is epoch seconds (a number), as SPL's eval sees it. */
@@ -104,6 +106,11 @@ const node = (context: ExprContext, expr: Expr): Value => {
       return { sql, kind: "number" }
     }
     case "call":
-      return callSql({ ...context, at: expr.at }, expr.name, expr.args.map(sub))
+      return callSql(
+        { ...context, at: expr.at },
+        expr.name,
+        expr.args.map(sub),
+        expr.args.map((a) => (a.type === "string" ? a.value : null))
+      )
   }
 }

@@ -6,10 +6,14 @@
 import { refuse } from "./Refusal.js"
 import { asNumber, asText } from "./Rows.js"
 import type { Value } from "./Rows.js"
+import { formattedString, numberInBase, TEXT_FUNCTIONS, textCall } from "./TextFunctions.js"
+import { TIME_FUNCTIONS, timeCall } from "./TimeFunctions.js"
 
 interface CallContext {
   readonly command: string
   readonly at: number
+  /** When the search started (epoch ms), for `now()`. */
+  readonly now: number
 }
 
 /** Branches of `if`/`case`/`coalesce` share one type: numbers if all are, else text. */
@@ -42,10 +46,25 @@ export const FUNCTIONS = [
   "isnull",
   "isnotnull",
   "like",
-  "match"
+  "match",
+  ...TEXT_FUNCTIONS,
+  ...TIME_FUNCTIONS
 ] as const
 
-export const callSql = (context: CallContext, name: string, args: ReadonlyArray<Value>): Value => {
+/**
+ * `literals[i]` is the text of argument i when it is a quoted string as written (formats,
+ * modifiers and separators must be, to become SQL here).
+ */
+export const callSql = (
+  context: CallContext,
+  name: string,
+  args: ReadonlyArray<Value>,
+  literals: ReadonlyArray<string | null>
+): Value => {
+  if ((TIME_FUNCTIONS as ReadonlyArray<string>).includes(name))
+    return timeCall(context, name, args, literals)
+  if ((TEXT_FUNCTIONS as ReadonlyArray<string>).includes(name))
+    return textCall(context, name, args, literals)
   const arity = (min: number, max = min) =>
     args.length < min || args.length > max
       ? refuse(
@@ -100,14 +119,18 @@ export const callSql = (context: CallContext, name: string, args: ReadonlyArray<
       const away = `__v -> sign(__v) * floor(abs(__v) * ${scale} + 0.5) / ${scale}`
       return { sql: `arrayElement(arrayMap(${away}, [${asNumber(arg(0))}]), 1)`, kind: "number" }
     }
-    case "tonumber":
+    case "tonumber": {
       arity(1, 2)
-      if (args.length === 2 && arg(1).sql !== "toFloat64(10)")
-        refuse(context.command, context.at, "tonumber() reads base 10 only")
-      return { sql: asNumber(arg(0)), kind: "number" }
+      const base = args.length === 2 ? INTEGER.exec(arg(1).sql)?.[1] : "10"
+      if (base === undefined)
+        refuse(context.command, context.at, "tonumber() takes its base as a whole number")
+      return numberInBase(context, arg(0), Number(base))
+    }
     case "tostring":
-      arity(1)
-      return { sql: asText(arg(0)), kind: "string" }
+      arity(1, 2)
+      return args.length === 1
+        ? { sql: asText(arg(0)), kind: "string" }
+        : formattedString(context, arg(0), literals[1] ?? null)
     case "isnull":
     case "isnotnull":
       arity(1)

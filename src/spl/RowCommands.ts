@@ -1,6 +1,6 @@
 /**
  * Commands that filter, compute or reorder rows without grouping them: `search`, `where`,
- * `eval`, `sort`, `head`, `dedup` (spl.md §1, "Commands").
+ * `eval`, `sort`, `head` (spl.md §1, "Commands"); `dedup` is DedupCommand.ts.
  */
 import type { Command, Expr } from "./Ast.js"
 import { condition, expression } from "./ExprSql.js"
@@ -25,7 +25,7 @@ export const SORT_DEFAULT_LIMIT = 10_000
 export const HEAD_DEFAULT = 10
 
 /** A count written in a command, as SQL: only whole numbers the engine reads exactly. */
-const countOf = (command: string, at: number, count: number) =>
+export const countOf = (command: string, at: number, count: number) =>
   Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
 
 const filtered = (input: Stage, where: string): Stage => ({
@@ -36,8 +36,8 @@ const filtered = (input: Stage, where: string): Stage => ({
 export const search = (input: Stage, command: Of<"search">): Stage =>
   filtered(input, searchCondition(input.rows, command.expression, command.at))
 
-export const where = (input: Stage, command: Of<"where">): Stage => {
-  const context = { rows: input.rows, command: "where", at: command.at }
+export const where = (names: Names, input: Stage, command: Of<"where">): Stage => {
+  const context = { rows: input.rows, command: "where", at: command.at, now: names.now }
   return filtered(
     input,
     `ifNull(${condition(context, expression(context, command.expression))}, 0)`
@@ -46,7 +46,7 @@ export const where = (input: Stage, command: Of<"where">): Stage => {
 
 const assign = (names: Names, input: Stage, field: string, expr: Expr, at: number): Stage => {
   if (!usableName(field)) refuse("eval", at, `'${field}' is not a field name eval can assign`)
-  const value = expression({ rows: input.rows, command: "eval", at }, expr)
+  const value = expression({ rows: input.rows, command: "eval", at, now: names.now }, expr)
   // Text an expression made is stored as a value: numeric when it reads as a number.
   const kind =
     value.kind === "bool"
@@ -129,20 +129,3 @@ export const head = (input: Stage, command: Of<"head">): Stage => ({
     `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
     `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
 })
-
-/** The first N events (1 by default) of each combination, in the rows' order. */
-export const dedup = (input: Stage, command: Of<"dedup">): Stage => {
-  const values = command.fields.map((field) => {
-    if (!usableName(field))
-      refuse("dedup", command.at, `'${field}' is not a field name dedup can use`)
-    return asText(fieldValue(input.rows, field))
-  })
-  if (command.count === 0) refuse("dedup", command.at, "dedup keeps at least one event per value")
-  return {
-    rows: input.rows,
-    sql:
-      `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
-      `WHERE ${values.map((v) => `${v} IS NOT NULL`).join(" AND ")} ` +
-      `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("dedup", command.at, command.count ?? 1)} BY ${values.join(", ")}`
-  }
-}

@@ -9,7 +9,7 @@ import { quoteString } from "../engine/Sql.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, numberLiteral, usableName } from "./Rows.js"
 import type { Rows } from "./Rows.js"
-import { segmentPattern } from "./Segments.js"
+import { segmentPattern, segmentPrefilter } from "./Segments.js"
 
 const TIME_MODIFIERS = ["earliest", "latest"]
 
@@ -22,7 +22,12 @@ export const likePattern = (value: string) =>
 const segments = (rows: Rows, text: string) => {
   const pattern = segmentPattern(text)
   if (pattern === null) return "1"
-  return `ifNull(match(${asText(fieldValue(rows, "_raw"))}, ${quoteString(pattern)}), 0)`
+  const raw = asText(fieldValue(rows, "_raw"))
+  const matched = `ifNull(match(${raw}, ${quoteString(pattern)}), 0)`
+  const literal = segmentPrefilter(text)
+  return literal === null
+    ? matched
+    : `(ifNull(positionCaseInsensitive(${raw}, ${quoteString(literal)}) > 0, 0) AND ${matched})`
 }
 
 const equals = (text: string, value: SearchValue) =>
@@ -36,7 +41,7 @@ const compare = (rows: Rows, field: string, op: SearchOperator, value: SearchVal
     refuse(
       "search",
       at,
-      `${field}= in the search text is not supported; pass the time window instead`
+      `${field}= bounds the whole search: write it in the base search, outside OR and NOT`
     )
   const found = fieldValue(rows, field)
   const text = asText(found)

@@ -4,6 +4,7 @@
  * is no longer carried.
  */
 import type { Command } from "./Ast.js"
+import { isPattern, matching, renamedBy, wildcards } from "./FieldPatterns.js"
 import { refuse } from "./Refusal.js"
 import { fieldValue, ident, selectCarried, usableName } from "./Rows.js"
 import type { Column, Rows } from "./Rows.js"
@@ -16,6 +17,20 @@ const checked = (command: string, at: number, fields: ReadonlyArray<string>) => 
     if (!usableName(field)) refuse(command, at, `'${field}' is not a field name ${command} can use`)
   return [...new Set(fields)]
 }
+
+/** Names with wildcards expanded over the stage's fields, in the stage's order. */
+const expanded = (rows: Rows, fields: ReadonlyArray<string>) => [
+  ...new Set(
+    fields.flatMap((field) =>
+      isPattern(field)
+        ? matching(
+            field,
+            rows.columns.map((c) => c.name)
+          )
+        : [field]
+    )
+  )
+]
 
 /** The named fields as columns: visible ones as they are, others read once here. */
 const keep = (names: Names, input: Stage, fields: ReadonlyArray<string>): Stage => {
@@ -44,43 +59,67 @@ export const fields = (names: Names, input: Stage, command: Of<"fields">): Stage
       command.signAt,
       "fields - (removing fields) is outside the subset; list the fields to keep"
     )
+  // `fields *` keeps everything, the events' stored fields included.
+  if (command.fields.includes("*")) return input
+  const named = expanded(input.rows, checked("fields", command.at, command.fields))
   const internal = ["_time", "_raw"].filter(
-    (name) => input.rows.columns.some((c) => c.name === name) && !command.fields.includes(name)
+    (name) => input.rows.columns.some((c) => c.name === name) && !named.includes(name)
   )
-  return keep(names, input, [...internal, ...checked("fields", command.at, command.fields)])
+  return keep(names, input, [...internal, ...named])
 }
 
-/** `table a, b`: exactly those columns, in that order. */
+/** `table a, b*`: exactly those columns, in that order. */
 export const table = (names: Names, input: Stage, command: Of<"table">): Stage =>
-  keep(names, input, checked("table", command.at, command.fields))
+  keep(names, input, expanded(input.rows, checked("table", command.at, command.fields)))
+
+/** `rename a* AS b*`: each field the pattern matches, as renamed one by one. */
+const renamePattern = (names: Names, input: Stage, from: string, to: string, at: number): Stage => {
+  if (wildcards(from) !== wildcards(to))
+    refuse("rename", at, `rename ${from} AS ${to} needs as many * on both sides`)
+  return matching(
+    from,
+    input.rows.columns.map((c) => c.name)
+  ).reduce((stage, name) => {
+    const target = renamedBy(from, to, name)!
+    return renameOne(names, stage, name, target, at)
+  }, input)
+}
 
 /** `rename a AS b, …`, left to right; a renamed field is gone under its old name. */
 export const rename = (names: Names, input: Stage, command: Of<"rename">): Stage =>
-  command.renamings.reduce((stage, { from, to }) => {
-    checked("rename", command.at, [from, to])
-    if (from === to) return stage
-    const visible = stage.rows.columns.find((c) => c.name === from)
-    const others = stage.rows.columns.filter((c) => c.name !== to)
-    const removed = new Set([...stage.rows.removed, from])
-    removed.delete(to)
-    if (visible !== undefined)
-      return {
-        rows: {
-          ...stage.rows,
-          removed,
-          columns: others.map((c) => (c.name === from ? { ...c, name: to } : c))
-        },
-        sql: stage.sql
-      }
-    const value = fieldValue(stage.rows, from)
-    const sql = names.fresh()
-    const rows: Rows = {
-      ...stage.rows,
-      removed,
-      columns: [...others, { name: to, sql, kind: "value" }]
-    }
+  command.renamings.reduce(
+    (stage, { from, to }) =>
+      isPattern(from) || isPattern(to)
+        ? renamePattern(names, stage, from, to, command.at)
+        : renameOne(names, stage, from, to, command.at),
+    input
+  )
+
+const renameOne = (names: Names, stage: Stage, from: string, to: string, at: number): Stage => {
+  checked("rename", at, [from, to])
+  if (from === to) return stage
+  const visible = stage.rows.columns.find((c) => c.name === from)
+  const others = stage.rows.columns.filter((c) => c.name !== to)
+  const removed = new Set([...stage.rows.removed, from])
+  removed.delete(to)
+  if (visible !== undefined)
     return {
-      rows,
-      sql: `SELECT ${selectCarried(stage.rows)}, ${value.sql} AS ${ident(sql)} FROM (${stage.sql})`
+      rows: {
+        ...stage.rows,
+        removed,
+        columns: others.map((c) => (c.name === from ? { ...c, name: to } : c))
+      },
+      sql: stage.sql
     }
-  }, input)
+  const value = fieldValue(stage.rows, from)
+  const sql = names.fresh()
+  const rows: Rows = {
+    ...stage.rows,
+    removed,
+    columns: [...others, { name: to, sql, kind: "value" }]
+  }
+  return {
+    rows,
+    sql: `SELECT ${selectCarried(stage.rows)}, ${value.sql} AS ${ident(sql)} FROM (${stage.sql})`
+  }
+}

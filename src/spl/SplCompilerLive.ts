@@ -1,5 +1,5 @@
 /** The SPL compiler: pure code, so a constant layer (like EventTransformsLive). */
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
@@ -8,8 +8,9 @@ import { Refusal } from "./Refusal.js"
 import { COMMANDS } from "./Commands.js"
 
 const compile = Effect.fn("SplCompiler.compile")(function* (spl: string, window: SearchWindow) {
+  const now = yield* Clock.currentTimeMillis
   return yield* Effect.try({
-    try: () => compileSearch(spl, window),
+    try: () => compileSearch(spl, window, now),
     catch: (error) => error
   }).pipe(
     Effect.catchAll((error) =>

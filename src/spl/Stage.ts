@@ -9,9 +9,11 @@ export interface Stage {
 /** Fresh SQL column names (`__c0`, `__c1` …), unique within one compilation. */
 export interface Names {
   readonly fresh: () => string
+  /** When the search started, in epoch ms: `now()` and `relative_time` read it. */
+  readonly now: number
 }
 
-export const namesFrom = (): Names => {
+export const namesFrom = (now = 0): Names => {
   let next = 0
-  return { fresh: () => `__c${next++}` }
+  return { fresh: () => `__c${next++}`, now }
 }

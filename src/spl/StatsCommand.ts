@@ -1,19 +1,26 @@
 /**
  * `stats` (spl.md §1): one row without BY (a count of 0 over no events), one row per
  * combination with BY, events missing a BY field left out, rows ascending by the BY
- * values; a column is named by `AS` or after the call (`avg(bytes)`). count/dc/values
+ * values; a column is named by `AS` or after the call (`avg(bytes)`). count/dc/values/list
  * take values as text; sum/avg as numbers, ignoring the rest; min/max numerically when
- * any value is a number.
+ * any value is a number; `values` distinct in code-point order, `list` in the rows'
+ * order, the first 100.
  */
 import type { Aggregate, Command } from "./Ast.js"
 import { refuse } from "./Refusal.js"
-import { asNumber, asText, fieldValue, ident, usableName } from "./Rows.js"
+import { asNumber, asText, fieldValue, ident, orderBy, usableName } from "./Rows.js"
 import type { Column, Rows } from "./Rows.js"
 import type { Names, Stage } from "./Stage.js"
 
 type Of<C extends Command["command"]> = Extract<Command, { command: C }>
 
-export const AGGREGATES = ["count", "sum", "avg", "min", "max", "dc", "values"] as const
+export const AGGREGATES = ["count", "sum", "avg", "min", "max", "dc", "values", "list"] as const
+
+/** `list()` keeps at most this many values (Splunk's default). */
+export const LIST_LIMIT = 100
+
+/** The position of each input row in the rows' order, for `list()`. */
+const ORDINAL = "__ord"
 
 const aggregateSql = (rows: Rows, aggregate: Aggregate): Pick<Column, "kind"> & { sql: string } => {
   const { fn, field } = aggregate
@@ -43,6 +50,11 @@ const aggregateSql = (rows: Rows, aggregate: Aggregate): Pick<Column, "kind"> & 
       }
     case "values":
       return { sql: `arraySort(groupUniqArray(${text}))`, kind: "multi" }
+    case "list":
+      return {
+        sql: `arrayMap(__t -> __t.2, groupArraySortedIf(${LIST_LIMIT})(tuple(${ORDINAL}, assumeNotNull(${text})), ${text} IS NOT NULL))`,
+        kind: "multi"
+      }
     default:
       return refuse("stats", aggregate.at, `the stats function ${fn}() is not in the subset`)
   }
@@ -76,6 +88,10 @@ export const stats = (names: Names, input: Stage, command: Of<"stats">): Stage =
     ...aggregates.map((a) => `${a.sql} AS ${ident(a.column)}`)
   ].join(", ")
   const present = by.map((b) => `${b.value} IS NOT NULL`).join(" AND ")
+  // Only list() needs the rows numbered in their order (a sort of the whole input).
+  const from = command.aggregates.some((a) => a.fn === "list")
+    ? `SELECT *, row_number() OVER (${input.rows.order.length === 0 ? "" : `ORDER BY ${orderBy(input.rows.order)}`}) AS ${ORDINAL} FROM (${input.sql})`
+    : input.sql
   const rows: Rows = {
     columns,
     raw: false,
@@ -85,7 +101,7 @@ export const stats = (names: Names, input: Stage, command: Of<"stats">): Stage =
   return {
     rows,
     sql:
-      `SELECT ${select} FROM (${input.sql})` +
+      `SELECT ${select} FROM (${from})` +
       (by.length === 0
         ? ""
         : ` WHERE ${present} GROUP BY ${by.map((b) => ident(b.sql)).join(", ")}`)

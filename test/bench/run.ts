@@ -8,6 +8,7 @@ import { lifecycle } from "./lifecycle.js"
 import { login } from "./login.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
+import { spl } from "./spl.js"
 
 const benchmarks: Record<string, () => Promise<void>> = {
   ingest,
@@ -15,7 +16,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   otlp,
   hec,
   lifecycle,
-  login
+  login,
+  spl
 }
 
 const wanted = process.argv.slice(2)

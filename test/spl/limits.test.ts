@@ -1,7 +1,7 @@
 /**
  * The row limits of spl.md §1 over more events than they allow: `sort` returns 10,000
- * rows unless told otherwise (`sort 0` all of them), `head` 10, and `stats count` counts
- * them all.
+ * rows unless told otherwise (`sort 0` all of them), `head` 10, `list()` 100 values, and
+ * `stats count` counts them all.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -39,6 +39,13 @@ layer(SplCompilerLive)("SPL limits", (it) => {
       expect(rows.length).toBe(10_000)
       expect(rows[0]).toEqual({ n: "10004" })
       expect(rows[9_999]).toEqual({ n: "5" })
+    })
+  )
+  it.effect("stats list() keeps the first 100 values in the rows' order (newest first)", () =>
+    Effect.map(search(chdb, "| stats list(n) as l | eval c=mvcount(l)"), (rows) => {
+      const [row] = rows
+      expect(row?.["c"]).toBe(100)
+      expect(row?.["l"]).toEqual(Array.from({ length: 100 }, (_, i) => String(10_004 - i)))
     })
   )
   it.effect("head is 10, newest first; stats count counts all", () =>

@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { errorCode, errorStatus, SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { COMMANDS } from "../../src/spl/Commands.js"
+import { COMMANDS, TIMECHART_OPTIONS } from "../../src/spl/Commands.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
 
 const refusal = (spl: string) =>
@@ -16,13 +16,13 @@ const refusal = (spl: string) =>
 const cases: ReadonlyArray<
   readonly [spl: string, command: string, position: number, says: RegExp]
 > = [
-  ["error | timechart count", "timechart", 8, /timechart is not in the subset/],
+  ["error | chart count by host", "chart", 8, /chart is not in the subset/],
   ["| transaction host maxspan=5m", "transaction", 2, /transaction/],
   ['x | rex "(?<a>.*)" | stats count', "rex", 4, /rex/],
   ["x | fields - a", "fields", 11, /fields -/],
   ["| eval b=(bytes>1)", "eval", 2, /boolean/],
   ["| eval x=nosuch(1)", "eval", 9, /nosuch\(\) is not in the subset/],
-  ['| eval x=tonumber("ff", 16)', "eval", 9, /base 10/],
+  ['| eval x=tonumber("ff", 37)', "eval", 9, /bases 2 to 36/],
   ["| eval x=round(y, z)", "eval", 9, /whole number of digits/],
   ["| stats median(x)", "stats", 8, /median\(\) is not in the subset/],
   ["| stats count, count", "stats", 2, /twice/],
@@ -32,7 +32,8 @@ const cases: ReadonlyArray<
   ["| dedup 1e3 host", "dedup", 9, /syntax error/],
   ["__raw_data=1", "search", 0, /not a field name/],
   ["x TERM(10.0.0.1)", "search", 2, /TERM\(\) is not in the subset/],
-  ["x earliest=-24h", "search", 0, /pass the time window/],
+  ["x OR earliest=-24h", "search", 0, /outside OR, NOT and IN/],
+  ["x | search earliest=-24h", "search", 4, /write it in the base search/],
   ["| eval __c0=1", "eval", 2, /not a field name/]
 ]
 
@@ -87,6 +88,14 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
       Effect.map(
         Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile(`| ${command} |`, {}))),
         (error) => expect(error.message).not.toMatch(/is not in the subset/)
+      )
+    )
+  )
+
+  it.effect("every timechart option the registry lists is one the grammar reads", () =>
+    Effect.forEach(Object.keys(TIMECHART_OPTIONS), (option) =>
+      Effect.flatMap(SplCompiler, (c) =>
+        c.compile(`| timechart ${option}=${option === "span" ? "1h" : "1"} count by host`, {})
       )
     )
   )

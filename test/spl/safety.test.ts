@@ -4,7 +4,8 @@
  * compiles or is refused, and what compiles runs on chDB within the size budget.
  */
 import { expect, layer } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
+import { SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import { SQL_BUDGET } from "../../src/spl/Budget.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
@@ -30,7 +31,19 @@ const hostile: ReadonlyArray<readonly [benign: string, attack: string]> = [
   ["| stats count as 'plain' by host", "| stats count as 'n`) FROM x; --' by host"],
   ["| rename host AS 'plain'", "| rename host AS 'h\\\\`x'"],
   ['| where like(msg, "plain")', "| where like(msg, \"%' OR ''='\")"],
-  ["SELECT", "UNION"]
+  ["SELECT", "UNION"],
+  [
+    '| timechart span=5m nullstr="none" count by host',
+    `| timechart span=5m nullstr="x\\\\'); DROP TABLE spl_events; --" count by host`
+  ],
+  ['| eval t=strftime(_time, "%Y")', `| eval t=strftime(_time, "%Y'); --{x}")`],
+  ['| eval s=split(host, "-")', '| eval s=split(host, "\\\\\u0000\'{")'],
+  [
+    '| eval r="plain" . relative_time(_time, "-1d@d")',
+    '| eval r="/* x */ -- ;" . relative_time(_time, "-1d@d")'
+  ],
+  ["| rename host* AS h*", "| rename host* AS 'h`;{*'"],
+  ["earliest=-1h plain", 'earliest=-1h "\'; SELECT 1 --"']
 ]
 
 layer(SplCompilerLive)("SPL safety", (it) => {
@@ -89,6 +102,7 @@ layer(SplCompilerLive)("SPL safety", (it) => {
       const random = mulberry32(20261124)
       const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(random() * items.length)]!
       let compiledCount = 0
+      let refusedCount = 0
       for (let i = 0; i < 3000; i++) {
         const parts = Array.from({ length: 1 + Math.floor(random() * 14) }, () =>
           random() < 0.1 ? String.fromCharCode(Math.floor(random() * 0x3000)) : pick(TOKENS)
@@ -97,6 +111,10 @@ layer(SplCompilerLive)("SPL safety", (it) => {
         const exit = yield* Effect.exit(compiler.compile(spl, { earliest: 0, latest: 1e13 }))
         if (Exit.isFailure(exit)) {
           expect(Cause.isDie(exit.cause), spl).toBe(false)
+          expect(Cause.failureOption(exit.cause).pipe(Option.getOrThrow), spl).toBeInstanceOf(
+            SplRefused
+          )
+          refusedCount++
           continue
         }
         compiledCount++
@@ -104,7 +122,9 @@ layer(SplCompilerLive)("SPL safety", (it) => {
         const ran = yield* Effect.exit(Effect.tryPromise(() => rowsOf(chdb, exit.value.sql)))
         if (Exit.isFailure(ran)) expect.fail(`${spl}\n${Cause.pretty(ran.cause)}`)
       }
+      // Both sides are exercised: many searches compile and run, many are refused.
       expect(compiledCount).toBeGreaterThan(300)
+      expect(refusedCount).toBeGreaterThan(300)
     })
   )
 })
@@ -190,7 +210,39 @@ const TOKENS = [
   "round(",
   "| head 99999999999999999999",
   '"\u0000"',
-  "'a`b'"
+  "'a`b'",
+  "| timechart",
+  "| timechart count by host",
+  "| timechart span=1h avg(bytes)",
+  "span=5m",
+  "span=1s",
+  "bins=3",
+  "limit=0",
+  "useother=f",
+  "usenull=false",
+  'nullstr="n"',
+  "cont=false",
+  "earliest=-1h",
+  "latest=@d",
+  "earliest=yesterday",
+  "keepempty=true",
+  "consecutive=true",
+  "sortby",
+  "host*",
+  "*",
+  "list(user)",
+  'relative_time(_time, "-1d@w1")',
+  'strftime(_time, "%Y-%m-%d %H:%M:%S.%3N")',
+  'strptime(user, "%d/%m/%Y")',
+  'split(host, "-")',
+  "mvcount(",
+  'tostring(bytes, "commas")',
+  'tostring(bytes, "duration")',
+  "tonumber(bytes, 16)",
+  "now()",
+  '"{"',
+  "{",
+  "}"
 ]
 
 /** A small seeded generator, so the fuzz is the same strings every run. */

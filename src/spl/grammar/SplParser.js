@@ -13,7 +13,8 @@ const KNOWN = [
   "fields",
   "table",
   "rename",
-  "dedup"
+  "dedup",
+  "timechart"
 ]
 
 class peg$SyntaxError extends SyntaxError {
@@ -215,37 +216,53 @@ function peg$parse(input, options) {
   const peg$c15 = "table"
   const peg$c16 = "rename"
   const peg$c17 = "dedup"
-  const peg$c18 = "AND"
-  const peg$c19 = "OR"
-  const peg$c20 = "NOT"
-  const peg$c21 = "in"
-  const peg$c22 = "!="
-  const peg$c23 = "<="
-  const peg$c24 = ">="
-  const peg$c25 = "=="
-  const peg$c26 = "."
-  const peg$c27 = "-"
-  const peg$c28 = "'"
-  const peg$c29 = "\\"
-  const peg$c30 = '"'
+  const peg$c18 = "sortby"
+  const peg$c19 = "keepempty"
+  const peg$c20 = "consecutive"
+  const peg$c21 = "timechart"
+  const peg$c22 = "span"
+  const peg$c23 = "bins"
+  const peg$c24 = "limit"
+  const peg$c25 = "useother"
+  const peg$c26 = "usenull"
+  const peg$c27 = "nullstr"
+  const peg$c28 = "otherstr"
+  const peg$c29 = "cont"
+  const peg$c30 = "."
+  const peg$c31 = "AND"
+  const peg$c32 = "OR"
+  const peg$c33 = "NOT"
+  const peg$c34 = "in"
+  const peg$c35 = "!="
+  const peg$c36 = "<="
+  const peg$c37 = ">="
+  const peg$c38 = "=="
+  const peg$c39 = "-"
+  const peg$c40 = "'"
+  const peg$c41 = "\\"
+  const peg$c42 = '"'
 
   const peg$r0 = /^[A-Za-z_]/
   const peg$r1 = /^[A-Za-z0-9_]/
   const peg$r2 = /^[+\-]/
-  const peg$r3 = /^[^|"]/
-  const peg$r4 = /^[^()|"]/
-  const peg$r5 = /^[<->]/
-  const peg$r6 = /^[=<>!]/
-  const peg$r7 = /^[^ \t\r\n()|"=<>!,]/
-  const peg$r8 = /^[*\/%]/
-  const peg$r9 = /^[eE]/
-  const peg$r10 = /^[0-9]/
-  const peg$r11 = /^[A-Za-z_@]/
-  const peg$r12 = /^[A-Za-z0-9_@\-:]/
-  const peg$r13 = /^[^'\\]/
-  const peg$r14 = /^[^"\\]/
-  const peg$r15 = /^[A-Za-z0-9_.@\-:]/
-  const peg$r16 = /^[ \t\r\n]/
+  const peg$r3 = /^[A-Za-z0-9]/
+  const peg$r4 = /^[^ \t\r\n|,"()]/
+  const peg$r5 = /^[^|"]/
+  const peg$r6 = /^[A-Za-z_@*]/
+  const peg$r7 = /^[A-Za-z0-9_@\-:*]/
+  const peg$r8 = /^[^()|"]/
+  const peg$r9 = /^[<->]/
+  const peg$r10 = /^[=<>!]/
+  const peg$r11 = /^[^ \t\r\n()|"=<>!,]/
+  const peg$r12 = /^[*\/%]/
+  const peg$r13 = /^[eE]/
+  const peg$r14 = /^[0-9]/
+  const peg$r15 = /^[A-Za-z_@]/
+  const peg$r16 = /^[A-Za-z0-9_@\-:]/
+  const peg$r17 = /^[^'\\]/
+  const peg$r18 = /^[^"\\]/
+  const peg$r19 = /^[A-Za-z0-9_.@\-:]/
+  const peg$r20 = /^[ \t\r\n]/
 
   const peg$e0 = peg$literalExpectation("|", false)
   const peg$e1 = peg$literalExpectation("search", true)
@@ -273,49 +290,84 @@ function peg$parse(input, options) {
   const peg$e18 = peg$literalExpectation("table", true)
   const peg$e19 = peg$literalExpectation("rename", true)
   const peg$e20 = peg$literalExpectation("dedup", true)
-  const peg$e21 = peg$classExpectation(["|", '"'], true, false, false)
-  const peg$e22 = peg$literalExpectation("AND", false)
-  const peg$e23 = peg$literalExpectation("OR", false)
-  const peg$e24 = peg$literalExpectation("NOT", false)
-  const peg$e25 = peg$classExpectation(["(", ")", "|", '"'], true, false, false)
-  const peg$e26 = peg$literalExpectation("IN", true)
-  const peg$e27 = peg$literalExpectation("!=", false)
-  const peg$e28 = peg$literalExpectation("<=", false)
-  const peg$e29 = peg$literalExpectation(">=", false)
-  const peg$e30 = peg$literalExpectation("==", false)
-  const peg$e31 = peg$classExpectation([["<", ">"]], false, false, false)
-  const peg$e32 = peg$classExpectation(["=", "<", ">", "!"], false, false, false)
-  const peg$e33 = peg$classExpectation(
+  const peg$e21 = peg$literalExpectation("sortby", true)
+  const peg$e22 = peg$classExpectation(
+    [
+      ["A", "Z"],
+      ["a", "z"],
+      ["0", "9"]
+    ],
+    false,
+    false,
+    false
+  )
+  const peg$e23 = peg$literalExpectation("keepempty", true)
+  const peg$e24 = peg$literalExpectation("consecutive", true)
+  const peg$e25 = peg$literalExpectation("timechart", true)
+  const peg$e26 = peg$classExpectation(
+    [" ", "\t", "\r", "\n", "|", ",", '"', "(", ")"],
+    true,
+    false,
+    false
+  )
+  const peg$e27 = peg$literalExpectation("span", true)
+  const peg$e28 = peg$literalExpectation("bins", true)
+  const peg$e29 = peg$literalExpectation("limit", true)
+  const peg$e30 = peg$literalExpectation("useother", true)
+  const peg$e31 = peg$literalExpectation("usenull", true)
+  const peg$e32 = peg$literalExpectation("nullstr", true)
+  const peg$e33 = peg$literalExpectation("otherstr", true)
+  const peg$e34 = peg$literalExpectation("cont", true)
+  const peg$e35 = peg$classExpectation(["|", '"'], true, false, false)
+  const peg$e36 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@", "*"], false, false, false)
+  const peg$e37 = peg$classExpectation(
+    [["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":", "*"],
+    false,
+    false,
+    false
+  )
+  const peg$e38 = peg$literalExpectation(".", false)
+  const peg$e39 = peg$literalExpectation("AND", false)
+  const peg$e40 = peg$literalExpectation("OR", false)
+  const peg$e41 = peg$literalExpectation("NOT", false)
+  const peg$e42 = peg$classExpectation(["(", ")", "|", '"'], true, false, false)
+  const peg$e43 = peg$literalExpectation("IN", true)
+  const peg$e44 = peg$literalExpectation("!=", false)
+  const peg$e45 = peg$literalExpectation("<=", false)
+  const peg$e46 = peg$literalExpectation(">=", false)
+  const peg$e47 = peg$literalExpectation("==", false)
+  const peg$e48 = peg$classExpectation([["<", ">"]], false, false, false)
+  const peg$e49 = peg$classExpectation(["=", "<", ">", "!"], false, false, false)
+  const peg$e50 = peg$classExpectation(
     [" ", "\t", "\r", "\n", "(", ")", "|", '"', "=", "<", ">", "!", ","],
     true,
     false,
     false
   )
-  const peg$e34 = peg$literalExpectation(".", false)
-  const peg$e35 = peg$classExpectation(["*", "/", "%"], false, false, false)
-  const peg$e36 = peg$literalExpectation("-", false)
-  const peg$e37 = peg$classExpectation(["e", "E"], false, false, false)
-  const peg$e38 = peg$classExpectation([["0", "9"]], false, false, false)
-  const peg$e39 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false)
-  const peg$e40 = peg$classExpectation(
+  const peg$e51 = peg$classExpectation(["*", "/", "%"], false, false, false)
+  const peg$e52 = peg$literalExpectation("-", false)
+  const peg$e53 = peg$classExpectation(["e", "E"], false, false, false)
+  const peg$e54 = peg$classExpectation([["0", "9"]], false, false, false)
+  const peg$e55 = peg$classExpectation([["A", "Z"], ["a", "z"], "_", "@"], false, false, false)
+  const peg$e56 = peg$classExpectation(
     [["A", "Z"], ["a", "z"], ["0", "9"], "_", "@", "-", ":"],
     false,
     false,
     false
   )
-  const peg$e41 = peg$literalExpectation("'", false)
-  const peg$e42 = peg$classExpectation(["'", "\\"], true, false, false)
-  const peg$e43 = peg$literalExpectation("\\", false)
-  const peg$e44 = peg$anyExpectation()
-  const peg$e45 = peg$literalExpectation('"', false)
-  const peg$e46 = peg$classExpectation(['"', "\\"], true, false, false)
-  const peg$e47 = peg$classExpectation(
+  const peg$e57 = peg$literalExpectation("'", false)
+  const peg$e58 = peg$classExpectation(["'", "\\"], true, false, false)
+  const peg$e59 = peg$literalExpectation("\\", false)
+  const peg$e60 = peg$anyExpectation()
+  const peg$e61 = peg$literalExpectation('"', false)
+  const peg$e62 = peg$classExpectation(['"', "\\"], true, false, false)
+  const peg$e63 = peg$classExpectation(
     [["A", "Z"], ["a", "z"], ["0", "9"], "_", ".", "@", "-", ":"],
     false,
     false,
     false
   )
-  const peg$e48 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false)
+  const peg$e64 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false)
 
   function peg$f0(search, commands) {
     return { search: search ?? null, commands }
@@ -371,100 +423,123 @@ function peg$parse(input, options) {
   function peg$f17(from, to) {
     return { from, to }
   }
-  function peg$f18(count, fields) {
-    return { command: "dedup", count: count ?? null, fields }
+  function peg$f18(count, fields, options, keys) {
+    return keys ?? []
   }
-  function peg$f19(name) {
+  function peg$f19(count, fields, options, sortby) {
+    return { command: "dedup", count: count ?? null, fields, options, sortby: sortby ?? null }
+  }
+  function peg$f20(head, tail) {
+    return [head, ...tail]
+  }
+  function peg$f21(at, name, value) {
+    return { name: name.toLowerCase(), value, at }
+  }
+  function peg$f22(before, head, tail, by, after) {
+    return {
+      command: "timechart",
+      options: [...before, ...after],
+      aggregates: [head, ...tail],
+      by: by ?? null
+    }
+  }
+  function peg$f23(at, name, value) {
+    return { name: name.toLowerCase(), value, at }
+  }
+  function peg$f24(name) {
     return !KNOWN.includes(name.toLowerCase())
   }
-  function peg$f20(name) {
+  function peg$f25(name) {
     return { command: "unknown", name }
   }
-  function peg$f21(head, tail) {
+  function peg$f26(head, tail) {
     return [head, ...tail]
   }
-  function peg$f22(head, tail) {
+  function peg$f27(head, tail) {
+    return [head, ...tail]
+  }
+  function peg$f28(head, tail) {
     return tail.length === 0 ? head : { type: "and", operands: [head, ...tail] }
   }
-  function peg$f23(head, tail) {
+  function peg$f29(head, tail) {
     return tail.length === 0 ? head : { type: "or", operands: [head, ...tail] }
   }
-  function peg$f24(operand) {
+  function peg$f30(operand) {
     return { type: "not", operand }
   }
-  function peg$f25(at, name) {
+  function peg$f31(at, name) {
     return { type: "call", name, at }
   }
-  function peg$f26(field, head, tail) {
+  function peg$f32(field, head, tail) {
     return { type: "in", field, values: [head, ...tail] }
   }
-  function peg$f27(field, op, value) {
+  function peg$f33(field, op, value) {
     return { type: "compare", field, op, value }
   }
-  function peg$f28() {
+  function peg$f34() {
     return "="
   }
-  function peg$f29(value) {
+  function peg$f35(value) {
     return { text: value, quoted: true }
   }
-  function peg$f30(value) {
+  function peg$f36(value) {
     return { text: value, quoted: false }
   }
-  function peg$f31(value) {
+  function peg$f37(value) {
     return { type: "phrase", text: value }
   }
-  function peg$f32(value) {
+  function peg$f38(value) {
     return { type: "term", text: value }
   }
-  function peg$f33(head, tail) {
+  function peg$f39(head, tail) {
     return tail.reduce((left, right) => ({ type: "or", left, right }), head)
   }
-  function peg$f34(head, tail) {
+  function peg$f40(head, tail) {
     return tail.reduce((left, right) => ({ type: "and", left, right }), head)
   }
-  function peg$f35(operand) {
+  function peg$f41(operand) {
     return { type: "not", operand }
   }
-  function peg$f36(left, right) {
+  function peg$f42(left, right) {
     return right === null ? left : { type: "compare", op: right[0], left, right: right[1] }
   }
-  function peg$f37() {
+  function peg$f43() {
     return "="
   }
-  function peg$f38(head, tail) {
+  function peg$f44(head, tail) {
     return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
   }
-  function peg$f39(head, tail) {
+  function peg$f45(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f40(head, tail) {
+  function peg$f46(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f41(operand) {
+  function peg$f47(operand) {
     return { type: "negate", operand }
   }
-  function peg$f42(at, name, head, tail) {
+  function peg$f48(at, name, head, tail) {
     return [head, ...tail]
   }
-  function peg$f43(at, name, args) {
+  function peg$f49(at, name, args) {
     return { type: "call", name, args: args ?? [], at }
   }
-  function peg$f44(value) {
+  function peg$f50(value) {
     return { type: "string", value }
   }
-  function peg$f45(value) {
+  function peg$f51(value) {
     return { type: "number", value }
   }
-  function peg$f46(name) {
+  function peg$f52(name) {
     return { type: "field", name }
   }
-  function peg$f47(digits) {
+  function peg$f53(digits) {
     return Number(digits)
   }
-  function peg$f48(chars) {
+  function peg$f54(chars) {
     return chars.replace(/\\(.)/g, "$1")
   }
-  function peg$f49(chars) {
+  function peg$f55(chars) {
     return chars.replace(/\\(.)/g, "$1")
   }
   let peg$currPos = options.peg$currPos | 0
@@ -783,7 +858,10 @@ function peg$parse(input, options) {
                     if (s2 === peg$FAILED) {
                       s2 = peg$parseDedupCommand()
                       if (s2 === peg$FAILED) {
-                        s2 = peg$parseUnknownCommand()
+                        s2 = peg$parseTimechartCommand()
+                        if (s2 === peg$FAILED) {
+                          s2 = peg$parseUnknownCommand()
+                        }
                       }
                     }
                   }
@@ -1238,6 +1316,9 @@ function peg$parse(input, options) {
           s7 = peg$parse__()
           if (s7 !== peg$FAILED) {
             s8 = peg$parseLooseField()
+            if (s8 === peg$FAILED) {
+              s8 = peg$parseQuotedString()
+            }
             if (s8 !== peg$FAILED) {
               s4 = s8
             } else {
@@ -1270,7 +1351,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseAggregateName() {
-    let s0, s1, s2, s3, s4, s5, s6
+    let s0, s1, s2, s3, s4, s5, s6, s7
 
     s0 = peg$currPos
     s1 = peg$currPos
@@ -1307,52 +1388,90 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
+      peg$silentFails++
       s3 = peg$currPos
-      s4 = input.charAt(peg$currPos)
-      if (peg$r0.test(s4)) {
-        peg$currPos++
-      } else {
-        s4 = peg$FAILED
-        if (peg$silentFails === 0) {
-          peg$fail(peg$e11)
-        }
-      }
+      s4 = peg$parseTimechartOptionName()
       if (s4 !== peg$FAILED) {
-        s5 = []
-        s6 = input.charAt(peg$currPos)
-        if (peg$r1.test(s6)) {
+        s5 = peg$parse_()
+        if (input.charCodeAt(peg$currPos) === 61) {
+          s6 = peg$c5
           peg$currPos++
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e12)
+            peg$fail(peg$e5)
           }
         }
-        while (s6 !== peg$FAILED) {
-          s5.push(s6)
-          s6 = input.charAt(peg$currPos)
-          if (peg$r1.test(s6)) {
-            peg$currPos++
-          } else {
-            s6 = peg$FAILED
-            if (peg$silentFails === 0) {
-              peg$fail(peg$e12)
-            }
-          }
+        if (s6 !== peg$FAILED) {
+          s4 = [s4, s5, s6]
+          s3 = s4
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
         }
-        s4 = [s4, s5]
-        s3 = s4
       } else {
         peg$currPos = s3
         s3 = peg$FAILED
       }
-      if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos)
+      peg$silentFails--
+      if (s3 === peg$FAILED) {
+        s2 = undefined
       } else {
-        s2 = s3
+        peg$currPos = s2
+        s2 = peg$FAILED
       }
       if (s2 !== peg$FAILED) {
-        s0 = s2
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = input.charAt(peg$currPos)
+        if (peg$r0.test(s5)) {
+          peg$currPos++
+        } else {
+          s5 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e11)
+          }
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = []
+          s7 = input.charAt(peg$currPos)
+          if (peg$r1.test(s7)) {
+            peg$currPos++
+          } else {
+            s7 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e12)
+            }
+          }
+          while (s7 !== peg$FAILED) {
+            s6.push(s7)
+            s7 = input.charAt(peg$currPos)
+            if (peg$r1.test(s7)) {
+              peg$currPos++
+            } else {
+              s7 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e12)
+              }
+            }
+          }
+          s5 = [s5, s6]
+          s4 = s5
+        } else {
+          peg$currPos = s4
+          s4 = peg$FAILED
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = input.substring(s3, peg$currPos)
+        } else {
+          s3 = s4
+        }
+        if (s3 !== peg$FAILED) {
+          s0 = s3
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -1679,7 +1798,7 @@ function peg$parse(input, options) {
           s4 = null
         }
         s5 = peg$parse_()
-        s6 = peg$parseFieldList()
+        s6 = peg$parsePatternList()
         if (s6 !== peg$FAILED) {
           peg$savedPos = s0
           s0 = peg$f14(s3, s4, s6)
@@ -1715,7 +1834,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
-        s3 = peg$parseFieldList()
+        s3 = peg$parsePatternList()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
           s0 = peg$f15(s3)
@@ -1849,7 +1968,7 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5
 
     s0 = peg$currPos
-    s1 = peg$parseLooseField()
+    s1 = peg$parseFieldPattern()
     if (s1 !== peg$FAILED) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
@@ -1865,7 +1984,7 @@ function peg$parse(input, options) {
         if (s3 !== peg$FAILED) {
           s4 = peg$parse__()
           if (s4 !== peg$FAILED) {
-            s5 = peg$parseLooseField()
+            s5 = peg$parseFieldPattern()
             if (s5 !== peg$FAILED) {
               peg$savedPos = s0
               s0 = peg$f17(s1, s5)
@@ -1894,7 +2013,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseDedupCommand() {
-    let s0, s1, s2, s3, s4
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12
 
     s0 = peg$currPos
     s1 = input.substr(peg$currPos, 5)
@@ -1926,10 +2045,91 @@ function peg$parse(input, options) {
       }
       s3 = peg$parse__()
       if (s3 !== peg$FAILED) {
-        s4 = peg$parseFieldList()
+        s4 = peg$parseDedupFields()
         if (s4 !== peg$FAILED) {
+          s5 = []
+          s6 = peg$currPos
+          s7 = peg$parse__()
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseDedupOption()
+            if (s8 !== peg$FAILED) {
+              s6 = s8
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          while (s6 !== peg$FAILED) {
+            s5.push(s6)
+            s6 = peg$currPos
+            s7 = peg$parse__()
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parseDedupOption()
+              if (s8 !== peg$FAILED) {
+                s6 = s8
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          }
+          s6 = peg$currPos
+          s7 = peg$parse__()
+          if (s7 !== peg$FAILED) {
+            s8 = input.substr(peg$currPos, 6)
+            if (s8.toLowerCase() === peg$c18) {
+              peg$currPos += 6
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e21)
+              }
+            }
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parseBoundary()
+              if (s9 !== peg$FAILED) {
+                s10 = peg$currPos
+                s11 = peg$parse__()
+                if (s11 !== peg$FAILED) {
+                  s12 = peg$parseSortKeys()
+                  if (s12 !== peg$FAILED) {
+                    s10 = s12
+                  } else {
+                    peg$currPos = s10
+                    s10 = peg$FAILED
+                  }
+                } else {
+                  peg$currPos = s10
+                  s10 = peg$FAILED
+                }
+                if (s10 === peg$FAILED) {
+                  s10 = null
+                }
+                peg$savedPos = s6
+                s6 = peg$f18(s2, s4, s5, s10)
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          if (s6 === peg$FAILED) {
+            s6 = null
+          }
           peg$savedPos = s0
-          s0 = peg$f18(s2, s4)
+          s0 = peg$f19(s2, s4, s5, s6)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -1941,6 +2141,672 @@ function peg$parse(input, options) {
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseDedupFields() {
+    let s0, s1, s2, s3, s4, s5, s6, s7
+
+    s0 = peg$currPos
+    s1 = peg$parseDedupField()
+    if (s1 !== peg$FAILED) {
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$currPos
+      s5 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s6 = peg$c4
+        peg$currPos++
+      } else {
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e4)
+        }
+      }
+      if (s6 !== peg$FAILED) {
+        s7 = peg$parse_()
+        s5 = [s5, s6, s7]
+        s4 = s5
+      } else {
+        peg$currPos = s4
+        s4 = peg$FAILED
+      }
+      if (s4 === peg$FAILED) {
+        s4 = peg$parse__()
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseDedupField()
+        if (s5 !== peg$FAILED) {
+          s3 = s5
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = peg$parse_()
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s6 = peg$c4
+          peg$currPos++
+        } else {
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4)
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_()
+          s5 = [s5, s6, s7]
+          s4 = s5
+        } else {
+          peg$currPos = s4
+          s4 = peg$FAILED
+        }
+        if (s4 === peg$FAILED) {
+          s4 = peg$parse__()
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseDedupField()
+          if (s5 !== peg$FAILED) {
+            s3 = s5
+          } else {
+            peg$currPos = s3
+            s3 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      }
+      peg$savedPos = s0
+      s0 = peg$f20(s1, s2)
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseDedupField() {
+    let s0, s1, s2, s3, s4, s5
+
+    s0 = peg$currPos
+    s1 = peg$currPos
+    peg$silentFails++
+    s2 = peg$currPos
+    s3 = peg$parseDedupOptionName()
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 61) {
+        s5 = peg$c5
+        peg$currPos++
+      } else {
+        s5 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e5)
+        }
+      }
+      if (s5 !== peg$FAILED) {
+        s3 = [s3, s4, s5]
+        s2 = s3
+      } else {
+        peg$currPos = s2
+        s2 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s2
+      s2 = peg$FAILED
+    }
+    peg$silentFails--
+    if (s2 === peg$FAILED) {
+      s1 = undefined
+    } else {
+      peg$currPos = s1
+      s1 = peg$FAILED
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos
+      peg$silentFails++
+      s3 = peg$currPos
+      s4 = input.substr(peg$currPos, 6)
+      if (s4.toLowerCase() === peg$c18) {
+        peg$currPos += 6
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e21)
+        }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseBoundary()
+        if (s5 !== peg$FAILED) {
+          s4 = [s4, s5]
+          s3 = s4
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      peg$silentFails--
+      if (s3 === peg$FAILED) {
+        s2 = undefined
+      } else {
+        peg$currPos = s2
+        s2 = peg$FAILED
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseLooseField()
+        if (s3 !== peg$FAILED) {
+          s0 = s3
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseDedupOption() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
+
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$parseDedupOptionName()
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 61) {
+        s4 = peg$c5
+        peg$currPos++
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e5)
+        }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_()
+        s6 = peg$currPos
+        s7 = []
+        s8 = input.charAt(peg$currPos)
+        if (peg$r3.test(s8)) {
+          peg$currPos++
+        } else {
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e22)
+          }
+        }
+        if (s8 !== peg$FAILED) {
+          while (s8 !== peg$FAILED) {
+            s7.push(s8)
+            s8 = input.charAt(peg$currPos)
+            if (peg$r3.test(s8)) {
+              peg$currPos++
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e22)
+              }
+            }
+          }
+        } else {
+          s7 = peg$FAILED
+        }
+        if (s7 !== peg$FAILED) {
+          s6 = input.substring(s6, peg$currPos)
+        } else {
+          s6 = s7
+        }
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s0
+          s0 = peg$f21(s1, s2, s6)
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseDedupOptionName() {
+    let s0, s1
+
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 9)
+    if (s1.toLowerCase() === peg$c19) {
+      peg$currPos += 9
+    } else {
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e23)
+      }
+    }
+    if (s1 === peg$FAILED) {
+      s1 = input.substr(peg$currPos, 11)
+      if (s1.toLowerCase() === peg$c20) {
+        peg$currPos += 11
+      } else {
+        s1 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e24)
+        }
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos)
+    } else {
+      s0 = s1
+    }
+
+    return s0
+  }
+
+  function peg$parseTimechartCommand() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
+
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 9)
+    if (s1.toLowerCase() === peg$c21) {
+      peg$currPos += 9
+    } else {
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e25)
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$parse__()
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseTimechartOption()
+        if (s5 !== peg$FAILED) {
+          s3 = s5
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$parse__()
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseTimechartOption()
+          if (s5 !== peg$FAILED) {
+            s3 = s5
+          } else {
+            peg$currPos = s3
+            s3 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      }
+      s3 = peg$parse__()
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseAggregate()
+        if (s4 !== peg$FAILED) {
+          s5 = []
+          s6 = peg$currPos
+          s7 = peg$currPos
+          s8 = peg$parse_()
+          if (input.charCodeAt(peg$currPos) === 44) {
+            s9 = peg$c4
+            peg$currPos++
+          } else {
+            s9 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e4)
+            }
+          }
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parse_()
+            s8 = [s8, s9, s10]
+            s7 = s8
+          } else {
+            peg$currPos = s7
+            s7 = peg$FAILED
+          }
+          if (s7 === peg$FAILED) {
+            s7 = peg$parse__()
+          }
+          if (s7 !== peg$FAILED) {
+            s8 = peg$parseAggregate()
+            if (s8 !== peg$FAILED) {
+              s6 = s8
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          while (s6 !== peg$FAILED) {
+            s5.push(s6)
+            s6 = peg$currPos
+            s7 = peg$currPos
+            s8 = peg$parse_()
+            if (input.charCodeAt(peg$currPos) === 44) {
+              s9 = peg$c4
+              peg$currPos++
+            } else {
+              s9 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e4)
+              }
+            }
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parse_()
+              s8 = [s8, s9, s10]
+              s7 = s8
+            } else {
+              peg$currPos = s7
+              s7 = peg$FAILED
+            }
+            if (s7 === peg$FAILED) {
+              s7 = peg$parse__()
+            }
+            if (s7 !== peg$FAILED) {
+              s8 = peg$parseAggregate()
+              if (s8 !== peg$FAILED) {
+                s6 = s8
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          }
+          s6 = peg$currPos
+          s7 = peg$parse__()
+          if (s7 !== peg$FAILED) {
+            s8 = input.substr(peg$currPos, 2)
+            if (s8.toLowerCase() === peg$c7) {
+              peg$currPos += 2
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e7)
+              }
+            }
+            if (s8 !== peg$FAILED) {
+              s9 = peg$parse__()
+              if (s9 !== peg$FAILED) {
+                s10 = peg$parseLooseField()
+                if (s10 !== peg$FAILED) {
+                  s6 = s10
+                } else {
+                  peg$currPos = s6
+                  s6 = peg$FAILED
+                }
+              } else {
+                peg$currPos = s6
+                s6 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s6
+              s6 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s6
+            s6 = peg$FAILED
+          }
+          if (s6 === peg$FAILED) {
+            s6 = null
+          }
+          s7 = []
+          s8 = peg$currPos
+          s9 = peg$parse__()
+          if (s9 !== peg$FAILED) {
+            s10 = peg$parseTimechartOption()
+            if (s10 !== peg$FAILED) {
+              s8 = s10
+            } else {
+              peg$currPos = s8
+              s8 = peg$FAILED
+            }
+          } else {
+            peg$currPos = s8
+            s8 = peg$FAILED
+          }
+          while (s8 !== peg$FAILED) {
+            s7.push(s8)
+            s8 = peg$currPos
+            s9 = peg$parse__()
+            if (s9 !== peg$FAILED) {
+              s10 = peg$parseTimechartOption()
+              if (s10 !== peg$FAILED) {
+                s8 = s10
+              } else {
+                peg$currPos = s8
+                s8 = peg$FAILED
+              }
+            } else {
+              peg$currPos = s8
+              s8 = peg$FAILED
+            }
+          }
+          peg$savedPos = s0
+          s0 = peg$f22(s2, s4, s5, s6, s7)
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseTimechartOption() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
+
+    s0 = peg$currPos
+    s1 = peg$parsePosition()
+    s2 = peg$parseTimechartOptionName()
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 61) {
+        s4 = peg$c5
+        peg$currPos++
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e5)
+        }
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_()
+        s6 = peg$parseQuotedString()
+        if (s6 === peg$FAILED) {
+          s6 = peg$currPos
+          s7 = []
+          s8 = input.charAt(peg$currPos)
+          if (peg$r4.test(s8)) {
+            peg$currPos++
+          } else {
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e26)
+            }
+          }
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
+              if (peg$r4.test(s8)) {
+                peg$currPos++
+              } else {
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e26)
+                }
+              }
+            }
+          } else {
+            s7 = peg$FAILED
+          }
+          if (s7 !== peg$FAILED) {
+            s6 = input.substring(s6, peg$currPos)
+          } else {
+            s6 = s7
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          peg$savedPos = s0
+          s0 = peg$f23(s1, s2, s6)
+        } else {
+          peg$currPos = s0
+          s0 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s0
+        s0 = peg$FAILED
+      }
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseTimechartOptionName() {
+    let s0, s1
+
+    s0 = peg$currPos
+    s1 = input.substr(peg$currPos, 4)
+    if (s1.toLowerCase() === peg$c22) {
+      peg$currPos += 4
+    } else {
+      s1 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e27)
+      }
+    }
+    if (s1 === peg$FAILED) {
+      s1 = input.substr(peg$currPos, 4)
+      if (s1.toLowerCase() === peg$c23) {
+        peg$currPos += 4
+      } else {
+        s1 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e28)
+        }
+      }
+      if (s1 === peg$FAILED) {
+        s1 = input.substr(peg$currPos, 5)
+        if (s1.toLowerCase() === peg$c24) {
+          peg$currPos += 5
+        } else {
+          s1 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e29)
+          }
+        }
+        if (s1 === peg$FAILED) {
+          s1 = input.substr(peg$currPos, 8)
+          if (s1.toLowerCase() === peg$c25) {
+            peg$currPos += 8
+          } else {
+            s1 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e30)
+            }
+          }
+          if (s1 === peg$FAILED) {
+            s1 = input.substr(peg$currPos, 7)
+            if (s1.toLowerCase() === peg$c26) {
+              peg$currPos += 7
+            } else {
+              s1 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e31)
+              }
+            }
+            if (s1 === peg$FAILED) {
+              s1 = input.substr(peg$currPos, 7)
+              if (s1.toLowerCase() === peg$c27) {
+                peg$currPos += 7
+              } else {
+                s1 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e32)
+                }
+              }
+              if (s1 === peg$FAILED) {
+                s1 = input.substr(peg$currPos, 8)
+                if (s1.toLowerCase() === peg$c28) {
+                  peg$currPos += 8
+                } else {
+                  s1 = peg$FAILED
+                  if (peg$silentFails === 0) {
+                    peg$fail(peg$e33)
+                  }
+                }
+                if (s1 === peg$FAILED) {
+                  s1 = input.substr(peg$currPos, 4)
+                  if (s1.toLowerCase() === peg$c29) {
+                    peg$currPos += 4
+                  } else {
+                    s1 = peg$FAILED
+                    if (peg$silentFails === 0) {
+                      peg$fail(peg$e34)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos)
+    } else {
+      s0 = s1
     }
 
     return s0
@@ -1997,7 +2863,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos
-      s2 = peg$f19(s1)
+      s2 = peg$f24(s1)
       if (s2) {
         s2 = undefined
       } else {
@@ -2008,12 +2874,12 @@ function peg$parse(input, options) {
         s4 = peg$parseQuotedString()
         if (s4 === peg$FAILED) {
           s4 = input.charAt(peg$currPos)
-          if (peg$r3.test(s4)) {
+          if (peg$r5.test(s4)) {
             peg$currPos++
           } else {
             s4 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e21)
+              peg$fail(peg$e35)
             }
           }
         }
@@ -2022,18 +2888,18 @@ function peg$parse(input, options) {
           s4 = peg$parseQuotedString()
           if (s4 === peg$FAILED) {
             s4 = input.charAt(peg$currPos)
-            if (peg$r3.test(s4)) {
+            if (peg$r5.test(s4)) {
               peg$currPos++
             } else {
               s4 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e21)
+                peg$fail(peg$e35)
               }
             }
           }
         }
         peg$savedPos = s0
-        s0 = peg$f20(s1)
+        s0 = peg$f25(s1)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -2127,10 +2993,258 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f21(s1, s2)
+      s0 = peg$f26(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parsePatternList() {
+    let s0, s1, s2, s3, s4, s5, s6, s7
+
+    s0 = peg$currPos
+    s1 = peg$parseFieldPattern()
+    if (s1 !== peg$FAILED) {
+      s2 = []
+      s3 = peg$currPos
+      s4 = peg$currPos
+      s5 = peg$parse_()
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s6 = peg$c4
+        peg$currPos++
+      } else {
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e4)
+        }
+      }
+      if (s6 !== peg$FAILED) {
+        s7 = peg$parse_()
+        s5 = [s5, s6, s7]
+        s4 = s5
+      } else {
+        peg$currPos = s4
+        s4 = peg$FAILED
+      }
+      if (s4 === peg$FAILED) {
+        s4 = peg$parse__()
+      }
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parseFieldPattern()
+        if (s5 !== peg$FAILED) {
+          s3 = s5
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s3
+        s3 = peg$FAILED
+      }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3)
+        s3 = peg$currPos
+        s4 = peg$currPos
+        s5 = peg$parse_()
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s6 = peg$c4
+          peg$currPos++
+        } else {
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e4)
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_()
+          s5 = [s5, s6, s7]
+          s4 = s5
+        } else {
+          peg$currPos = s4
+          s4 = peg$FAILED
+        }
+        if (s4 === peg$FAILED) {
+          s4 = peg$parse__()
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseFieldPattern()
+          if (s5 !== peg$FAILED) {
+            s3 = s5
+          } else {
+            peg$currPos = s3
+            s3 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s3
+          s3 = peg$FAILED
+        }
+      }
+      peg$savedPos = s0
+      s0 = peg$f27(s1, s2)
+    } else {
+      peg$currPos = s0
+      s0 = peg$FAILED
+    }
+
+    return s0
+  }
+
+  function peg$parseFieldPattern() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8
+
+    s0 = peg$currPos
+    s1 = peg$currPos
+    s2 = input.charAt(peg$currPos)
+    if (peg$r6.test(s2)) {
+      peg$currPos++
+    } else {
+      s2 = peg$FAILED
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e36)
+      }
+    }
+    if (s2 !== peg$FAILED) {
+      s3 = []
+      s4 = input.charAt(peg$currPos)
+      if (peg$r7.test(s4)) {
+        peg$currPos++
+      } else {
+        s4 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e37)
+        }
+      }
+      while (s4 !== peg$FAILED) {
+        s3.push(s4)
+        s4 = input.charAt(peg$currPos)
+        if (peg$r7.test(s4)) {
+          peg$currPos++
+        } else {
+          s4 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e37)
+          }
+        }
+      }
+      s4 = []
+      s5 = peg$currPos
+      if (input.charCodeAt(peg$currPos) === 46) {
+        s6 = peg$c30
+        peg$currPos++
+      } else {
+        s6 = peg$FAILED
+        if (peg$silentFails === 0) {
+          peg$fail(peg$e38)
+        }
+      }
+      if (s6 !== peg$FAILED) {
+        s7 = []
+        s8 = input.charAt(peg$currPos)
+        if (peg$r7.test(s8)) {
+          peg$currPos++
+        } else {
+          s8 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e37)
+          }
+        }
+        if (s8 !== peg$FAILED) {
+          while (s8 !== peg$FAILED) {
+            s7.push(s8)
+            s8 = input.charAt(peg$currPos)
+            if (peg$r7.test(s8)) {
+              peg$currPos++
+            } else {
+              s8 = peg$FAILED
+              if (peg$silentFails === 0) {
+                peg$fail(peg$e37)
+              }
+            }
+          }
+        } else {
+          s7 = peg$FAILED
+        }
+        if (s7 !== peg$FAILED) {
+          s6 = [s6, s7]
+          s5 = s6
+        } else {
+          peg$currPos = s5
+          s5 = peg$FAILED
+        }
+      } else {
+        peg$currPos = s5
+        s5 = peg$FAILED
+      }
+      while (s5 !== peg$FAILED) {
+        s4.push(s5)
+        s5 = peg$currPos
+        if (input.charCodeAt(peg$currPos) === 46) {
+          s6 = peg$c30
+          peg$currPos++
+        } else {
+          s6 = peg$FAILED
+          if (peg$silentFails === 0) {
+            peg$fail(peg$e38)
+          }
+        }
+        if (s6 !== peg$FAILED) {
+          s7 = []
+          s8 = input.charAt(peg$currPos)
+          if (peg$r7.test(s8)) {
+            peg$currPos++
+          } else {
+            s8 = peg$FAILED
+            if (peg$silentFails === 0) {
+              peg$fail(peg$e37)
+            }
+          }
+          if (s8 !== peg$FAILED) {
+            while (s8 !== peg$FAILED) {
+              s7.push(s8)
+              s8 = input.charAt(peg$currPos)
+              if (peg$r7.test(s8)) {
+                peg$currPos++
+              } else {
+                s8 = peg$FAILED
+                if (peg$silentFails === 0) {
+                  peg$fail(peg$e37)
+                }
+              }
+            }
+          } else {
+            s7 = peg$FAILED
+          }
+          if (s7 !== peg$FAILED) {
+            s6 = [s6, s7]
+            s5 = s6
+          } else {
+            peg$currPos = s5
+            s5 = peg$FAILED
+          }
+        } else {
+          peg$currPos = s5
+          s5 = peg$FAILED
+        }
+      }
+      s2 = [s2, s3, s4]
+      s1 = s2
+    } else {
+      peg$currPos = s1
+      s1 = peg$FAILED
+    }
+    if (s1 !== peg$FAILED) {
+      s0 = input.substring(s0, peg$currPos)
+    } else {
+      s0 = s1
+    }
+    if (s0 === peg$FAILED) {
+      s0 = peg$parseSingleQuoted()
+      if (s0 === peg$FAILED) {
+        s0 = peg$parseQuotedString()
+      }
     }
 
     return s0
@@ -2147,13 +3261,13 @@ function peg$parse(input, options) {
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos
-        if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18
+        if (input.substr(peg$currPos, 3) === peg$c31) {
+          s6 = peg$c31
           peg$currPos += 3
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e22)
+            peg$fail(peg$e39)
           }
         }
         if (s6 !== peg$FAILED) {
@@ -2175,13 +3289,13 @@ function peg$parse(input, options) {
         s6 = peg$currPos
         peg$silentFails++
         s7 = peg$currPos
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c32) {
+          s8 = peg$c32
           peg$currPos += 2
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e40)
           }
         }
         if (s8 !== peg$FAILED) {
@@ -2226,13 +3340,13 @@ function peg$parse(input, options) {
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           s5 = peg$currPos
-          if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18
+          if (input.substr(peg$currPos, 3) === peg$c31) {
+            s6 = peg$c31
             peg$currPos += 3
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e22)
+              peg$fail(peg$e39)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -2254,13 +3368,13 @@ function peg$parse(input, options) {
           s6 = peg$currPos
           peg$silentFails++
           s7 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c32) {
+            s8 = peg$c32
             peg$currPos += 2
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e40)
             }
           }
           if (s8 !== peg$FAILED) {
@@ -2301,7 +3415,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f22(s1, s2)
+      s0 = peg$f28(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -2320,13 +3434,13 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c32) {
+          s5 = peg$c32
           peg$currPos += 2
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e40)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -2356,13 +3470,13 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c32) {
+            s5 = peg$c32
             peg$currPos += 2
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e40)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -2389,7 +3503,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f23(s1, s2)
+      s0 = peg$f29(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -2402,13 +3516,13 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3, s4, s5, s6
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20
+    if (input.substr(peg$currPos, 3) === peg$c33) {
+      s1 = peg$c33
       peg$currPos += 3
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e24)
+        peg$fail(peg$e41)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -2437,7 +3551,7 @@ function peg$parse(input, options) {
         s3 = peg$parseSearchUnary()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f24(s3)
+          s0 = peg$f30(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -2554,12 +3668,12 @@ function peg$parse(input, options) {
               s5 = peg$parseQuotedString()
               if (s5 === peg$FAILED) {
                 s5 = input.charAt(peg$currPos)
-                if (peg$r4.test(s5)) {
+                if (peg$r8.test(s5)) {
                   peg$currPos++
                 } else {
                   s5 = peg$FAILED
                   if (peg$silentFails === 0) {
-                    peg$fail(peg$e25)
+                    peg$fail(peg$e42)
                   }
                 }
               }
@@ -2568,12 +3682,12 @@ function peg$parse(input, options) {
                 s5 = peg$parseQuotedString()
                 if (s5 === peg$FAILED) {
                   s5 = input.charAt(peg$currPos)
-                  if (peg$r4.test(s5)) {
+                  if (peg$r8.test(s5)) {
                     peg$currPos++
                   } else {
                     s5 = peg$FAILED
                     if (peg$silentFails === 0) {
-                      peg$fail(peg$e25)
+                      peg$fail(peg$e42)
                     }
                   }
                 }
@@ -2589,7 +3703,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f25(s1, s2)
+                s0 = peg$f31(s1, s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -2621,12 +3735,12 @@ function peg$parse(input, options) {
       s2 = peg$parse__()
       if (s2 !== peg$FAILED) {
         s3 = input.substr(peg$currPos, 2)
-        if (s3.toLowerCase() === peg$c21) {
+        if (s3.toLowerCase() === peg$c34) {
           peg$currPos += 2
         } else {
           s3 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e26)
+            peg$fail(peg$e43)
           }
         }
         if (s3 !== peg$FAILED) {
@@ -2708,7 +3822,7 @@ function peg$parse(input, options) {
               }
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f26(s1, s7, s8)
+                s0 = peg$f32(s1, s7, s8)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -2744,7 +3858,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSearchValue()
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f27(s1, s3, s5)
+            s0 = peg$f33(s1, s3, s5)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -2765,59 +3879,59 @@ function peg$parse(input, options) {
   function peg$parseSearchOperator() {
     let s0, s1
 
-    if (input.substr(peg$currPos, 2) === peg$c22) {
-      s0 = peg$c22
+    if (input.substr(peg$currPos, 2) === peg$c35) {
+      s0 = peg$c35
       peg$currPos += 2
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e27)
+        peg$fail(peg$e44)
       }
     }
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c23) {
-        s0 = peg$c23
+      if (input.substr(peg$currPos, 2) === peg$c36) {
+        s0 = peg$c36
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e28)
+          peg$fail(peg$e45)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c24) {
-          s0 = peg$c24
+        if (input.substr(peg$currPos, 2) === peg$c37) {
+          s0 = peg$c37
           peg$currPos += 2
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e29)
+            peg$fail(peg$e46)
           }
         }
         if (s0 === peg$FAILED) {
           s0 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c25) {
-            s1 = peg$c25
+          if (input.substr(peg$currPos, 2) === peg$c38) {
+            s1 = peg$c38
             peg$currPos += 2
           } else {
             s1 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e30)
+              peg$fail(peg$e47)
             }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f28()
+            s1 = peg$f34()
           }
           s0 = s1
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos)
-            if (peg$r5.test(s0)) {
+            if (peg$r9.test(s0)) {
               peg$currPos++
             } else {
               s0 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e31)
+                peg$fail(peg$e48)
               }
             }
           }
@@ -2879,7 +3993,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f29(s1)
+      s1 = peg$f35(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -2902,7 +4016,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0
-        s1 = peg$f30(s1)
+        s1 = peg$f36(s1)
       }
       s0 = s1
     }
@@ -2917,7 +4031,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f31(s1)
+      s1 = peg$f37(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -2952,12 +4066,12 @@ function peg$parse(input, options) {
         s4 = peg$parseBareChar()
         if (s4 === peg$FAILED) {
           s4 = input.charAt(peg$currPos)
-          if (peg$r6.test(s4)) {
+          if (peg$r10.test(s4)) {
             peg$currPos++
           } else {
             s4 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e32)
+              peg$fail(peg$e49)
             }
           }
         }
@@ -2967,12 +4081,12 @@ function peg$parse(input, options) {
             s4 = peg$parseBareChar()
             if (s4 === peg$FAILED) {
               s4 = input.charAt(peg$currPos)
-              if (peg$r6.test(s4)) {
+              if (peg$r10.test(s4)) {
                 peg$currPos++
               } else {
                 s4 = peg$FAILED
                 if (peg$silentFails === 0) {
-                  peg$fail(peg$e32)
+                  peg$fail(peg$e49)
                 }
               }
             }
@@ -2987,7 +4101,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f32(s2)
+          s0 = peg$f38(s2)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -3005,12 +4119,12 @@ function peg$parse(input, options) {
     let s0
 
     s0 = input.charAt(peg$currPos)
-    if (peg$r7.test(s0)) {
+    if (peg$r11.test(s0)) {
       peg$currPos++
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e33)
+        peg$fail(peg$e50)
       }
     }
 
@@ -3027,13 +4141,13 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s5 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c32) {
+          s5 = peg$c32
           peg$currPos += 2
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e40)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -3063,13 +4177,13 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s5 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c32) {
+            s5 = peg$c32
             peg$currPos += 2
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e40)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -3096,7 +4210,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f33(s1, s2)
+      s0 = peg$f39(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3116,13 +4230,13 @@ function peg$parse(input, options) {
       s4 = peg$parse__()
       if (s4 !== peg$FAILED) {
         s5 = peg$currPos
-        if (input.substr(peg$currPos, 3) === peg$c18) {
-          s6 = peg$c18
+        if (input.substr(peg$currPos, 3) === peg$c31) {
+          s6 = peg$c31
           peg$currPos += 3
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e22)
+            peg$fail(peg$e39)
           }
         }
         if (s6 !== peg$FAILED) {
@@ -3144,13 +4258,13 @@ function peg$parse(input, options) {
         s6 = peg$currPos
         peg$silentFails++
         s7 = peg$currPos
-        if (input.substr(peg$currPos, 2) === peg$c19) {
-          s8 = peg$c19
+        if (input.substr(peg$currPos, 2) === peg$c32) {
+          s8 = peg$c32
           peg$currPos += 2
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23)
+            peg$fail(peg$e40)
           }
         }
         if (s8 !== peg$FAILED) {
@@ -3195,13 +4309,13 @@ function peg$parse(input, options) {
         s4 = peg$parse__()
         if (s4 !== peg$FAILED) {
           s5 = peg$currPos
-          if (input.substr(peg$currPos, 3) === peg$c18) {
-            s6 = peg$c18
+          if (input.substr(peg$currPos, 3) === peg$c31) {
+            s6 = peg$c31
             peg$currPos += 3
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e22)
+              peg$fail(peg$e39)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -3223,13 +4337,13 @@ function peg$parse(input, options) {
           s6 = peg$currPos
           peg$silentFails++
           s7 = peg$currPos
-          if (input.substr(peg$currPos, 2) === peg$c19) {
-            s8 = peg$c19
+          if (input.substr(peg$currPos, 2) === peg$c32) {
+            s8 = peg$c32
             peg$currPos += 2
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e23)
+              peg$fail(peg$e40)
             }
           }
           if (s8 !== peg$FAILED) {
@@ -3270,7 +4384,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f34(s1, s2)
+      s0 = peg$f40(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3283,13 +4397,13 @@ function peg$parse(input, options) {
     let s0, s1, s2, s3
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 3) === peg$c20) {
-      s1 = peg$c20
+    if (input.substr(peg$currPos, 3) === peg$c33) {
+      s1 = peg$c33
       peg$currPos += 3
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e24)
+        peg$fail(peg$e41)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -3318,7 +4432,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNotExpr()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f35(s3)
+          s0 = peg$f41(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -3364,7 +4478,7 @@ function peg$parse(input, options) {
         s2 = null
       }
       peg$savedPos = s0
-      s0 = peg$f36(s1, s2)
+      s0 = peg$f42(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3377,58 +4491,58 @@ function peg$parse(input, options) {
     let s0, s1
 
     s0 = peg$currPos
-    if (input.substr(peg$currPos, 2) === peg$c25) {
-      s1 = peg$c25
+    if (input.substr(peg$currPos, 2) === peg$c38) {
+      s1 = peg$c38
       peg$currPos += 2
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e30)
+        peg$fail(peg$e47)
       }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f37()
+      s1 = peg$f43()
     }
     s0 = s1
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c22) {
-        s0 = peg$c22
+      if (input.substr(peg$currPos, 2) === peg$c35) {
+        s0 = peg$c35
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e27)
+          peg$fail(peg$e44)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 2) === peg$c23) {
-          s0 = peg$c23
+        if (input.substr(peg$currPos, 2) === peg$c36) {
+          s0 = peg$c36
           peg$currPos += 2
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e28)
+            peg$fail(peg$e45)
           }
         }
         if (s0 === peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c24) {
-            s0 = peg$c24
+          if (input.substr(peg$currPos, 2) === peg$c37) {
+            s0 = peg$c37
             peg$currPos += 2
           } else {
             s0 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e29)
+              peg$fail(peg$e46)
             }
           }
           if (s0 === peg$FAILED) {
             s0 = input.charAt(peg$currPos)
-            if (peg$r5.test(s0)) {
+            if (peg$r9.test(s0)) {
               peg$currPos++
             } else {
               s0 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e31)
+                peg$fail(peg$e48)
               }
             }
           }
@@ -3449,12 +4563,12 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse_()
       if (input.charCodeAt(peg$currPos) === 46) {
-        s5 = peg$c26
+        s5 = peg$c30
         peg$currPos++
       } else {
         s5 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e34)
+          peg$fail(peg$e38)
         }
       }
       if (s5 !== peg$FAILED) {
@@ -3490,12 +4604,12 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse_()
         if (input.charCodeAt(peg$currPos) === 46) {
-          s5 = peg$c26
+          s5 = peg$c30
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e34)
+            peg$fail(peg$e38)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -3528,7 +4642,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f38(s1, s2)
+      s0 = peg$f44(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3596,7 +4710,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f39(s1, s2)
+      s0 = peg$f45(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3615,12 +4729,12 @@ function peg$parse(input, options) {
       s3 = peg$currPos
       s4 = peg$parse_()
       s5 = input.charAt(peg$currPos)
-      if (peg$r8.test(s5)) {
+      if (peg$r12.test(s5)) {
         peg$currPos++
       } else {
         s5 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e35)
+          peg$fail(peg$e51)
         }
       }
       if (s5 !== peg$FAILED) {
@@ -3641,12 +4755,12 @@ function peg$parse(input, options) {
         s3 = peg$currPos
         s4 = peg$parse_()
         s5 = input.charAt(peg$currPos)
-        if (peg$r8.test(s5)) {
+        if (peg$r12.test(s5)) {
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e35)
+            peg$fail(peg$e51)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -3664,7 +4778,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f40(s1, s2)
+      s0 = peg$f46(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3678,12 +4792,12 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 45) {
-      s1 = peg$c27
+      s1 = peg$c39
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e36)
+        peg$fail(peg$e52)
       }
     }
     if (s1 !== peg$FAILED) {
@@ -3691,7 +4805,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary()
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f41(s3)
+        s0 = peg$f47(s3)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -3865,7 +4979,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6
-            s6 = peg$f42(s1, s2, s7, s8)
+            s6 = peg$f48(s1, s2, s7, s8)
           } else {
             peg$currPos = s6
             s6 = peg$FAILED
@@ -3885,7 +4999,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f43(s1, s2, s6)
+            s0 = peg$f49(s1, s2, s6)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -3903,7 +5017,7 @@ function peg$parse(input, options) {
         s1 = peg$parseQuotedString()
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0
-          s1 = peg$f44(s1)
+          s1 = peg$f50(s1)
         }
         s0 = s1
         if (s0 === peg$FAILED) {
@@ -3911,7 +5025,7 @@ function peg$parse(input, options) {
           s1 = peg$parseNumber()
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f45(s1)
+            s1 = peg$f51(s1)
           }
           s0 = s1
           if (s0 === peg$FAILED) {
@@ -3944,7 +5058,7 @@ function peg$parse(input, options) {
               s2 = peg$parseFieldRef()
               if (s2 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f46(s2)
+                s0 = peg$f52(s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -3979,12 +5093,12 @@ function peg$parse(input, options) {
     if (s2 !== peg$FAILED) {
       s3 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s4 = peg$c26
+        s4 = peg$c30
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e34)
+          peg$fail(peg$e38)
         }
       }
       if (s4 !== peg$FAILED) {
@@ -4014,12 +5128,12 @@ function peg$parse(input, options) {
       }
       s4 = peg$currPos
       s5 = input.charAt(peg$currPos)
-      if (peg$r9.test(s5)) {
+      if (peg$r13.test(s5)) {
         peg$currPos++
       } else {
         s5 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e37)
+          peg$fail(peg$e53)
         }
       }
       if (s5 !== peg$FAILED) {
@@ -4074,12 +5188,12 @@ function peg$parse(input, options) {
       s0 = peg$currPos
       s1 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s2 = peg$c26
+        s2 = peg$c30
         peg$currPos++
       } else {
         s2 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e34)
+          peg$fail(peg$e38)
         }
       }
       if (s2 !== peg$FAILED) {
@@ -4136,7 +5250,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f47(s1)
+      s1 = peg$f53(s1)
     }
     s0 = s1
 
@@ -4147,12 +5261,12 @@ function peg$parse(input, options) {
     let s0
 
     s0 = input.charAt(peg$currPos)
-    if (peg$r10.test(s0)) {
+    if (peg$r14.test(s0)) {
       peg$currPos++
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e38)
+        peg$fail(peg$e54)
       }
     }
 
@@ -4210,12 +5324,12 @@ function peg$parse(input, options) {
       s4 = []
       s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26
+        s6 = peg$c30
         peg$currPos++
       } else {
         s6 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e34)
+          peg$fail(peg$e38)
         }
       }
       if (s6 !== peg$FAILED) {
@@ -4260,12 +5374,12 @@ function peg$parse(input, options) {
         s4.push(s5)
         s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26
+          s6 = peg$c30
           peg$currPos++
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e34)
+            peg$fail(peg$e38)
           }
         }
         if (s6 !== peg$FAILED) {
@@ -4328,69 +5442,69 @@ function peg$parse(input, options) {
     s0 = peg$currPos
     s1 = peg$currPos
     s2 = input.charAt(peg$currPos)
-    if (peg$r11.test(s2)) {
+    if (peg$r15.test(s2)) {
       peg$currPos++
     } else {
       s2 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e39)
+        peg$fail(peg$e55)
       }
     }
     if (s2 !== peg$FAILED) {
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r12.test(s4)) {
+      if (peg$r16.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e40)
+          peg$fail(peg$e56)
         }
       }
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r12.test(s4)) {
+        if (peg$r16.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e40)
+            peg$fail(peg$e56)
           }
         }
       }
       s4 = []
       s5 = peg$currPos
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c26
+        s6 = peg$c30
         peg$currPos++
       } else {
         s6 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e34)
+          peg$fail(peg$e38)
         }
       }
       if (s6 !== peg$FAILED) {
         s7 = []
         s8 = input.charAt(peg$currPos)
-        if (peg$r12.test(s8)) {
+        if (peg$r16.test(s8)) {
           peg$currPos++
         } else {
           s8 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e40)
+            peg$fail(peg$e56)
           }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
             s7.push(s8)
             s8 = input.charAt(peg$currPos)
-            if (peg$r12.test(s8)) {
+            if (peg$r16.test(s8)) {
               peg$currPos++
             } else {
               s8 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e40)
+                peg$fail(peg$e56)
               }
             }
           }
@@ -4412,35 +5526,35 @@ function peg$parse(input, options) {
         s4.push(s5)
         s5 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 46) {
-          s6 = peg$c26
+          s6 = peg$c30
           peg$currPos++
         } else {
           s6 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e34)
+            peg$fail(peg$e38)
           }
         }
         if (s6 !== peg$FAILED) {
           s7 = []
           s8 = input.charAt(peg$currPos)
-          if (peg$r12.test(s8)) {
+          if (peg$r16.test(s8)) {
             peg$currPos++
           } else {
             s8 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e40)
+              peg$fail(peg$e56)
             }
           }
           if (s8 !== peg$FAILED) {
             while (s8 !== peg$FAILED) {
               s7.push(s8)
               s8 = input.charAt(peg$currPos)
-              if (peg$r12.test(s8)) {
+              if (peg$r16.test(s8)) {
                 peg$currPos++
               } else {
                 s8 = peg$FAILED
                 if (peg$silentFails === 0) {
-                  peg$fail(peg$e40)
+                  peg$fail(peg$e56)
                 }
               }
             }
@@ -4482,35 +5596,35 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 39) {
-      s1 = peg$c28
+      s1 = peg$c40
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e41)
+        peg$fail(peg$e57)
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r13.test(s4)) {
+      if (peg$r17.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e42)
+          peg$fail(peg$e58)
         }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29
+          s5 = peg$c41
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e43)
+            peg$fail(peg$e59)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -4520,7 +5634,7 @@ function peg$parse(input, options) {
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e44)
+              peg$fail(peg$e60)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -4538,23 +5652,23 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r13.test(s4)) {
+        if (peg$r17.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e42)
+            peg$fail(peg$e58)
           }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29
+            s5 = peg$c41
             peg$currPos++
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e43)
+              peg$fail(peg$e59)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -4564,7 +5678,7 @@ function peg$parse(input, options) {
             } else {
               s6 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e44)
+                peg$fail(peg$e60)
               }
             }
             if (s6 !== peg$FAILED) {
@@ -4582,17 +5696,17 @@ function peg$parse(input, options) {
       }
       s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 39) {
-        s3 = peg$c28
+        s3 = peg$c40
         peg$currPos++
       } else {
         s3 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e41)
+          peg$fail(peg$e57)
         }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f48(s2)
+        s0 = peg$f54(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -4610,35 +5724,35 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c30
+      s1 = peg$c42
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e45)
+        peg$fail(peg$e61)
       }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos
       s3 = []
       s4 = input.charAt(peg$currPos)
-      if (peg$r14.test(s4)) {
+      if (peg$r18.test(s4)) {
         peg$currPos++
       } else {
         s4 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e46)
+          peg$fail(peg$e62)
         }
       }
       if (s4 === peg$FAILED) {
         s4 = peg$currPos
         if (input.charCodeAt(peg$currPos) === 92) {
-          s5 = peg$c29
+          s5 = peg$c41
           peg$currPos++
         } else {
           s5 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e43)
+            peg$fail(peg$e59)
           }
         }
         if (s5 !== peg$FAILED) {
@@ -4648,7 +5762,7 @@ function peg$parse(input, options) {
           } else {
             s6 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e44)
+              peg$fail(peg$e60)
             }
           }
           if (s6 !== peg$FAILED) {
@@ -4666,23 +5780,23 @@ function peg$parse(input, options) {
       while (s4 !== peg$FAILED) {
         s3.push(s4)
         s4 = input.charAt(peg$currPos)
-        if (peg$r14.test(s4)) {
+        if (peg$r18.test(s4)) {
           peg$currPos++
         } else {
           s4 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e46)
+            peg$fail(peg$e62)
           }
         }
         if (s4 === peg$FAILED) {
           s4 = peg$currPos
           if (input.charCodeAt(peg$currPos) === 92) {
-            s5 = peg$c29
+            s5 = peg$c41
             peg$currPos++
           } else {
             s5 = peg$FAILED
             if (peg$silentFails === 0) {
-              peg$fail(peg$e43)
+              peg$fail(peg$e59)
             }
           }
           if (s5 !== peg$FAILED) {
@@ -4692,7 +5806,7 @@ function peg$parse(input, options) {
             } else {
               s6 = peg$FAILED
               if (peg$silentFails === 0) {
-                peg$fail(peg$e44)
+                peg$fail(peg$e60)
               }
             }
             if (s6 !== peg$FAILED) {
@@ -4710,17 +5824,17 @@ function peg$parse(input, options) {
       }
       s2 = input.substring(s2, peg$currPos)
       if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c30
+        s3 = peg$c42
         peg$currPos++
       } else {
         s3 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e45)
+          peg$fail(peg$e61)
         }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f49(s2)
+        s0 = peg$f55(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -4736,33 +5850,33 @@ function peg$parse(input, options) {
   function peg$parseKeyword() {
     let s0
 
-    if (input.substr(peg$currPos, 3) === peg$c18) {
-      s0 = peg$c18
+    if (input.substr(peg$currPos, 3) === peg$c31) {
+      s0 = peg$c31
       peg$currPos += 3
     } else {
       s0 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e22)
+        peg$fail(peg$e39)
       }
     }
     if (s0 === peg$FAILED) {
-      if (input.substr(peg$currPos, 2) === peg$c19) {
-        s0 = peg$c19
+      if (input.substr(peg$currPos, 2) === peg$c32) {
+        s0 = peg$c32
         peg$currPos += 2
       } else {
         s0 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e23)
+          peg$fail(peg$e40)
         }
       }
       if (s0 === peg$FAILED) {
-        if (input.substr(peg$currPos, 3) === peg$c20) {
-          s0 = peg$c20
+        if (input.substr(peg$currPos, 3) === peg$c33) {
+          s0 = peg$c33
           peg$currPos += 3
         } else {
           s0 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e24)
+            peg$fail(peg$e41)
           }
         }
       }
@@ -4777,12 +5891,12 @@ function peg$parse(input, options) {
     s0 = peg$currPos
     peg$silentFails++
     s1 = input.charAt(peg$currPos)
-    if (peg$r15.test(s1)) {
+    if (peg$r19.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e47)
+        peg$fail(peg$e63)
       }
     }
     peg$silentFails--
@@ -4801,24 +5915,24 @@ function peg$parse(input, options) {
 
     s0 = []
     s1 = input.charAt(peg$currPos)
-    if (peg$r16.test(s1)) {
+    if (peg$r20.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e48)
+        peg$fail(peg$e64)
       }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
         s0.push(s1)
         s1 = input.charAt(peg$currPos)
-        if (peg$r16.test(s1)) {
+        if (peg$r20.test(s1)) {
           peg$currPos++
         } else {
           s1 = peg$FAILED
           if (peg$silentFails === 0) {
-            peg$fail(peg$e48)
+            peg$fail(peg$e64)
           }
         }
       }
@@ -4834,23 +5948,23 @@ function peg$parse(input, options) {
 
     s0 = []
     s1 = input.charAt(peg$currPos)
-    if (peg$r16.test(s1)) {
+    if (peg$r20.test(s1)) {
       peg$currPos++
     } else {
       s1 = peg$FAILED
       if (peg$silentFails === 0) {
-        peg$fail(peg$e48)
+        peg$fail(peg$e64)
       }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1)
       s1 = input.charAt(peg$currPos)
-      if (peg$r16.test(s1)) {
+      if (peg$r20.test(s1)) {
         peg$currPos++
       } else {
         s1 = peg$FAILED
         if (peg$silentFails === 0) {
-          peg$fail(peg$e48)
+          peg$fail(peg$e64)
         }
       }
     }

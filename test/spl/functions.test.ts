@@ -1,0 +1,184 @@
+/**
+ * The rest of spl.md §1's function list (relative_time, strftime, strptime, replace,
+ * split, mvcount, tostring's formats, tonumber's base, case without a true branch) and
+ * field wildcards in `fields`, `table` and `rename`, over the events of events.ts. e1 is
+ * at 2026-01-01T00:01:00Z (1767225660 s), a Thursday. Expectations are worked by hand.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SplCompiler } from "../../domain/SplCompiler.js"
+import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { openEvents, search } from "./events.js"
+
+const chdb = await openEvents()
+
+/** The one row `id=<id> | eval v=<expression> | table v` gives, as its value. */
+const valueOf = (id: string, expression: string) =>
+  Effect.map(search(chdb, `id=${id} | eval v=${expression} | table v`), (rows) => {
+    expect(rows.length).toBe(1)
+    return rows[0]!["v"]
+  })
+
+const cases: ReadonlyArray<
+  readonly [rule: string, id: string, expression: string, expected: unknown]
+> = [
+  [
+    'relative_time "-1d@d": a day back, to midnight',
+    "e1",
+    'relative_time(_time, "-1d@d")',
+    1767139200
+  ],
+  ['relative_time "-30s": no snap', "e1", 'relative_time(_time, "-30s")', 1767225630],
+  [
+    'relative_time "@w1": the Monday before (2025-12-29)',
+    "e1",
+    'relative_time(_time, "@w1")',
+    1766966400
+  ],
+  [
+    'relative_time "@w0": the Sunday before (2025-12-28)',
+    "e1",
+    'relative_time(_time, "@w0")',
+    1766880000
+  ],
+  ['relative_time "+1mon@mon": 2026-02-01', "e1", 'relative_time(_time, "+1mon@mon")', 1769904000],
+  ['relative_time "-1q@q": 2025-10-01', "e1", 'relative_time(_time, "-1q@q")', 1759276800],
+  ["relative_time of a missing time is null", "e1", 'relative_time(nosuch, "-1d")', null],
+  [
+    "strftime in UTC, %M the minute",
+    "e1",
+    'strftime(_time, "%Y-%m-%d %H:%M:%S")',
+    "2026-01-01 00:01:00"
+  ],
+  [
+    "strftime %d/%b/%Y %I:%M %p",
+    "e1",
+    'strftime(_time, "%d/%b/%Y %I:%M %p")',
+    "01/Jan/2026 12:01 AM"
+  ],
+  ["strftime %A %B %j", "e1", 'strftime(_time, "%A %B %j")', "Thursday January 001"],
+  ["strftime %s.%3N %Z %%", "e1", 'strftime(_time, "%s.%3N %Z %%")', "1767225660.000 UTC %"],
+  [
+    "strftime of a numeric string (bytes 1200 s after the epoch)",
+    "e1",
+    'strftime(bytes, "%Y %H:%M")',
+    "1970 00:20"
+  ],
+  [
+    "strptime reads a format in UTC",
+    "e1",
+    'strptime("31/03/2026 15:45", "%d/%m/%Y %H:%M")',
+    1774971900
+  ],
+  ["strptime of text that does not fit is null", "e1", 'strptime(user, "%Y")', null],
+  ["replace replaces every match", "e2", 'replace(msg, "r+", "R")', "upstReam eRoR"],
+  [
+    "replace with backreferences",
+    "e1",
+    'replace(host, "(\\\\w+)-(\\\\d)", "\\\\2-\\\\1")',
+    "1-web"
+  ],
+  ["split makes a multivalue", "e1", 'split(host, "-")', ["web", "1"]],
+  ["mvcount of a split", "e1", 'mvcount(split(host, "-"))', 2],
+  ["mvcount of a single value is 1", "e1", "mvcount(user)", 1],
+  ["mvcount of null is null", "e10", "mvcount(user)", null],
+  ["tostring commas", "e10", 'tostring(bytes, "commas")', "15,000"],
+  [
+    "tostring commas rounds to two decimals",
+    "e1",
+    'tostring(1234567.891, "commas")',
+    "1,234,567.89"
+  ],
+  ["tostring commas of a negative number", "e1", 'tostring(-1000, "commas")', "-1,000"],
+  ["tostring hex", "e1", 'tostring(status, "hex")', "0x1F4"],
+  ["tostring duration (15000 s)", "e10", 'tostring(bytes, "duration")', "04:10:00"],
+  ["tostring duration beyond a day", "e1", 'tostring(90061, "duration")', "1+01:01:01"],
+  ["tonumber base 16", "e1", 'tonumber("ff", 16)', 255],
+  ["tonumber base 2", "e1", 'tonumber("101", 2)', 5],
+  ["tonumber: a digit outside the base is null", "e1", 'tonumber("12z", 16)', null],
+  ["tonumber of non-numeric text is null", "e3", "tonumber(bytes)", null],
+  ["len counts characters, not bytes", "e1", 'len("été")', 3],
+  ["case with no true branch is null", "e1", 'case(user="nobody", "x")', null],
+  [
+    "match is unanchored unless anchored",
+    "e1",
+    'if(match(host, "eb") AND NOT match(host, "^eb"), "yes", "no")',
+    "yes"
+  ]
+]
+
+layer(SplCompilerLive)("SPL functions and field wildcards", (it) => {
+  for (const [rule, id, expression, expected] of cases)
+    it.effect(`${rule}: ${expression}`, () =>
+      Effect.map(valueOf(id, expression), (value) => expect(value).toEqual(expected))
+    )
+
+  const refused: ReadonlyArray<readonly [spl: string, says: RegExp]> = [
+    ['| eval v=strftime(_time, "%Q%q")', /strftime\(\) does not know %q/],
+    ['| eval v=strptime(x, "%s")', /strptime\(\) cannot read %s/],
+    ["| eval v=strftime(_time, fmt)", /format as a "quoted" literal/],
+    ['| eval v=relative_time(_time, "yesterday")', /'yesterday' is not a time/],
+    ["| eval v=split(host, sep)", /separator as a "quoted" literal/],
+    ['| eval v=tostring(1, "roman")', /commas", "hex" or "duration"/],
+    ['| eval v=tonumber("1", 37)', /bases 2 to 36/],
+    ["| eval v=now(1)", /now\(\) takes 0 arguments/]
+  ]
+  for (const [spl, says] of refused)
+    it.effect(`refused: ${spl}`, () =>
+      Effect.map(Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile(spl, {}))), (error) => {
+        expect([error.command, error.position]).toEqual(["eval", 9])
+        expect(error.message).toMatch(says)
+      })
+    )
+
+  it.effect("fields host*: the named fields matching, with _time and _raw", () =>
+    Effect.map(search(chdb, 'id=e1 | eval host_a="x", other="y" | fields host*, id'), (rows) =>
+      expect(rows).toEqual([
+        {
+          _time: "2026-01-01 00:01:00.000",
+          _raw: "error: disk full",
+          host: "web-1",
+          host_a: "x",
+          id: "e1"
+        }
+      ])
+    )
+  )
+
+  it.effect("table s*, id: source and sourcetype, in the stage's order, then id", () =>
+    Effect.map(search(chdb, "id=e4 | table s*, id"), (rows) => {
+      expect(rows).toEqual([{ source: "http:test", sourcetype: "json", id: "e4" }])
+      expect(Object.keys(rows[0]!)).toEqual(["source", "sourcetype", "id"])
+    })
+  )
+
+  it.effect("fields * keeps every field, the stored ones included", () =>
+    Effect.map(search(chdb, "id=e1 | fields * | table id, user"), (rows) =>
+      expect(rows).toEqual([{ id: "e1", user: "alice" }])
+    )
+  )
+
+  it.effect("rename with wildcards carries what * matched", () =>
+    Effect.map(
+      search(
+        chdb,
+        '| stats count by host, index | rename h* AS machine_*, index AS i | where machine_ost="db-1"'
+      ),
+      (rows) =>
+        expect(rows).toEqual([
+          { machine_ost: "db-1", i: "audit", count: 1 },
+          { machine_ost: "db-1", i: "main", count: 1 }
+        ])
+    )
+  )
+
+  it.effect("rename needs as many * on both sides", () =>
+    Effect.map(
+      Effect.flip(Effect.flatMap(SplCompiler, (c) => c.compile("| rename h* AS x", {}))),
+      (error) => {
+        expect([error.command, error.position]).toEqual(["rename", 2])
+        expect(error.message).toMatch(/as many \* on both sides/)
+      }
+    )
+  )
+})
