@@ -39,6 +39,8 @@ export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch
   columns: Schema.Array(Schema.String),
   /** `statistics` once a `stats` or `table` made rows of results; `events` before. */
   resultKind: Schema.Literal("events", "statistics"),
+  /** The window the search covers: the requested one, with `earliest=`/`latest=` of the text applied. */
+  window: SearchWindow,
   /**
    * Set when the search ends in a timechart split by a field: its rows are one per time
    * bucket and series (`_time`, `split` holding the series name, `value`); Splunk shows

@@ -143,6 +143,7 @@ export const compileSearch = (
     resultKind: pipeline.commands.some((c) => ROW_MAKERS.includes(c.command))
       ? "statistics"
       : "events",
+    window,
     ...seriesOf(pipeline.commands[pipeline.commands.length - 1])
   })
 }

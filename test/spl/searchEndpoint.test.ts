@@ -172,6 +172,43 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
       })
   )
 
+  it.effect("a split timechart answers one column per series, one row per bucket", () =>
+    Effect.gen(function* () {
+      // The first four hours of day 1: e1 (web-1, 00:01) and e3 (web-2, 00:30) have status 500.
+      const result = yield* ok({
+        spl: "status=500 | timechart span=1h count by host",
+        earliest: String(T),
+        latest: String(T + 4 * 3600)
+      })
+      expect(result.meta.map((m) => m.name)).toEqual(["_time", "web-1", "web-2"])
+      expect(result.data.map((row) => [row["web-1"], row["web-2"]])).toEqual([
+        [1, 1],
+        [0, 0],
+        [0, 0],
+        [0, 0]
+      ])
+      expect(result.rows).toBe(4)
+    })
+  )
+
+  it.effect("earliest= and latest= in the search text set the window the timeline spans", () =>
+    Effect.gen(function* () {
+      // The text narrows day 1 to its first hour: 60 buckets of a minute; e1 falls in the
+      // second (00:01), e3 in the 31st (00:30).
+      const result = yield* ok({
+        spl: `status=500 earliest=${T} latest=${T + 3600} | stats count`,
+        ...day1
+      })
+      expect(result.data).toEqual([{ count: 2 }])
+      expect(result.timeline).toEqual(
+        Array.from({ length: 60 }, (_, i) => ({
+          time: new Date((T + i * 60) * 1000).toISOString(),
+          count: i === 1 || i === 30 ? 1 : 0
+        }))
+      )
+    })
+  )
+
   it.effect("a where/eval pipeline: each stage's count, eval carrying the count before it", () =>
     Effect.gen(function* () {
       const result = yield* ok({

@@ -6,7 +6,11 @@
  */
 import { Effect, Layer } from "effect"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
-import { QueryStatistics, type QueryResult as JsonResult } from "../../../domain/api/QueryApi.js"
+import {
+  ColumnMeta,
+  QueryStatistics,
+  type QueryResult as JsonResult
+} from "../../../domain/api/QueryApi.js"
 import {
   SplExplain,
   SplExplainedStage,
@@ -26,6 +30,7 @@ import { statisticsOfFields } from "./FieldStatisticsStatements.js"
 import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
+import { pivotSeries } from "../Pivot.js"
 
 const SPL_APP = "spl-app" as const
 
@@ -69,6 +74,27 @@ const explained = (compiled: CompiledSearch) =>
     })
   })
 
+/**
+ * The rows as Splunk shows them: a split timechart's rows (one per bucket and series)
+ * pivot into one column per series; every other result is shown as it came.
+ */
+const presented = (
+  compiled: CompiledSearch,
+  meta: JsonResult["meta"],
+  rows: JsonResult["data"]
+): Pick<JsonResult, "meta" | "data"> => {
+  if (compiled.series === undefined) return { meta, data: rows }
+  const pivoted = pivotSeries(rows, compiled.series)
+  const valueType = meta.find((column) => column.name === compiled.series?.value)?.type ?? "String"
+  const timeType = meta.find((column) => column.name === "_time")?.type ?? "String"
+  return {
+    meta: pivoted.columns.map(
+      (name) => new ColumnMeta({ name, type: name === "_time" ? timeType : valueType })
+    ),
+    data: pivoted.rows
+  }
+}
+
 export const SplSearchLive = Layer.effect(
   SplSearch,
   Effect.gen(function* () {
@@ -82,9 +108,14 @@ export const SplSearchLive = Layer.effect(
       query: SplSearchQuery
     ) {
       yield* apps.require(scope.clusterId, SPL_APP)
-      const window = yield* resolveWindow(query.earliest, query.latest)
-      const compiled = yield* compiler.compile(query.spl, window)
+      const requested = yield* resolveWindow(query.earliest, query.latest)
+      const compiled = yield* compiler.compile(query.spl, requested)
       if (query.explain) return explained(compiled)
+      // `earliest=`/`latest=` in the text replace the request's bounds: the timeline spans those.
+      const window = {
+        earliest: compiled.window.earliest ?? requested.earliest,
+        latest: compiled.window.latest ?? requested.latest
+      }
       const target: Target = { runner, scope, database, queryId: query.queryId }
       const main = yield* runJson(
         target,
@@ -94,9 +125,9 @@ export const SplSearchLive = Layer.effect(
       const described = query.includeFieldStatistics
         ? yield* statisticsOfFields(compiler, target, compiled, window)
         : undefined
-      const data = main.data.slice(0, RESULT_ROWS)
+      const { meta, data } = presented(compiled, main.meta, main.data.slice(0, RESULT_ROWS))
       return new SplSearchResult({
-        meta: main.meta,
+        meta,
         data,
         rows: data.length,
         statistics: total([main, counts.result, ...(described?.results ?? [])]),
