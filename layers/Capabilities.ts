@@ -36,6 +36,7 @@ import { RequestLogQueue } from "../src/logs/RequestLogQueue.js"
 import { RequestLogStore } from "../src/logs/RequestLogStore.js"
 import { reportingAuthenticator, reportingAuthorization } from "../src/logs/ScopeReporting.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
+import { PromQLLive } from "../src/metrics/PromQLLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
@@ -117,7 +118,10 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-export const CapabilitiesLive = DataPlaneLive.pipe(
+/** PromQL over the metrics-app's series, on the data plane's SQL path. */
+const MetricsLive = PromQLLive.pipe(Layer.provideMerge(DataPlaneLive))
+
+export const CapabilitiesLive = MetricsLive.pipe(
   Layer.provideMerge(ClustersLive),
   Layer.provideMerge(IdentityLive),
   Layer.provideMerge(RepositoriesLive)

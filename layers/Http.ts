@@ -20,6 +20,7 @@ import { AuthenticationHttpLive } from "../src/identity/AuthenticationHttp.js"
 import { AuthHttpLive } from "../src/identity/AuthHttp.js"
 import { KeysHttpLive } from "../src/identity/KeysHttp.js"
 import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
+import { MetricsHttpLive } from "../src/metrics/MetricsHttp.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
@@ -41,6 +42,7 @@ const GroupsLive = Layer.mergeAll(
   ClusterSizesHttpLive,
   OtlpHttpLive,
   HecHttpLive,
+  MetricsHttpLive,
   PendingGroupsLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 

@@ -42,26 +42,9 @@ const SavedSearchesPending = HttpApiBuilder.group(SluiceApi, "savedSearches", (h
     .handle("delete", pending)
 )
 
-const MetricsCompatPending = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
-  handlers
-    .handleRaw("write", pending)
-    .handle("query", pending)
-    .handleRaw("queryForm", pending)
-    .handle("queryRange", pending)
-    .handleRaw("queryRangeForm", pending)
-    .handle("series", pending)
-    .handleRaw("seriesForm", pending)
-    .handle("labels", pending)
-    .handleRaw("labelsForm", pending)
-    .handle("labelValues", pending)
-    .handle("metadata", pending)
-    .handle("buildinfo", pending)
-)
-
 /** Needs `Authentication` like any group layer that carries protected groups. */
 export const PendingGroupsLive = Layer.mergeAll(
   SplCapabilitiesPending,
   SplPending,
-  SavedSearchesPending,
-  MetricsCompatPending
+  SavedSearchesPending
 )

@@ -1,0 +1,248 @@
+/**
+ * `PromQL` on the metrics-app's tables: parse (Parse.ts), evaluate every step
+ * (Eval.ts) over samples read through `QueryRunner`, shape the result as Prometheus
+ * does. The series tables are created on first use of a database, as by a first write.
+ */
+import { Effect, Layer } from "effect"
+import type { ClusterScope } from "../../domain/Authorization.js"
+import { Engines } from "../../domain/Engine.js"
+import type { DatabaseName } from "../../domain/Ids.js"
+import { PromQL, PromQLError } from "../../domain/PromQL.js"
+import type {
+  InstantQuery,
+  PromQLResult,
+  RangeQuery,
+  SeriesSelection
+} from "../../domain/PromQL.js"
+import { QueryRunner } from "../../domain/QueryRunner.js"
+import { engineDatabase } from "../databases/EngineDatabase.js"
+import { engineAccessError } from "../engine/EngineAccess.js"
+import { createTables } from "./MetricsTables.js"
+import type { Expr, Matcher } from "./promql/Ast.js"
+import { evaluate, queryContext } from "./promql/Eval.js"
+import { rangeInput } from "./promql/Selectors.js"
+import { makeFetch } from "./promql/Fetch.js"
+import { parsePromQL, PromQLSyntaxError } from "./promql/Parse.js"
+import type { Value } from "./promql/Values.js"
+import { EvaluationError, labelsKey } from "./promql/Values.js"
+
+/** Prometheus's limit on the points of one series in a range query. */
+export const MAX_POINTS = 11_000
+
+const badData = (message: string) => new PromQLError({ errorType: "bad_data", message })
+
+const parse = (text: string) =>
+  Effect.try({
+    try: () => parsePromQL(text),
+    catch: (error) =>
+      badData(error instanceof PromQLSyntaxError ? `parse error: ${error.message}` : String(error))
+  })
+
+/** Throws of the evaluator become Prometheus's error kinds; anything else stays a defect. */
+const evaluationErrors = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.catchAllDefect((defect) =>
+      defect instanceof EvaluationError
+        ? Effect.fail(
+            new PromQLError({
+              errorType: defect.badData ? "bad_data" : "execution",
+              message: defect.message
+            })
+          )
+        : Effect.die(defect)
+    ),
+    Effect.catchIf(
+      (error): error is E & EvaluationError => error instanceof EvaluationError,
+      (error) =>
+        Effect.fail(
+          new PromQLError({
+            errorType: error.badData ? "bad_data" : "execution",
+            message: error.message
+          })
+        )
+    )
+  )
+
+const selectorMatchers = (text: string) =>
+  Effect.flatMap(parse(text), (expr) =>
+    expr.kind === "selector"
+      ? Effect.succeed(expr.matchers)
+      : Effect.fail(badData(`invalid series selector: ${text}`))
+  )
+
+const byLabels = <A extends { readonly labels: Readonly<Record<string, string>> }>(
+  items: ReadonlyArray<A>
+) => [...items].sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
+
+const asMatrix = (value: Value, steps: ReadonlyArray<number>): PromQLResult => {
+  if (value.kind === "string")
+    throw new EvaluationError(
+      'invalid expression type "string" for range query, must be Scalar or instant Vector',
+      true
+    )
+  const series =
+    value.kind === "scalar"
+      ? [{ labels: {}, points: steps.map((t, i) => [t, value.values[i]!] as const) }]
+      : value.series.map((s) => ({
+          labels: s.labels,
+          points: steps.flatMap((t, i) =>
+            s.values[i] === undefined ? [] : [[t, s.values[i]!] as const]
+          )
+        }))
+  return { _tag: "matrix", series: byLabels(series.filter((s) => s.points.length > 0)) }
+}
+
+const asInstant = (value: Value, time: number): PromQLResult => {
+  switch (value.kind) {
+    case "scalar":
+      return { _tag: "scalar", time, value: value.values[0]! }
+    case "string":
+      return { _tag: "string", time, value: value.value }
+    case "vector":
+      return {
+        _tag: "vector",
+        time,
+        samples: value.series.flatMap((s) =>
+          s.values[0] === undefined ? [] : [{ labels: s.labels, value: s.values[0] }]
+        )
+      }
+  }
+}
+
+export const PromQLLive = Layer.effect(
+  PromQL,
+  Effect.gen(function* () {
+    const runner = yield* QueryRunner
+    const engines = yield* Engines
+    const created = new Set<string>()
+
+    const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
+      Effect.gen(function* () {
+        const engine = yield* engines
+          .forCluster(scope.clusterId)
+          .pipe(Effect.mapError(engineAccessError))
+        const name = engineDatabase(engine, database)
+        if (!created.has(`${scope.clusterId}/${name}`)) {
+          yield* createTables(engine, name).pipe(Effect.orDie)
+          created.add(`${scope.clusterId}/${name}`)
+        }
+        return makeFetch(runner, scope, database)
+      })
+
+    const run = (
+      scope: ClusterScope,
+      database: DatabaseName,
+      expr: Expr,
+      start: number,
+      end: number,
+      steps: ReadonlyArray<number>
+    ) =>
+      Effect.gen(function* () {
+        const fetch = yield* fetchIn(scope, database)
+        return yield* evaluationErrors(
+          evaluate(queryContext(start, end, fetch.samples), expr, steps)
+        )
+      })
+
+    const range = Effect.fn("PromQL.range")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: RangeQuery
+    ) {
+      if (query.end < query.start)
+        return yield* badData("end timestamp must not be before start time")
+      if (!(query.step > 0))
+        return yield* badData(
+          "zero or negative query resolution step widths are not accepted. Try a positive integer"
+        )
+      if ((query.end - query.start) / query.step > MAX_POINTS)
+        return yield* badData(
+          "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
+        )
+      const expr = yield* parse(query.query)
+      if (expr.kind === "matrix" || expr.kind === "subquery")
+        return yield* badData(
+          `invalid expression type "range vector" for range query, must be Scalar or instant Vector`
+        )
+      const steps: Array<number> = []
+      for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
+      const value = yield* run(scope, database, expr, query.start, query.end, steps)
+      return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
+    })
+
+    const instant = Effect.fn("PromQL.instant")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: InstantQuery
+    ) {
+      const expr = yield* parse(query.query)
+      const steps = [query.time]
+      if (expr.kind === "matrix" || expr.kind === "subquery") {
+        const fetch = yield* fetchIn(scope, database)
+        const input = yield* evaluationErrors(
+          rangeInput(queryContext(query.time, query.time, fetch.samples), expr, steps)
+        )
+        const end = input.ends[0]!
+        const series = input.series.map((s) => ({
+          labels: s.labels,
+          points: Array.from(s.times)
+            .map((t, i) => [t, s.values[i]!] as const)
+            .filter(([t]) => t > end - input.range && t <= end)
+        }))
+        return {
+          _tag: "matrix",
+          series: byLabels(series.filter((s) => s.points.length > 0))
+        } satisfies PromQLResult
+      }
+      const value = yield* run(scope, database, expr, query.time, query.time, steps)
+      return asInstant(value, query.time)
+    })
+
+    const selected = (scope: ClusterScope, database: DatabaseName, selection: SeriesSelection) =>
+      Effect.gen(function* () {
+        const fetch = yield* fetchIn(scope, database)
+        const groups: Array<ReadonlyArray<Matcher>> = []
+        for (const text of selection.matchers) groups.push(yield* selectorMatchers(text))
+        // No selector: every series (labels and label values may be asked that way).
+        const sets = groups.length === 0 ? [[]] : groups
+        const found = new Map<string, Readonly<Record<string, string>>>()
+        const from = selection.start === undefined ? undefined : selection.start - 1
+        for (const matchers of sets)
+          for (const row of yield* fetch.series(matchers, from, selection.end))
+            found.set(row.id, row.labels)
+        return byLabels([...found.values()].map((labels) => ({ labels }))).map((s) => s.labels)
+      })
+
+    const series = Effect.fn("PromQL.series")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) {
+      if (selection.matchers.length === 0) return yield* badData("no match[] parameter provided")
+      return yield* selected(scope, database, selection)
+    })
+
+    const labelNames = Effect.fn("PromQL.labelNames")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) {
+      const all = yield* selected(scope, database, selection)
+      return [...new Set(all.flatMap((labels) => Object.keys(labels)))].sort()
+    })
+
+    const labelValues = Effect.fn("PromQL.labelValues")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      name: string,
+      selection: SeriesSelection
+    ) {
+      const all = yield* selected(scope, database, selection)
+      return [
+        ...new Set(all.flatMap((labels) => (labels[name] === undefined ? [] : [labels[name]])))
+      ].sort()
+    })
+
+    return PromQL.of({ range, instant, series, labelNames, labelValues })
+  })
+)
