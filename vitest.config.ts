@@ -18,7 +18,8 @@ const isolated = [
   "test/spl/search.test.ts",
   "test/spl/pipeline.test.ts",
   "test/spl/safety.test.ts",
-  "test/spl/limits.test.ts"
+  "test/spl/limits.test.ts",
+  "test/metrics/compliance.test.ts"
 ]
 
 export default defineConfig({
