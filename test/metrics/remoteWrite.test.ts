@@ -220,6 +220,36 @@ layer(
       })
   )
 
+  it.effect("numbers print as Prometheus prints them; round, % and count_values follow Go", () =>
+    Effect.gen(function* () {
+      const scalarOf = (reply: Reply) => {
+        expect(reply.status, reply.text).toBe(200)
+        return bodyOf(Vector, reply).data.result.map((s) => s.value[1])
+      }
+      const at = (query: string) => get(`/query?query=${q(query)}&time=100`)
+      // Exponent form below 1e-6 and from 1e21, with Go's two-digit exponent.
+      expect(scalarOf(yield* at("vector(9e-7)"))).toEqual(["9e-07"])
+      expect(scalarOf(yield* at("vector(1e21)"))).toEqual(["1e+21"])
+      expect(scalarOf(yield* at("vector(123456.5)"))).toEqual(["123456.5"])
+      expect(scalarOf(yield* at("vector(1/0)"))).toEqual(["+Inf"])
+      expect(scalarOf(yield* at("vector(-1/0)"))).toEqual(["-Inf"])
+      expect(scalarOf(yield* at("vector(0/0)"))).toEqual(["NaN"])
+      // round is floor(x + 0.5): 2.5 → 3 and -2.5 → -2 (not ties to even).
+      expect(scalarOf(yield* at("round(vector(2.5))"))).toEqual(["3"])
+      expect(scalarOf(yield* at("round(vector(-2.5))"))).toEqual(["-2"])
+      // Go's math.Mod: a finite x modulo an infinity is x.
+      expect(scalarOf(yield* at("vector(5.5) % Inf"))).toEqual(["5.5"])
+      const counted = yield* at(
+        'count_values("v", vector(1e21)) or count_values("v", vector(1e-7))'
+      )
+      expect(
+        bodyOf(Vector, counted)
+          .data.result.map((s) => s.metric.v)
+          .sort()
+      ).toEqual(["0.0000001", "1000000000000000000000"])
+    })
+  )
+
   it.effect("series, labels and label values select by matchers", () =>
     Effect.gen(function* () {
       const names = yield* get(`/label/__name__/values`)

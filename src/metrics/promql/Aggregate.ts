@@ -6,6 +6,7 @@ import { goPlainDecimal } from "./GoFormat.js"
 import { isLabelName } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import { quantile } from "./Statistics.js"
+import { selectK } from "./TopK.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
 
@@ -54,14 +55,6 @@ const REDUCERS: Readonly<Record<string, Reducer>> = {
   quantile: (values, q) => quantile(q, values)
 }
 
-/** topk/bottomk: NaN always loses. */
-const selectK = (node: Aggregate, members: Array<{ labels: Labels; value: number }>, k: number) => {
-  const top = node.op === "topk"
-  const rank = (a: number, b: number) =>
-    Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : top ? b - a : a - b
-  return [...members].sort((a, b) => rank(a.value, b.value)).slice(0, Math.max(0, Math.floor(k)))
-}
-
 export const evaluateAggregate = <E>(
   ctx: EvalContext<E>,
   node: Aggregate,
@@ -104,7 +97,7 @@ export const evaluateAggregate = <E>(
       }
       for (const group of groups.values()) {
         if (node.op === "topk" || node.op === "bottomk") {
-          for (const m of selectK(node, group.members, scalarAt(param!, step)))
+          for (const m of selectK(node.op === "topk", group.members, scalarAt(param!, step)))
             out.add(m.labels, step, m.value)
         } else if (node.op === "count_values" && param?.kind === "string") {
           const counts = new Map<string, number>()

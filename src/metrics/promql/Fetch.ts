@@ -9,6 +9,7 @@ import type { Labels } from "../SeriesLabels.js"
 import type { Matcher } from "./Ast.js"
 import { samplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "./Values.js"
+import { labelsKey } from "./Values.js"
 
 const SeriesRow = Schema.parseJson(
   Schema.Struct({
@@ -85,7 +86,8 @@ export const makeFetch = (
         stale.push(raw === STALE_BITS ? 1 : 0)
       }
       flush()
-      return out
+      // Prometheus hands series on in label order, and ties (topk, bottomk) go to the first.
+      return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })
 
   return { series, samples }
