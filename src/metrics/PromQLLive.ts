@@ -3,7 +3,7 @@
  * (Eval.ts) over samples read through `QueryRunner`, shape the result as Prometheus
  * does. The series tables are created on first use of a database, as by a first write.
  */
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import { Engines } from "../../domain/Engine.js"
 import type { DatabaseName } from "../../domain/Ids.js"
@@ -15,6 +15,7 @@ import type {
   SeriesSelection
 } from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
+import { queryConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { createTables } from "./MetricsTables.js"
@@ -22,97 +23,23 @@ import type { Expr, Matcher } from "./promql/Ast.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
 import { rangeInput } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
-import { parsePromQL, PromQLSyntaxError } from "./promql/Parse.js"
-import type { Value } from "./promql/Values.js"
-import { EvaluationError, labelsKey } from "./promql/Values.js"
-
-/** Prometheus's limit on the points of one series in a range query. */
-export const MAX_POINTS = 11_000
-
-const badData = (message: string) => new PromQLError({ errorType: "bad_data", message })
-
-const parse = (text: string) =>
-  Effect.try({
-    try: () => parsePromQL(text),
-    catch: (error) =>
-      badData(error instanceof PromQLSyntaxError ? `parse error: ${error.message}` : String(error))
-  })
-
-/** Throws of the evaluator become Prometheus's error kinds; anything else stays a defect. */
-const evaluationErrors = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(
-    Effect.catchAllDefect((defect) =>
-      defect instanceof EvaluationError
-        ? Effect.fail(
-            new PromQLError({
-              errorType: defect.badData ? "bad_data" : "execution",
-              message: defect.message
-            })
-          )
-        : Effect.die(defect)
-    ),
-    Effect.catchIf(
-      (error): error is E & EvaluationError => error instanceof EvaluationError,
-      (error) =>
-        Effect.fail(
-          new PromQLError({
-            errorType: error.badData ? "bad_data" : "execution",
-            message: error.message
-          })
-        )
-    )
-  )
-
-const selectorMatchers = (text: string) =>
-  Effect.flatMap(parse(text), (expr) =>
-    expr.kind === "selector"
-      ? Effect.succeed(expr.matchers)
-      : Effect.fail(badData(`invalid series selector: ${text}`))
-  )
-
-const byLabels = <A extends { readonly labels: Readonly<Record<string, string>> }>(
-  items: ReadonlyArray<A>
-) => [...items].sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
-
-const asMatrix = (value: Value, steps: ReadonlyArray<number>): PromQLResult => {
-  if (value.kind === "string")
-    throw new EvaluationError(
-      'invalid expression type "string" for range query, must be Scalar or instant Vector',
-      true
-    )
-  const series =
-    value.kind === "scalar"
-      ? [{ labels: {}, points: steps.map((t, i) => [t, value.values[i]!] as const) }]
-      : value.series.map((s) => ({
-          labels: s.labels,
-          points: steps.flatMap((t, i) =>
-            s.values[i] === undefined ? [] : [[t, s.values[i]!] as const]
-          )
-        }))
-  return { _tag: "matrix", series: byLabels(series.filter((s) => s.points.length > 0)) }
-}
-
-const asInstant = (value: Value, time: number): PromQLResult => {
-  switch (value.kind) {
-    case "scalar":
-      return { _tag: "scalar", time, value: value.values[0]! }
-    case "string":
-      return { _tag: "string", time, value: value.value }
-    case "vector":
-      return {
-        _tag: "vector",
-        time,
-        samples: value.series.flatMap((s) =>
-          s.values[0] === undefined ? [] : [{ labels: s.labels, value: s.values[0] }]
-        )
-      }
-  }
-}
+import {
+  asInstant,
+  asMatrix,
+  badData,
+  byLabels,
+  evaluationErrors,
+  MAX_POINTS,
+  parse,
+  selectorMatchers
+} from "./promql/Requests.js"
 
 export const PromQLLive = Layer.effect(
   PromQL,
   Effect.gen(function* () {
     const runner = yield* QueryRunner
+    // The whole evaluation, its statements and the work between them, under the SQL timeout.
+    const { timeoutSeconds } = yield* queryConfig
     const engines = yield* Engines
     const created = new Set<string>()
 
@@ -142,7 +69,16 @@ export const PromQLLive = Layer.effect(
         return yield* evaluationErrors(
           evaluate(queryContext(start, end, fetch.samples), expr, steps)
         )
-      })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: Duration.seconds(timeoutSeconds),
+          onTimeout: () =>
+            new PromQLError({
+              errorType: "timeout",
+              message: `query timed out in expression evaluation (SLUICE_QUERY_TIMEOUT_SECONDS=${timeoutSeconds})`
+            })
+        })
+      )
 
     const range = Effect.fn("PromQL.range")(function* (
       scope: ClusterScope,

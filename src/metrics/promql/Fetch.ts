@@ -54,14 +54,14 @@ export const makeFetch = (
       const selected = yield* series(matchers, from, to)
       if (selected.length === 0) return []
       const labelsOf = new Map<string, Labels>(selected.map((s) => [s.id, s.labels]))
-      const body = yield* text(samplesSql([...labelsOf.keys()], from, to), "TabSeparated")
+      const body = yield* text(samplesSql(matchers, from, to), "TabSeparated")
       const out: Array<RawSeries> = []
       let id = ""
       let times: Array<number> = []
       let values: Array<number> = []
       let stale: Array<number> = []
       const flush = () => {
-        if (times.length > 0)
+        if (times.length > 0 && labelsOf.has(id))
           out.push({
             labels: labelsOf.get(id)!,
             times: Float64Array.from(times),
@@ -78,6 +78,8 @@ export const makeFetch = (
           flush()
           id = rowId!
         }
+        // A series written after its labels were read is left for the next query.
+        if (!labelsOf.has(id)) continue
         const t = Number(ms)
         if (times.length > 0 && times[times.length - 1] === t) continue
         const raw = BigInt(bits!)

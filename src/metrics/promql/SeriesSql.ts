@@ -39,11 +39,15 @@ export const seriesSql = (
     ? ""
     : ` HAVING max(max_time) > ${Math.floor(from)} AND min(min_time) <= ${Math.floor(to)}`)
 
-/** `id, ms, value bits` rows in (id, time) order; a retried write's repeats come out adjacent. */
-export const samplesSql = (ids: ReadonlyArray<string>, from: number, to: number) =>
+/**
+ * `id, ms, value bits` rows in (id, time) order; a retried write's repeats come out
+ * adjacent. The ids come from the same matchers, so the statement's size does not grow
+ * with the number of series.
+ */
+export const samplesSql = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
   `SELECT id, toUnixTimestamp64Milli(timestamp), reinterpretAsUInt64(value) ` +
   `FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
-  `WHERE id IN (${ids.join(",")}) ` +
+  `WHERE id IN (SELECT id FROM ${quoteIdentifier(SERIES_TABLE)} WHERE ${where(matchers)}) ` +
   `AND timestamp > fromUnixTimestamp64Milli(toInt64(${Math.floor(from)}), 'UTC') ` +
   `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC') ` +
   `ORDER BY id, timestamp`
