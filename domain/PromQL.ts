@@ -64,6 +64,13 @@ export class SeriesSelection extends Schema.Class<SeriesSelection>("SeriesSelect
   end: Schema.optional(Schema.Number)
 }) {}
 
+/** What remote write said about a metric family (`/metadata`). */
+export const MetricMetadata = Schema.Struct({
+  type: Schema.String,
+  help: Schema.String,
+  unit: Schema.String
+})
+
 export type PromQLFailure = PromQLError | QueryFailure | Forbidden | Conflict
 
 export class PromQL extends Context.Tag("sluice/PromQL")<
@@ -97,5 +104,14 @@ export class PromQL extends Context.Tag("sluice/PromQL")<
       name: string,
       selection: SeriesSelection
     ) => Effect.Effect<ReadonlyArray<string>, PromQLFailure>
+    /** The newest metadata per metric family (of one family when `metric` is given). */
+    readonly metadata: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      metric: string | undefined
+    ) => Effect.Effect<
+      Readonly<Record<string, ReadonlyArray<typeof MetricMetadata.Type>>>,
+      PromQLFailure
+    >
   }
 >() {}

@@ -193,8 +193,13 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         }).pipe(Effect.catchTags(prometheusErrors))
       )
       .handleRaw("metadata", ({ urlParams: where }) =>
-        // Metadata sent by remote write is accepted but not stored yet: an empty answer.
-        Effect.as(readScope(where), success({}))
+        Effect.gen(function* () {
+          const { scope, database } = yield* readScope(where)
+          const all = yield* promql.metadata(scope, database, where.metric)
+          const limit = Number(where.limit ?? "")
+          const entries = Object.entries(all)
+          return success(Object.fromEntries(limit > 0 ? entries.slice(0, limit) : entries))
+        }).pipe(Effect.catchTags(prometheusErrors))
       )
       .handleRaw("buildinfo", () =>
         Effect.succeed(

@@ -17,10 +17,11 @@ import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
-import type { DecodedSeries } from "./RemoteWriteDecode.js"
+import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
 
 export const SERIES_TABLE = "prometheus_series"
 export const SAMPLES_TABLE = "prometheus_samples"
+export const METADATA_TABLE = "prometheus_metadata"
 
 const ddl = (database: string) => [
   `CREATE TABLE IF NOT EXISTS ${qualified(database, SERIES_TABLE)} (
@@ -36,7 +37,14 @@ const ddl = (database: string) => [
     bits UInt64 EPHEMERAL,
     timestamp DateTime64(3, 'UTC') DEFAULT fromUnixTimestamp64Milli(time_ms, 'UTC') CODEC(DoubleDelta, ZSTD),
     value Float64 DEFAULT reinterpretAsFloat64(bits) CODEC(Gorilla, ZSTD)
-  ) ENGINE = ReplacingMergeTree ORDER BY (id, timestamp)`
+  ) ENGINE = ReplacingMergeTree ORDER BY (id, timestamp)`,
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, METADATA_TABLE)} (
+    metric_family_name String,
+    type LowCardinality(String),
+    help String,
+    unit String,
+    updated DateTime64(6, 'UTC') DEFAULT now64(6)
+  ) ENGINE = ReplacingMergeTree(updated) ORDER BY metric_family_name`
 ]
 
 export const createTables = (engine: AnalyticalEngine, database: string) =>
@@ -96,14 +104,24 @@ const seriesRows = (series: ReadonlyArray<DecodedSeries>) =>
     )
     .join("\n")
 
+const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
+  metadata
+    .map((m) =>
+      JSON.stringify({ metric_family_name: m.metric, type: m.type, help: m.help, unit: m.unit })
+    )
+    .join("\n")
+
 /** Series first: a sample is never readable before the series that selects it. */
 export const insertWrite = (
   engine: AnalyticalEngine,
   database: string,
   series: ReadonlyArray<DecodedSeries>,
-  samples: number
+  samples: number,
+  metadata: ReadonlyArray<DecodedMetadata>
 ) =>
   Effect.gen(function* () {
+    if (metadata.length > 0)
+      yield* insert(engine, database, METADATA_TABLE, "JSONEachRow", metadataRows(metadata))
     if (samples === 0) return
     yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(series))
     yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesText(series), [

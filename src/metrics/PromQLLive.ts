@@ -179,6 +179,18 @@ export const PromQLLive = Layer.effect(
       ].sort()
     })
 
-    return PromQL.of({ range, instant, series, labelNames, labelValues })
+    const metadata = Effect.fn("PromQL.metadata")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      metric: string | undefined
+    ) {
+      const fetch = yield* fetchIn(scope, database)
+      const rows = yield* fetch.metadata(metric)
+      return Object.fromEntries(
+        rows.map((row) => [row.metric, [{ type: row.type, help: row.help, unit: row.unit }]])
+      )
+    })
+
+    return PromQL.of({ range, instant, series, labelNames, labelValues, metadata })
   })
 )

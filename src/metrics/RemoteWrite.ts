@@ -49,7 +49,9 @@ export const makeRemoteWrites = Effect.gen(function* () {
       created.add(key)
     }
     // The engine failing an insert of valid rows is not the sender's to fix.
-    yield* insertWrite(engine, name, decoded.series, decoded.samples).pipe(Effect.orDie)
+    yield* insertWrite(engine, name, decoded.series, decoded.samples, decoded.metadata).pipe(
+      Effect.orDie
+    )
     return decoded.samples
   })
 

@@ -6,7 +6,7 @@ import { fromBinary } from "@bufbuild/protobuf"
 import { Effect } from "effect"
 import * as Snappy from "snappyjs"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
-import { WriteRequestSchema } from "./gen/prometheus/remote_pb.js"
+import { MetricMetadata_MetricType, WriteRequestSchema } from "./gen/prometheus/remote_pb.js"
 import type { Labels } from "./SeriesLabels.js"
 import { seriesId, validLabels } from "./SeriesLabels.js"
 import { sampleBits } from "./SampleBits.js"
@@ -20,9 +20,18 @@ export interface DecodedSeries {
   readonly values: ReadonlyArray<bigint>
 }
 
+/** A metric family's metadata, as Prometheus's `/metadata` answers it. */
+export interface DecodedMetadata {
+  readonly metric: string
+  readonly type: string
+  readonly help: string
+  readonly unit: string
+}
+
 export interface DecodedWrite {
   readonly series: ReadonlyArray<DecodedSeries>
   readonly samples: number
+  readonly metadata: ReadonlyArray<DecodedMetadata>
 }
 
 const corrupt = (what: string) =>
@@ -77,5 +86,13 @@ export const decodeRemoteWrite = (
       samples += timestamps.length
       series.push({ id: seriesId(checked.labels), labels: checked.labels, timestamps, values })
     }
-    return { series, samples }
+    const metadata = request.metadata
+      .filter((m) => m.metricFamilyName !== "")
+      .map((m) => ({
+        metric: m.metricFamilyName,
+        type: (MetricMetadata_MetricType[m.type] ?? "UNKNOWN").toLowerCase(),
+        help: m.help,
+        unit: m.unit
+      }))
+    return { series, samples, metadata }
   })

@@ -286,6 +286,31 @@ layer(
       })
   )
 
+  it.effect("metadata sent by remote write answers /metadata, the newest per family", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const counterMeta = { type: 1, metric: "rw_total", help: "Requests so far.", unit: "" }
+      const first = remoteWriteBody([], [{ ...counterMeta, help: "Old help." }])
+      expect((yield* write(first, adminKeyOf(server))).status).toBe(204)
+      const second = remoteWriteBody(
+        [],
+        [counterMeta, { type: 2, metric: "rw_gauge", help: "A gauge.", unit: "bytes" }]
+      )
+      expect((yield* write(second, adminKeyOf(server))).status).toBe(204)
+      expect((yield* get("/metadata")).json).toEqual({
+        status: "success",
+        data: {
+          rw_gauge: [{ type: "gauge", help: "A gauge.", unit: "bytes" }],
+          rw_total: [{ type: "counter", help: "Requests so far.", unit: "" }]
+        }
+      })
+      expect((yield* get("/metadata?metric=rw_gauge")).json).toEqual({
+        status: "success",
+        data: { rw_gauge: [{ type: "gauge", help: "A gauge.", unit: "bytes" }] }
+      })
+    })
+  )
+
   it.effect("bad bodies are 400s, an oversized one 413, and none of them stores anything", () =>
     Effect.gen(function* () {
       const server = yield* TestServer

@@ -66,8 +66,19 @@ const bitsOf = (value: number | bigint) => {
   return view.getBigUint64(0, true)
 }
 
+/** MetricMetadata: `type` is the protocol's enum number (1 counter, 2 gauge, …). */
+export interface TestMetadata {
+  readonly type: number
+  readonly metric: string
+  readonly help: string
+  readonly unit: string
+}
+
 /** The protobuf `WriteRequest`, uncompressed. */
-export const writeRequestBytes = (series: ReadonlyArray<TestSeries>): Uint8Array => {
+export const writeRequestBytes = (
+  series: ReadonlyArray<TestSeries>,
+  metadata: ReadonlyArray<TestMetadata> = []
+): Uint8Array => {
   const request = new Writer()
   for (const one of series) {
     const ts = new Writer()
@@ -86,12 +97,23 @@ export const writeRequestBytes = (series: ReadonlyArray<TestSeries>): Uint8Array
     }
     request.bytes(1, ts.finish())
   }
+  for (const m of metadata) {
+    const entry = new Writer()
+    entry.tag(1, 0)
+    entry.varint(m.type)
+    entry.string(2, m.metric)
+    entry.string(4, m.help)
+    entry.string(5, m.unit)
+    request.bytes(3, entry.finish())
+  }
   return request.finish()
 }
 
 /** A remote-write body: the request, snappy-compressed (block format). */
-export const remoteWriteBody = (series: ReadonlyArray<TestSeries>): Uint8Array =>
-  Snappy.compress(writeRequestBytes(series))
+export const remoteWriteBody = (
+  series: ReadonlyArray<TestSeries>,
+  metadata: ReadonlyArray<TestMetadata> = []
+): Uint8Array => Snappy.compress(writeRequestBytes(series, metadata))
 
 export const REMOTE_WRITE_HEADERS = {
   "content-type": "application/x-protobuf",

@@ -7,7 +7,7 @@ import type { QueryFormat } from "../../../domain/api/QueryApi.js"
 import { bitsValue, STALE_BITS } from "../SampleBits.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { Matcher } from "./Ast.js"
-import { samplesSql, seriesSql } from "./SeriesSql.js"
+import { metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "./Values.js"
 import { labelsKey } from "./Values.js"
 
@@ -18,6 +18,16 @@ const SeriesRow = Schema.parseJson(
   })
 )
 const decodeSeriesRow = Schema.decodeUnknownSync(SeriesRow)
+const decodeMetadataRow = Schema.decodeUnknownSync(
+  Schema.parseJson(
+    Schema.Struct({
+      metric: Schema.String,
+      type: Schema.String,
+      help: Schema.String,
+      unit: Schema.String
+    })
+  )
+)
 
 export const makeFetch = (
   runner: QueryRunner["Type"],
@@ -92,5 +102,10 @@ export const makeFetch = (
       return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })
 
-  return { series, samples }
+  const metadata = (metric: string | undefined) =>
+    Effect.map(text(metadataSql(metric), "JSONEachRow"), (body) =>
+      lines(body).map((line) => decodeMetadataRow(line))
+    )
+
+  return { series, samples, metadata }
 }

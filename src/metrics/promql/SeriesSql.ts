@@ -4,7 +4,7 @@
  * statements run in the caller's database, so tables go unqualified.
  */
 import { quoteIdentifier, quoteString } from "../../engine/Sql.js"
-import { SAMPLES_TABLE, SERIES_TABLE } from "../MetricsTables.js"
+import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../MetricsTables.js"
 import type { Matcher } from "./Ast.js"
 
 const column = (name: string) =>
@@ -51,3 +51,11 @@ export const samplesSql = (matchers: ReadonlyArray<Matcher>, from: number, to: n
   `AND timestamp > fromUnixTimestamp64Milli(toInt64(${Math.floor(from)}), 'UTC') ` +
   `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC') ` +
   `ORDER BY id, timestamp`
+
+/** The newest metadata of each metric family, or of one. */
+export const metadataSql = (metric: string | undefined) =>
+  `SELECT metric_family_name AS metric, argMax(type, updated) AS type, ` +
+  `argMax(help, updated) AS help, argMax(unit, updated) AS unit ` +
+  `FROM ${quoteIdentifier(METADATA_TABLE)} ` +
+  (metric === undefined ? "" : `WHERE metric_family_name = ${quoteString(metric)} `) +
+  `GROUP BY metric_family_name ORDER BY metric_family_name`
