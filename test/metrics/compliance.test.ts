@@ -111,6 +111,16 @@ const ask = (base: string, endpoint: string, params: Record<string, string>, tok
     return Schema.decodeUnknownSync(ApiReply)(await response.json())
   })
 
+/** Milliseconds spent per side, summed over requests (they overlap, so not wall time). */
+const spent = { reference: 0, sluice: 0, referenceWrite: 0, sluiceWrite: 0 }
+const timed = <A, E, R>(side: keyof typeof spent, effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const start = performance.now()
+    const result = yield* effect
+    spent[side] += performance.now() - start
+    return result
+  })
+
 const reasonOf = (difference: string) => difference.split(":")[0]!
 
 const report = (
@@ -149,16 +159,18 @@ layer(
         const sluice = `${server.url}/metrics-compat`
         for (const slice of minuteSlices(demoSeries())) {
           const body = remoteWriteBody(slice)
-          const toReference = yield* post(
-            `${reference.url}/api/v1/write`,
-            body,
-            REMOTE_WRITE_HEADERS
+          const toReference = yield* timed(
+            "referenceWrite",
+            post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
           )
           expect(toReference.status, toReference.text).toBe(204)
-          const toSluice = yield* post(`${sluice}/api/v1/write`, body, {
-            ...REMOTE_WRITE_HEADERS,
-            authorization: `Bearer ${token}`
-          })
+          const toSluice = yield* timed(
+            "sluiceWrite",
+            post(`${sluice}/api/v1/write`, body, {
+              ...REMOTE_WRITE_HEADERS,
+              authorization: `Bearer ${token}`
+            })
+          )
           expect(toSluice.status, toSluice.text).toBe(204)
         }
         const ingested = Date.now()
@@ -172,10 +184,10 @@ layer(
           (q) =>
             Effect.gen(function* () {
               const [refRange, ourRange, refInstant, ourInstant] = yield* Effect.all([
-                ask(reference.url, "query_range", { query: q.query, ...range }),
-                ask(sluice, "query_range", { query: q.query, ...range }, token),
-                ask(reference.url, "query", { query: q.query, ...instant }),
-                ask(sluice, "query", { query: q.query, ...instant }, token)
+                timed("reference", ask(reference.url, "query_range", { query: q.query, ...range })),
+                timed("sluice", ask(sluice, "query_range", { query: q.query, ...range }, token)),
+                timed("reference", ask(reference.url, "query", { query: q.query, ...instant })),
+                timed("sluice", ask(sluice, "query", { query: q.query, ...instant }, token))
               ])
               return {
                 id: q.id,
@@ -203,8 +215,11 @@ layer(
         expect(answered).toBeGreaterThanOrEqual(467)
         report("range", queries.length, rangeFailures)
         report("instant", queries.length, instantFailures)
+        const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
         console.log(
-          `compliance: ingest ${((ingested - started) / 1000).toFixed(1)} s, queries ${((Date.now() - ingested) / 1000).toFixed(1)} s`
+          `compliance: ingest ${secs(ingested - started)} (writes: sluice ${secs(spent.sluiceWrite)}, ` +
+            `prometheus ${secs(spent.referenceWrite)}), queries ${secs(Date.now() - ingested)} ` +
+            `(summed per request: sluice ${secs(spent.sluice)}, prometheus ${secs(spent.reference)})`
         )
         expect(queries.length).toBe(539)
         expect(queries.length - rangeFailures.length).toBeGreaterThanOrEqual(RANGE_EQUAL_AT_LEAST)
