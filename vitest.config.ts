@@ -23,7 +23,8 @@ const isolated = [
   "test/spl/timechart.test.ts",
   "test/spl/searchTime.test.ts",
   "test/spl/functions.test.ts",
-  "test/spl/rules.test.ts"
+  "test/spl/rules.test.ts",
+  "test/metrics/compliance.test.ts"
 ]
 
 /**

@@ -43,11 +43,6 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooM
 }) {}
 /** 500: something broke on our side; the message carries only a trace id. */
 export class Internal extends Schema.TaggedError<Internal>()("Internal", fields) {}
-/** 501: the endpoint is part of the contract but not built yet. */
-export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
-  "NotImplemented",
-  fields
-) {}
 /** 503: a dependency (engine, control plane) cannot serve right now. */
 export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", fields) {}
 
@@ -191,7 +186,6 @@ export type ApiError =
   | UnsupportedMediaType
   | TooManyRequests
   | Internal
-  | NotImplemented
   | Unavailable
 
 /** The body every error response carries. */
@@ -213,7 +207,6 @@ export const errorStatus = {
   UnsupportedMediaType: 415,
   TooManyRequests: 429,
   Internal: 500,
-  NotImplemented: 501,
   Unavailable: 503,
   DatabaseNotFound: 404,
   InvalidDatabaseName: 400,
@@ -243,7 +236,6 @@ export const errorCode = {
   UnsupportedMediaType: "unsupported_media_type",
   TooManyRequests: "too_many_requests",
   Internal: "internal",
-  NotImplemented: "not_implemented",
   Unavailable: "unavailable",
   DatabaseNotFound: "not_found",
   InvalidDatabaseName: "bad_request",
@@ -303,7 +295,6 @@ export const ErrorWire = {
   UnsupportedMediaType: wire(UnsupportedMediaType, (b) => new UnsupportedMediaType(text(b))),
   TooManyRequests: wire(TooManyRequests, (b) => new TooManyRequests(text(b))),
   Internal: wire(Internal, (b) => new Internal(text(b))),
-  NotImplemented: wire(NotImplemented, (b) => new NotImplemented(text(b))),
   Unavailable: wire(Unavailable, (b) => new Unavailable(text(b))),
   DatabaseNotFound: wire(DatabaseNotFound, (b) => new DatabaseNotFound(text(b))),
   InvalidDatabaseName: wire(InvalidDatabaseName, (b) => new InvalidDatabaseName(text(b))),

@@ -42,6 +42,7 @@ import {
   reportingQueryRunner
 } from "../src/logs/ScopeReporting.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
+import { PromQLLive } from "../src/metrics/PromQLLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SplSearchLive } from "../src/spl/search/SplSearchLive.js"
@@ -143,7 +144,10 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-export const CapabilitiesLive = DataPlaneLive.pipe(
+/** PromQL over the metrics-app's series, on the data plane's SQL path. */
+const MetricsLive = PromQLLive.pipe(Layer.provideMerge(DataPlaneLive))
+
+export const CapabilitiesLive = MetricsLive.pipe(
   Layer.provideMerge(ClustersLive),
   Layer.provideMerge(IdentityLive),
   Layer.provideMerge(RepositoriesLive)

@@ -16,11 +16,11 @@ import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HecHttpLive } from "../src/hec/HecHttp.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
 import { JsonPayloadsLive } from "../src/http/JsonPayloads.js"
-import { PendingGroupsLive } from "../src/http/PendingGroups.js"
 import { AuthenticationHttpLive } from "../src/identity/AuthenticationHttp.js"
 import { AuthHttpLive } from "../src/identity/AuthHttp.js"
 import { KeysHttpLive } from "../src/identity/KeysHttp.js"
 import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
+import { MetricsHttpLive } from "../src/metrics/MetricsHttp.js"
 import { LogsHttpLive } from "../src/logs/LogsHttp.js"
 import { requestLogMiddleware } from "../src/logs/http/RequestLogMiddleware.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
@@ -51,7 +51,7 @@ const GroupsLive = Layer.mergeAll(
   SplHttpLive,
   SplCapabilitiesHttpLive,
   SavedSearchesHttpLive,
-  PendingGroupsLive
+  MetricsHttpLive
 ).pipe(Layer.provide(AuthenticationHttpLive))
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(

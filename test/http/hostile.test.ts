@@ -1,8 +1,8 @@
 /**
  * Hostile input, seeded: every endpoint of the served OpenAPI document gets malformed
  * bodies, hostile paths and parameters, with no, invalid and valid credentials, over a
- * few keep-alive connections to one server. Never a 5xx (a 501 only from an endpoint
- * still pending, naming itself), never a dropped connection, always the endpoint's error
+ * few keep-alive connections to one server. Never a 5xx, never a dropped connection,
+ * always the endpoint's error
  * shape, nothing of the server's paths, stacks or secrets in a reply, and nothing
  * inserted while every request of a round was refused. A failure names the seed index,
  * so it replays exactly.

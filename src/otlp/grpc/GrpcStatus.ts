@@ -19,7 +19,6 @@ const codes: Record<ApiError["_tag"], status> = {
   UnsupportedMediaType: status.INVALID_ARGUMENT,
   TooManyRequests: status.RESOURCE_EXHAUSTED,
   Internal: status.INTERNAL,
-  NotImplemented: status.UNIMPLEMENTED,
   // OTLP exporters retry UNAVAILABLE, which is what a paused cluster needs.
   Unavailable: status.UNAVAILABLE,
   DatabaseNotFound: status.NOT_FOUND,

@@ -1,0 +1,117 @@
+/**
+ * PromQL over the metrics-app's series (decisions.md §13): queries answer as Prometheus
+ * would, and selection by label matchers for the series, labels and label-values reads.
+ * Statements run through the user-level SQL path (`QueryRunner`: limits, timeout,
+ * cancel, read-only). Transports render the results (the Prometheus HTTP API).
+ */
+import { Context, Schema } from "effect"
+import type { Effect } from "effect"
+import type { ClusterScope } from "./Authorization.js"
+import type { Conflict, Forbidden } from "./Errors.js"
+import type { DatabaseName } from "./Ids.js"
+import type { QueryFailure } from "./QueryRunner.js"
+
+/** Prometheus's error kinds (`errorType` of its API). */
+export const PromQLErrorType = Schema.Literal(
+  "bad_data",
+  "execution",
+  "timeout",
+  "canceled",
+  "internal"
+)
+
+/** A query Prometheus would refuse (`bad_data`) or fail while evaluating (`execution`). */
+export class PromQLError extends Schema.TaggedError<PromQLError>()("PromQLError", {
+  errorType: PromQLErrorType,
+  message: Schema.String
+}) {}
+
+export const Labels = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/** Times in milliseconds since the epoch, the step in milliseconds. */
+export class RangeQuery extends Schema.Class<RangeQuery>("RangeQuery")({
+  query: Schema.String,
+  start: Schema.Number,
+  end: Schema.Number,
+  step: Schema.Number
+}) {}
+
+export class InstantQuery extends Schema.Class<InstantQuery>("InstantQuery")({
+  query: Schema.String,
+  time: Schema.Number
+}) {}
+
+/** `[time ms, value]`; values may be NaN or infinite. */
+export const Point = Schema.Tuple(Schema.Number, Schema.Number)
+
+export const PromQLResult = Schema.Union(
+  Schema.TaggedStruct("matrix", {
+    series: Schema.Array(Schema.Struct({ labels: Labels, points: Schema.Array(Point) }))
+  }),
+  Schema.TaggedStruct("vector", {
+    time: Schema.Number,
+    samples: Schema.Array(Schema.Struct({ labels: Labels, value: Schema.Number }))
+  }),
+  Schema.TaggedStruct("scalar", { time: Schema.Number, value: Schema.Number }),
+  Schema.TaggedStruct("string", { time: Schema.Number, value: Schema.String })
+)
+export type PromQLResult = typeof PromQLResult.Type
+
+/** Series selectors (`match[]`) and an optional time range in ms. */
+export class SeriesSelection extends Schema.Class<SeriesSelection>("SeriesSelection")({
+  matchers: Schema.Array(Schema.String),
+  start: Schema.optional(Schema.Number),
+  end: Schema.optional(Schema.Number)
+}) {}
+
+/** What remote write said about a metric family (`/metadata`). */
+export const MetricMetadata = Schema.Struct({
+  type: Schema.String,
+  help: Schema.String,
+  unit: Schema.String
+})
+
+export type PromQLFailure = PromQLError | QueryFailure | Forbidden | Conflict
+
+export class PromQL extends Context.Tag("sluice/PromQL")<
+  PromQL,
+  {
+    readonly instant: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: InstantQuery
+    ) => Effect.Effect<PromQLResult, PromQLFailure>
+    /** Always a matrix, as `query_range` answers; a scalar is one series without labels. */
+    readonly range: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: RangeQuery
+    ) => Effect.Effect<PromQLResult, PromQLFailure>
+    readonly series: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) => Effect.Effect<ReadonlyArray<typeof Labels.Type>, PromQLFailure>
+    /** Label names of the selected series (of all series without selectors), sorted. */
+    readonly labelNames: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) => Effect.Effect<ReadonlyArray<string>, PromQLFailure>
+    readonly labelValues: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      name: string,
+      selection: SeriesSelection
+    ) => Effect.Effect<ReadonlyArray<string>, PromQLFailure>
+    /** The newest metadata per metric family (of one family when `metric` is given). */
+    readonly metadata: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      metric: string | undefined
+    ) => Effect.Effect<
+      Readonly<Record<string, ReadonlyArray<typeof MetricMetadata.Type>>>,
+      PromQLFailure
+    >
+  }
+>() {}

@@ -1,0 +1,231 @@
+/**
+ * `/metrics-compat/api/v1` (metrics-app): remote write in, and the Prometheus HTTP API
+ * out, answered in Prometheus's own shapes so Grafana and promtool work unchanged.
+ * sluice's own failures (credentials, the app gate, the body) keep sluice's error shape.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
+import { AppRegistry } from "../../domain/AppRegistry.js"
+import { Authorization } from "../../domain/Authorization.js"
+import type { ScopeParams } from "../../domain/Authorization.js"
+import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
+import type { QueryRefused } from "../../domain/Errors.js"
+import { CurrentCaller } from "../../domain/Identity.js"
+import {
+  InstantQuery,
+  PromQL,
+  PromQLError,
+  RangeQuery,
+  SeriesSelection
+} from "../../domain/PromQL.js"
+import { requestedDatabase } from "../http/DatabaseParam.js"
+import { collect, decodedBody, requestBytes } from "../http/RequestBody.js"
+import type { BodyRules } from "../http/RequestBody.js"
+import type { ApiParams } from "./http/Params.js"
+import {
+  formParams,
+  queryParam,
+  requiredTime,
+  stepParam,
+  timeParam,
+  urlParams
+} from "./http/Params.js"
+import { failure, resultData, success } from "./http/PrometheusJson.js"
+import { parsePromQL } from "./promql/Parse.js"
+import { printExpr } from "./promql/Print.js"
+import { makeRemoteWrites, METRICS_APP } from "./RemoteWrite.js"
+
+type Where = ScopeParams & { readonly database?: string | undefined }
+
+const writeRules = (limit: number): BodyRules => ({
+  limit,
+  compressions: [],
+  tooLarge: () =>
+    new PayloadTooLarge({
+      message: `The remote-write body is larger than ${limit} bytes.`,
+      hint: "Lower the sender's max_samples_per_send (queue_config), or raise SLUICE_METRICS_MAX_WRITE_BYTES."
+    }),
+  unsupportedEncoding: (encoding) =>
+    new UnsupportedMediaType({
+      message: `Content-encoding '${encoding}' is not supported for remote write.`,
+      hint: "Remote write 1.0 sends the snappy block itself, without a content-encoding to undo."
+    }),
+  unreadable: new BadRequest({
+    message: "The request body could not be read.",
+    hint: "Retry the write."
+  })
+})
+
+/** Prometheus answers a query's own failures in its shape; sluice's errors pass through. */
+const prometheusErrors = {
+  PromQLError: (error: PromQLError) => Effect.succeed(failure(error.errorType, error.message)),
+  QueryRefused: (error: QueryRefused) =>
+    Effect.succeed(
+      /timeout|timed out/i.test(error.message)
+        ? failure("timeout", `query timed out: ${error.message}`)
+        : failure("execution", error.message)
+    )
+}
+
+export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
+  Effect.gen(function* () {
+    const writes = yield* makeRemoteWrites
+    const promql = yield* PromQL
+    const authorization = yield* Authorization
+    const apps = yield* AppRegistry
+    const selection = yield* DatabaseSelection
+    const rules = writeRules(writes.limit)
+
+    const readScope = (where: Where) =>
+      Effect.gen(function* () {
+        const caller = yield* CurrentCaller
+        const database = yield* requestedDatabase(where.database)
+        const scope = yield* authorization.clusterScope(caller, "read", where)
+        yield* apps.require(scope.clusterId, METRICS_APP)
+        return { scope, database: yield* selection.select(scope, database) }
+      })
+
+    const now = Clock.currentTimeMillis
+
+    const instant = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        const { scope, database } = yield* readScope(where)
+        const query = yield* queryParam(params)
+        const time = yield* timeParam(params, "time", Option.some(yield* now))
+        const result = yield* promql.instant(
+          scope,
+          database,
+          new InstantQuery({ query, time: time! })
+        )
+        return success(resultData(result))
+      }).pipe(Effect.catchTags(prometheusErrors))
+
+    const range = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        const { scope, database } = yield* readScope(where)
+        const query = yield* queryParam(params)
+        const start = yield* requiredTime(params, "start")
+        const end = yield* requiredTime(params, "end")
+        const step = yield* stepParam(params)
+        const result = yield* promql.range(
+          scope,
+          database,
+          new RangeQuery({ query, start, end, step })
+        )
+        return success(resultData(result))
+      }).pipe(Effect.catchTags(prometheusErrors))
+
+    const selectionOf = (params: ApiParams) =>
+      Effect.gen(function* () {
+        const start = yield* timeParam(params, "start", Option.none())
+        const end = yield* timeParam(params, "end", Option.none())
+        return new SeriesSelection({
+          matchers: params.all("match[]"),
+          ...(start === undefined ? {} : { start }),
+          ...(end === undefined ? {} : { end })
+        })
+      })
+
+    const series = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        const { scope, database } = yield* readScope(where)
+        return success(yield* promql.series(scope, database, yield* selectionOf(params)))
+      }).pipe(Effect.catchTags(prometheusErrors))
+
+    const labels = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        const { scope, database } = yield* readScope(where)
+        return success(yield* promql.labelNames(scope, database, yield* selectionOf(params)))
+      }).pipe(Effect.catchTags(prometheusErrors))
+
+    type Run<E, R> = (
+      where: Where,
+      params: ApiParams
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    type RawInput = {
+      readonly urlParams: Where
+      readonly request: HttpServerRequest.HttpServerRequest
+    }
+
+    const form =
+      <E, R>(run: Run<E, R>) =>
+      ({ urlParams: where, request }: RawInput) =>
+        Effect.matchEffect(formParams(request), {
+          onFailure: (error) => Effect.succeed(failure(error.errorType, error.message)),
+          onSuccess: (params) => run(where, params)
+        })
+
+    const get =
+      <E, R>(run: Run<E, R>) =>
+      ({ urlParams: where, request }: RawInput) =>
+        run(where, urlParams(request))
+
+    return handlers
+      .handleRaw("write", ({ urlParams: where, request }) =>
+        Effect.gen(function* () {
+          const caller = yield* CurrentCaller
+          const database = yield* requestedDatabase(where.database)
+          // Snappy is the protocol's own framing, undone by the decoder, not a content-encoding.
+          const body = yield* Effect.flatMap(
+            decodedBody(requestBytes(request, rules.unreadable), undefined, rules),
+            collect
+          )
+          yield* writes.write(caller, { ...where, database }, body)
+          return HttpServerResponse.empty({ status: 204 })
+        })
+      )
+      .handleRaw("query", get(instant))
+      .handleRaw("queryForm", form(instant))
+      .handleRaw("queryRange", get(range))
+      .handleRaw("queryRangeForm", form(range))
+      .handleRaw("series", get(series))
+      .handleRaw("seriesForm", form(series))
+      .handleRaw("labels", get(labels))
+      .handleRaw("labelsForm", form(labels))
+      .handleRaw("labelValues", ({ urlParams: where, path, request }) =>
+        Effect.gen(function* () {
+          const { scope, database } = yield* readScope(where)
+          const selection = yield* selectionOf(urlParams(request))
+          return success(yield* promql.labelValues(scope, database, path.name, selection))
+        }).pipe(Effect.catchTags(prometheusErrors))
+      )
+      .handleRaw("metadata", ({ urlParams: where }) =>
+        Effect.gen(function* () {
+          const { scope, database } = yield* readScope(where)
+          const all = yield* promql.metadata(scope, database, where.metric)
+          const limit = Number(where.limit ?? "")
+          const entries = Object.entries(all)
+          return success(Object.fromEntries(limit > 0 ? entries.slice(0, limit) : entries))
+        }).pipe(Effect.catchTags(prometheusErrors))
+      )
+      .handleRaw("buildinfo", () =>
+        Effect.succeed(
+          success({
+            version: "2.42.0",
+            revision: "sluice",
+            branch: "",
+            buildUser: "",
+            buildDate: "",
+            goVersion: ""
+          })
+        )
+      )
+      .handleRaw("formatQuery", ({ urlParams: params }) =>
+        Effect.try({
+          try: () => success(printExpr(parsePromQL(params.query))),
+          catch: (error) =>
+            new PromQLError({
+              errorType: "bad_data",
+              message: String(error instanceof Error ? error.message : error)
+            })
+        }).pipe(
+          Effect.catchTag("PromQLError", (error) =>
+            Effect.succeed(failure(error.errorType, error.message))
+          )
+        )
+      )
+  })
+)

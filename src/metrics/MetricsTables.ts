@@ -1,0 +1,132 @@
+/**
+ * The metrics-app's storage (decisions.md §13), the layout of the engine's `TimeSeries`
+ * table engine on plain MergeTree tables so it works alike on chDB and a server:
+ * - `prometheus_series`: one row per series and write, merged per id; selection by
+ *   matchers reads only this table, ordered by metric name.
+ * - `prometheus_samples`: (id, timestamp, value) ordered by (id, timestamp). A retried
+ *   write adds the same rows again: ReplacingMergeTree folds them on merge, and reads drop
+ *   repeated (id, timestamp) pairs until then, so a retry never changes an answer.
+ *
+ * Samples go in as text, their values as the integer of their bits, and the engine turns
+ * them back into the Float64 (the ephemeral columns): a NaN's payload, the stale marker's
+ * included, survives, which no JSON number and no JavaScript double could promise, and
+ * chDB's insert path reads a body as UTF-8 text, so RowBinary is not an option.
+ */
+import { Effect, Stream } from "effect"
+import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
+import { InsertRequest } from "../../domain/Engine.js"
+import * as EngineSql from "../tables/EngineSql.js"
+import { qualified } from "../tables/Layout.js"
+import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
+
+export const SERIES_TABLE = "prometheus_series"
+export const SAMPLES_TABLE = "prometheus_samples"
+export const METADATA_TABLE = "prometheus_metadata"
+
+const ddl = (database: string) => [
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, SERIES_TABLE)} (
+    id UInt64,
+    metric_name LowCardinality(String),
+    labels SimpleAggregateFunction(any, Map(String, String)),
+    min_time SimpleAggregateFunction(min, Int64),
+    max_time SimpleAggregateFunction(max, Int64)
+  ) ENGINE = AggregatingMergeTree ORDER BY (metric_name, id)`,
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, SAMPLES_TABLE)} (
+    id UInt64,
+    time_ms Int64 EPHEMERAL,
+    bits UInt64 EPHEMERAL,
+    timestamp DateTime64(3, 'UTC') DEFAULT fromUnixTimestamp64Milli(time_ms, 'UTC') CODEC(DoubleDelta, ZSTD),
+    value Float64 DEFAULT reinterpretAsFloat64(bits) CODEC(Gorilla, ZSTD)
+  ) ENGINE = ReplacingMergeTree ORDER BY (id, timestamp)`,
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, METADATA_TABLE)} (
+    metric_family_name String,
+    type LowCardinality(String),
+    help String,
+    unit String,
+    updated DateTime64(6, 'UTC') DEFAULT now64(6)
+  ) ENGINE = ReplacingMergeTree(updated) ORDER BY metric_family_name`
+]
+
+export const createTables = (engine: AnalyticalEngine, database: string) =>
+  Effect.forEach(ddl(database), (sql) => EngineSql.command(engine, sql), { discard: true })
+
+const insert = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  format: string,
+  text: string,
+  columns?: ReadonlyArray<string>
+): Effect.Effect<void, EngineError> =>
+  engine
+    .insert(
+      new InsertRequest({
+        database,
+        table,
+        format,
+        queryId: crypto.randomUUID(),
+        settings: {},
+        ...(columns === undefined ? {} : { columns })
+      }),
+      Stream.make(new TextEncoder().encode(text))
+    )
+    .pipe(Effect.asVoid)
+
+/** `id, ms, bits` lines. */
+const samplesText = (series: ReadonlyArray<DecodedSeries>) => {
+  const lines: Array<string> = []
+  for (const one of series)
+    for (let index = 0; index < one.timestamps.length; index++)
+      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.values[index]}`)
+  return lines.join("\n") + "\n"
+}
+
+const bounds = (timestamps: ReadonlyArray<bigint>) => {
+  let min = timestamps[0]!
+  let max = min
+  for (const t of timestamps) {
+    if (t < min) min = t
+    if (t > max) max = t
+  }
+  return { min_time: min.toString(), max_time: max.toString() }
+}
+
+const seriesRows = (series: ReadonlyArray<DecodedSeries>) =>
+  series
+    .filter((one) => one.timestamps.length > 0)
+    .map((one) =>
+      JSON.stringify({
+        id: one.id,
+        metric_name: one.labels.__name__,
+        labels: one.labels,
+        ...bounds(one.timestamps)
+      })
+    )
+    .join("\n")
+
+const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
+  metadata
+    .map((m) =>
+      JSON.stringify({ metric_family_name: m.metric, type: m.type, help: m.help, unit: m.unit })
+    )
+    .join("\n")
+
+/** Series first: a sample is never readable before the series that selects it. */
+export const insertWrite = (
+  engine: AnalyticalEngine,
+  database: string,
+  series: ReadonlyArray<DecodedSeries>,
+  samples: number,
+  metadata: ReadonlyArray<DecodedMetadata>
+) =>
+  Effect.gen(function* () {
+    if (metadata.length > 0)
+      yield* insert(engine, database, METADATA_TABLE, "JSONEachRow", metadataRows(metadata))
+    if (samples === 0) return
+    yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(series))
+    yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesText(series), [
+      "id",
+      "time_ms",
+      "bits"
+    ])
+  })

@@ -1,0 +1,196 @@
+/**
+ * `PromQL` on the metrics-app's tables: parse (Parse.ts), evaluate every step
+ * (Eval.ts) over samples read through `QueryRunner`, shape the result as Prometheus
+ * does. The series tables are created on first use of a database, as by a first write.
+ */
+import { Duration, Effect, Layer } from "effect"
+import type { ClusterScope } from "../../domain/Authorization.js"
+import { Engines } from "../../domain/Engine.js"
+import type { DatabaseName } from "../../domain/Ids.js"
+import { PromQL, PromQLError } from "../../domain/PromQL.js"
+import type {
+  InstantQuery,
+  PromQLResult,
+  RangeQuery,
+  SeriesSelection
+} from "../../domain/PromQL.js"
+import { QueryRunner } from "../../domain/QueryRunner.js"
+import { queryConfig } from "../config/SluiceConfig.js"
+import { engineDatabase } from "../databases/EngineDatabase.js"
+import { engineAccessError } from "../engine/EngineAccess.js"
+import { createTables } from "./MetricsTables.js"
+import type { Expr, Matcher } from "./promql/Ast.js"
+import { evaluate, queryContext } from "./promql/Eval.js"
+import { rangeInput } from "./promql/Selectors.js"
+import { makeFetch } from "./promql/Fetch.js"
+import {
+  asInstant,
+  asMatrix,
+  badData,
+  byLabels,
+  evaluationErrors,
+  MAX_POINTS,
+  parse,
+  selectorMatchers
+} from "./promql/Requests.js"
+
+export const PromQLLive = Layer.effect(
+  PromQL,
+  Effect.gen(function* () {
+    const runner = yield* QueryRunner
+    // The whole evaluation, its statements and the work between them, under the SQL timeout.
+    const { timeoutSeconds } = yield* queryConfig
+    const engines = yield* Engines
+    const created = new Set<string>()
+
+    const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
+      Effect.gen(function* () {
+        const engine = yield* engines
+          .forCluster(scope.clusterId)
+          .pipe(Effect.mapError(engineAccessError))
+        const name = engineDatabase(engine, database)
+        if (!created.has(`${scope.clusterId}/${name}`)) {
+          yield* createTables(engine, name).pipe(Effect.orDie)
+          created.add(`${scope.clusterId}/${name}`)
+        }
+        return makeFetch(runner, scope, database)
+      })
+
+    const run = (
+      scope: ClusterScope,
+      database: DatabaseName,
+      expr: Expr,
+      start: number,
+      end: number,
+      steps: ReadonlyArray<number>
+    ) =>
+      Effect.gen(function* () {
+        const fetch = yield* fetchIn(scope, database)
+        return yield* evaluationErrors(
+          evaluate(queryContext(start, end, fetch.samples), expr, steps)
+        )
+      }).pipe(
+        Effect.timeoutFail({
+          duration: Duration.seconds(timeoutSeconds),
+          onTimeout: () =>
+            new PromQLError({
+              errorType: "timeout",
+              message: `query timed out in expression evaluation (SLUICE_QUERY_TIMEOUT_SECONDS=${timeoutSeconds})`
+            })
+        })
+      )
+
+    const range = Effect.fn("PromQL.range")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: RangeQuery
+    ) {
+      if (query.end < query.start)
+        return yield* badData("end timestamp must not be before start time")
+      if (!(query.step > 0))
+        return yield* badData(
+          "zero or negative query resolution step widths are not accepted. Try a positive integer"
+        )
+      if ((query.end - query.start) / query.step > MAX_POINTS)
+        return yield* badData(
+          "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
+        )
+      const expr = yield* parse(query.query)
+      if (expr.kind === "matrix" || expr.kind === "subquery")
+        return yield* badData(
+          `invalid expression type "range vector" for range query, must be Scalar or instant Vector`
+        )
+      const steps: Array<number> = []
+      for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
+      const value = yield* run(scope, database, expr, query.start, query.end, steps)
+      return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
+    })
+
+    const instant = Effect.fn("PromQL.instant")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: InstantQuery
+    ) {
+      const expr = yield* parse(query.query)
+      const steps = [query.time]
+      if (expr.kind === "matrix" || expr.kind === "subquery") {
+        const fetch = yield* fetchIn(scope, database)
+        const input = yield* evaluationErrors(
+          rangeInput(queryContext(query.time, query.time, fetch.samples), expr, steps)
+        )
+        const end = input.ends[0]!
+        const series = input.series.map((s) => ({
+          labels: s.labels,
+          points: Array.from(s.times)
+            .map((t, i) => [t, s.values[i]!] as const)
+            .filter(([t]) => t > end - input.range && t <= end)
+        }))
+        return {
+          _tag: "matrix",
+          series: byLabels(series.filter((s) => s.points.length > 0))
+        } satisfies PromQLResult
+      }
+      const value = yield* run(scope, database, expr, query.time, query.time, steps)
+      return asInstant(value, query.time)
+    })
+
+    const selected = (scope: ClusterScope, database: DatabaseName, selection: SeriesSelection) =>
+      Effect.gen(function* () {
+        const fetch = yield* fetchIn(scope, database)
+        const groups: Array<ReadonlyArray<Matcher>> = []
+        for (const text of selection.matchers) groups.push(yield* selectorMatchers(text))
+        // No selector: every series (labels and label values may be asked that way).
+        const sets = groups.length === 0 ? [[]] : groups
+        const found = new Map<string, Readonly<Record<string, string>>>()
+        const from = selection.start === undefined ? undefined : selection.start - 1
+        for (const matchers of sets)
+          for (const row of yield* fetch.series(matchers, from, selection.end))
+            found.set(row.id, row.labels)
+        return byLabels([...found.values()].map((labels) => ({ labels }))).map((s) => s.labels)
+      })
+
+    const series = Effect.fn("PromQL.series")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) {
+      if (selection.matchers.length === 0) return yield* badData("no match[] parameter provided")
+      return yield* selected(scope, database, selection)
+    })
+
+    const labelNames = Effect.fn("PromQL.labelNames")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      selection: SeriesSelection
+    ) {
+      const all = yield* selected(scope, database, selection)
+      return [...new Set(all.flatMap((labels) => Object.keys(labels)))].sort()
+    })
+
+    const labelValues = Effect.fn("PromQL.labelValues")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      name: string,
+      selection: SeriesSelection
+    ) {
+      const all = yield* selected(scope, database, selection)
+      return [
+        ...new Set(all.flatMap((labels) => (labels[name] === undefined ? [] : [labels[name]])))
+      ].sort()
+    })
+
+    const metadata = Effect.fn("PromQL.metadata")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      metric: string | undefined
+    ) {
+      const fetch = yield* fetchIn(scope, database)
+      const rows = yield* fetch.metadata(metric)
+      return Object.fromEntries(
+        rows.map((row) => [row.metric, [{ type: row.type, help: row.help, unit: row.unit }]])
+      )
+    })
+
+    return PromQL.of({ range, instant, series, labelNames, labelValues, metadata })
+  })
+)

@@ -1,0 +1,98 @@
+/**
+ * A remote-write 1.0 body into series and samples: snappy block format, then the
+ * protobuf `WriteRequest`. Nothing is stored from a body that does not decode whole.
+ */
+import { fromBinary } from "@bufbuild/protobuf"
+import { Effect } from "effect"
+import * as Snappy from "snappyjs"
+import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
+import { MetricMetadata_MetricType, WriteRequestSchema } from "./gen/prometheus/remote_pb.js"
+import type { Labels } from "./SeriesLabels.js"
+import { seriesId, validLabels } from "./SeriesLabels.js"
+import { sampleBits } from "./SampleBits.js"
+
+export interface DecodedSeries {
+  readonly id: string
+  readonly labels: Labels
+  /** Milliseconds since the epoch, in the order they arrived. */
+  readonly timestamps: ReadonlyArray<bigint>
+  /** The raw bits of each value (stale markers kept exactly). */
+  readonly values: ReadonlyArray<bigint>
+}
+
+/** A metric family's metadata, as Prometheus's `/metadata` answers it. */
+export interface DecodedMetadata {
+  readonly metric: string
+  readonly type: string
+  readonly help: string
+  readonly unit: string
+}
+
+export interface DecodedWrite {
+  readonly series: ReadonlyArray<DecodedSeries>
+  readonly samples: number
+  readonly metadata: ReadonlyArray<DecodedMetadata>
+}
+
+const corrupt = (what: string) =>
+  new BadRequest({
+    message: `The remote-write body is not valid: ${what}.`,
+    hint: "Send a snappy-compressed (block format) protobuf WriteRequest, as remote write 1.0 does."
+  })
+
+/** The uncompressed length the snappy header announces (a little-endian varint). */
+const announcedLength = (bytes: Uint8Array): number | undefined => {
+  let length = 0
+  for (let index = 0, shift = 0; index < 5 && index < bytes.length; index++, shift += 7) {
+    const byte = bytes[index]!
+    length += (byte & 0x7f) * 2 ** shift
+    if ((byte & 0x80) === 0) return length
+  }
+  return undefined
+}
+
+export const decodeRemoteWrite = (
+  compressed: Uint8Array,
+  limit: number
+): Effect.Effect<DecodedWrite, BadRequest | PayloadTooLarge> =>
+  Effect.gen(function* () {
+    const length = announcedLength(compressed)
+    if (length === undefined) return yield* corrupt("the snappy header is missing")
+    // Refused before anything is allocated for it.
+    if (length > limit)
+      return yield* new PayloadTooLarge({
+        message: `The remote-write body is ${length} bytes uncompressed; at most ${limit} are accepted.`,
+        hint: "Lower the sender's max_samples_per_send (queue_config), or raise SLUICE_METRICS_MAX_WRITE_BYTES."
+      })
+    const raw = yield* Effect.try({
+      try: () => Snappy.uncompress(compressed, limit),
+      catch: () => corrupt("snappy decompression failed")
+    })
+    const request = yield* Effect.try({
+      try: () => fromBinary(WriteRequestSchema, raw),
+      catch: () => corrupt("the protobuf WriteRequest does not decode")
+    })
+    const series: Array<DecodedSeries> = []
+    let samples = 0
+    for (const timeseries of request.timeseries) {
+      const checked = validLabels(timeseries.labels)
+      if ("problem" in checked) return yield* corrupt(checked.problem)
+      const timestamps: Array<bigint> = []
+      const values: Array<bigint> = []
+      for (const sample of timeseries.samples) {
+        timestamps.push(sample.timestamp)
+        values.push(sampleBits(sample.value))
+      }
+      samples += timestamps.length
+      series.push({ id: seriesId(checked.labels), labels: checked.labels, timestamps, values })
+    }
+    const metadata = request.metadata
+      .filter((m) => m.metricFamilyName !== "")
+      .map((m) => ({
+        metric: m.metricFamilyName,
+        type: (MetricMetadata_MetricType[m.type] ?? "UNKNOWN").toLowerCase(),
+        help: m.help,
+        unit: m.unit
+      }))
+    return { series, samples, metadata }
+  })

@@ -1,0 +1,22 @@
+/**
+ * Sample values as their IEEE-754 bits. Prometheus marks a series stale with one NaN,
+ * 0x7ff0000000000002; plain NaNs mean something else. A signalling NaN may come back
+ * quieted (bit 51 set) from a JavaScript number, so the marker is recognised by its
+ * payload and written back with its exact bits.
+ */
+export const STALE_BITS = 0x7ff0000000000002n
+const QUIET_BIT = 0x0008000000000000n
+
+const view = new DataView(new ArrayBuffer(8))
+
+export const sampleBits = (value: number): bigint => {
+  view.setFloat64(0, value, true)
+  const bits = view.getBigUint64(0, true)
+  return (bits | QUIET_BIT) === (STALE_BITS | QUIET_BIT) ? STALE_BITS : bits
+}
+
+/** The number whose bits these are (a stale marker comes back as some NaN). */
+export const bitsValue = (bits: bigint): number => {
+  view.setBigUint64(0, bits, true)
+  return view.getFloat64(0, true)
+}

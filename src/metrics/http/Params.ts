@@ -1,0 +1,81 @@
+/**
+ * The parameters of a Prometheus API call: the URL's, plus a form body's for POST, as
+ * Prometheus merges them (`match[]` may repeat). Parsing of times and durations answers
+ * Prometheus's own `bad_data` messages.
+ */
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { PromQLError } from "../../../domain/PromQL.js"
+import { parseStep, parseTime } from "../promql/Durations.js"
+
+export interface ApiParams {
+  readonly get: (name: string) => string | undefined
+  readonly all: (name: string) => ReadonlyArray<string>
+}
+
+const fromSearch = (search: URLSearchParams): ApiParams => ({
+  get: (name) => search.get(name) ?? undefined,
+  all: (name) => search.getAll(name)
+})
+
+const searchOf = (request: HttpServerRequest.HttpServerRequest) =>
+  new URL(request.url, "http://localhost").searchParams
+
+export const urlParams = (request: HttpServerRequest.HttpServerRequest) =>
+  fromSearch(searchOf(request))
+
+/** URL and form parameters together; an unreadable form is `bad_data`. */
+export const formParams = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(
+    request.text.pipe(
+      Effect.mapError(
+        () => new PromQLError({ errorType: "bad_data", message: "error parsing form values" })
+      )
+    ),
+    (body) => {
+      const merged = searchOf(request)
+      for (const [name, value] of new URLSearchParams(body)) merged.append(name, value)
+      return fromSearch(merged)
+    }
+  )
+
+const invalid = (name: string, value: string, what: string) =>
+  new PromQLError({
+    errorType: "bad_data",
+    message: `invalid parameter "${name}": cannot parse "${value}" to a valid ${what}`
+  })
+
+export const timeParam = (params: ApiParams, name: string, fallback: Option.Option<number>) => {
+  const text = params.get(name)
+  if (text === undefined || text === "")
+    return Option.match(fallback, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (value) => Effect.succeed(value)
+    })
+  const ms = parseTime(text)
+  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid(name, text, "timestamp"))
+}
+
+export const requiredTime = (params: ApiParams, name: string) => {
+  const text = params.get(name) ?? ""
+  const ms = parseTime(text)
+  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid(name, text, "timestamp"))
+}
+
+export const stepParam = (params: ApiParams) => {
+  const text = params.get("step") ?? ""
+  const ms = parseStep(text)
+  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid("step", text, "duration"))
+}
+
+export const queryParam = (params: ApiParams) => {
+  const query = params.get("query")
+  return query === undefined
+    ? Effect.fail(
+        new PromQLError({
+          errorType: "bad_data",
+          message: 'invalid parameter "query": query is empty'
+        })
+      )
+    : Effect.succeed(query)
+}

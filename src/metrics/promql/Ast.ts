@@ -1,0 +1,96 @@
+/** The typed PromQL syntax tree the evaluator works on (parsed by Parse.ts). */
+export type MatchType = "=" | "!=" | "=~" | "!~"
+
+export interface Matcher {
+  readonly name: string
+  readonly type: MatchType
+  readonly value: string
+}
+
+/** `@` as a time in ms, or the query's start or end. */
+export type At = number | "start" | "end"
+
+export interface VectorSelector {
+  readonly kind: "selector"
+  readonly matchers: ReadonlyArray<Matcher>
+  readonly offset: number
+  readonly at: At | undefined
+}
+
+export interface MatrixSelector {
+  readonly kind: "matrix"
+  readonly selector: VectorSelector
+  readonly range: number
+}
+
+export interface Subquery {
+  readonly kind: "subquery"
+  readonly expr: Expr
+  readonly range: number
+  readonly step: number | undefined
+  readonly offset: number
+  readonly at: At | undefined
+}
+
+export interface VectorMatching {
+  readonly card: "one-to-one" | "many-to-one" | "one-to-many" | "many-to-many"
+  readonly on: boolean
+  readonly labels: ReadonlyArray<string>
+  readonly include: ReadonlyArray<string>
+}
+
+export type BinaryOp =
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "%"
+  | "^"
+  | "atan2"
+  | "=="
+  | "!="
+  | ">"
+  | "<"
+  | ">="
+  | "<="
+  | "and"
+  | "or"
+  | "unless"
+
+export interface Binary {
+  readonly kind: "binary"
+  readonly op: BinaryOp
+  readonly lhs: Expr
+  readonly rhs: Expr
+  readonly bool: boolean
+  readonly matching: VectorMatching | undefined
+}
+
+export interface Aggregate {
+  readonly kind: "aggregate"
+  readonly op: string
+  readonly expr: Expr
+  readonly param: Expr | undefined
+  readonly grouping: ReadonlyArray<string>
+  readonly without: boolean
+}
+
+export interface Call {
+  readonly kind: "call"
+  readonly fn: string
+  readonly args: ReadonlyArray<Expr>
+}
+
+export type Expr =
+  | { readonly kind: "number"; readonly value: number }
+  | { readonly kind: "string"; readonly value: string }
+  | { readonly kind: "unary"; readonly op: "-" | "+"; readonly expr: Expr }
+  | VectorSelector
+  | MatrixSelector
+  | Subquery
+  | Binary
+  | Aggregate
+  | Call
+
+export const COMPARISONS: ReadonlySet<BinaryOp> = new Set(["==", "!=", ">", "<", ">=", "<="])
+export const SET_OPS: ReadonlySet<BinaryOp> = new Set(["and", "or", "unless"])

@@ -1,0 +1,202 @@
+/** Function calls: range functions over windows, and the instant-vector function library. */
+import { Effect } from "effect"
+import type { Call, Expr } from "./Ast.js"
+import type { EvalContext } from "./Selectors.js"
+import { LOOKBACK, rangeInput, upperBound } from "./Selectors.js"
+import { DATES, MATH, RANGE_FUNCTIONS } from "./Functions.js"
+import { histogramQuantile } from "./Histogram.js"
+import { labelJoin, labelReplace } from "./LabelFunctions.js"
+import { RANGE } from "./RangeFunctions.js"
+import type { Labels } from "../SeriesLabels.js"
+import type { StepSeries, Value } from "./Values.js"
+import { EvaluationError, scalarAt, VectorBuilder, withoutName } from "./Values.js"
+
+/** Labels `absent` gives: the equality matchers of a selector argument, once each. */
+const absentLabels = (arg: Expr): Labels => {
+  const selector = arg.kind === "matrix" ? arg.selector : arg.kind === "selector" ? arg : undefined
+  const out: Record<string, string> = {}
+  const seen = new Set<string>()
+  for (const m of selector?.matchers ?? []) {
+    if (m.name === "__name__" || m.type !== "=") continue
+    if (seen.has(m.name)) delete out[m.name]
+    else out[m.name] = m.value
+    seen.add(m.name)
+  }
+  return out
+}
+
+const mapVector = (
+  value: Value,
+  f: (v: number, step: number) => number | undefined,
+  keepName = false
+): Value => {
+  if (value.kind !== "vector")
+    throw new EvaluationError("expected an instant vector argument", true)
+  const out = new VectorBuilder(value.series[0]?.values.length ?? 0)
+  for (const s of value.series) {
+    const labels = keepName ? s.labels : withoutName(s.labels)
+    s.values.forEach((v, step) => {
+      if (v === undefined) return
+      const result = f(v, step)
+      if (result !== undefined) out.add(labels, step, result)
+    })
+  }
+  return out.vector()
+}
+
+const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<number>) =>
+  Effect.gen(function* () {
+    const paramFirst = node.fn === "quantile_over_time"
+    const rangeArg = node.args[paramFirst ? 1 : 0]
+    const paramArg = paramFirst ? node.args[0] : node.args[1]
+    if (!rangeArg)
+      throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
+    const input = yield* rangeInput(ctx, rangeArg, steps)
+    const param = paramArg ? yield* ctx.evaluate(paramArg, steps) : undefined
+    if (node.fn === "absent_over_time") {
+      const values = steps.map((_, step) => {
+        const end = input.ends[step]!
+        const any = input.series.some(
+          (s) => upperBound(s.times, end) > upperBound(s.times, end - input.range)
+        )
+        return any ? undefined : 1
+      })
+      const series = values.some((v) => v !== undefined)
+        ? [{ labels: absentLabels(rangeArg), values }]
+        : []
+      return { kind: "vector", series } satisfies Value
+    }
+    const fn = RANGE[node.fn]!
+    const out = new VectorBuilder(steps.length)
+    for (const s of input.series) {
+      const labels = node.fn === "last_over_time" ? s.labels : withoutName(s.labels)
+      for (let step = 0; step < steps.length; step++) {
+        const end = input.ends[step]!
+        const hi = upperBound(s.times, end)
+        const lo = upperBound(s.times, end - input.range)
+        if (hi <= lo) continue
+        const p = param ? scalarAt(param, step) : 0
+        const window = {
+          times: s.times,
+          values: s.values,
+          lo,
+          hi,
+          end,
+          range: input.range,
+          stepTime: steps[step]!
+        }
+        const value = fn(window, p)
+        if (value !== undefined) out.add(labels, step, value)
+      }
+    }
+    return out.vector()
+  })
+
+/** `timestamp(selector)` is each sample's own time; of anything else, the step's. */
+const timestampCall = <E>(ctx: EvalContext<E>, arg: Expr, steps: ReadonlyArray<number>) =>
+  Effect.gen(function* () {
+    if (arg.kind !== "selector") {
+      const value = yield* ctx.evaluate(arg, steps)
+      return mapVector(value, (_, step) => steps[step]! / 1000)
+    }
+    const input = yield* rangeInput(ctx, { kind: "matrix", selector: arg, range: LOOKBACK }, steps)
+    const out = new VectorBuilder(steps.length)
+    // Stale rows were left out of the range input; a series whose newest sample is stale
+    // must still vanish, so look at the raw rows once more.
+    const raw = yield* ctx.fetch(
+      arg.matchers,
+      Math.min(...input.ends) - LOOKBACK,
+      Math.max(...input.ends)
+    )
+    for (const s of raw) {
+      for (let step = 0; step < steps.length; step++) {
+        const end = input.ends[step]!
+        const index = upperBound(s.times, end) - 1
+        if (index < 0 || s.times[index]! <= end - LOOKBACK || s.stale[index] === 1) continue
+        out.add(withoutName(s.labels), step, s.times[index]! / 1000)
+      }
+    }
+    return out.vector()
+  })
+
+export const evaluateCall = <E>(
+  ctx: EvalContext<E>,
+  node: Call,
+  steps: ReadonlyArray<number>
+): Effect.Effect<Value, E | EvaluationError> =>
+  Effect.gen(function* () {
+    if (RANGE_FUNCTIONS.has(node.fn)) return yield* rangeCall(ctx, node, steps)
+    if (node.fn === "time")
+      return { kind: "scalar", values: steps.map((t) => t / 1000) } satisfies Value
+    if (node.fn === "pi")
+      return { kind: "scalar", values: steps.map(() => Math.PI) } satisfies Value
+    if (node.fn === "timestamp") return yield* timestampCall(ctx, node.args[0]!, steps)
+    const args: Array<Value> = []
+    for (const arg of node.args) args.push(yield* ctx.evaluate(arg, steps))
+    const [first] = args
+    const math = MATH[node.fn]
+    if (math) return mapVector(first!, (v) => math(v))
+    const date = DATES[node.fn]
+    if (date) {
+      const input: Value = first ?? {
+        kind: "vector",
+        series: [{ labels: {}, values: steps.map((t) => t / 1000) }]
+      }
+      return mapVector(input, (v) => (Number.isFinite(v) ? date(new Date(v * 1000)) : undefined))
+    }
+    switch (node.fn) {
+      case "vector":
+        return {
+          kind: "vector",
+          series: [{ labels: {}, values: steps.map((_, i) => scalarAt(first!, i)) }]
+        } satisfies Value
+      case "scalar": {
+        if (first?.kind !== "vector")
+          throw new EvaluationError("scalar() expects an instant vector", true)
+        return {
+          kind: "scalar",
+          values: steps.map((_, step) => {
+            const present = first.series.filter((s) => s.values[step] !== undefined)
+            return present.length === 1 ? present[0]!.values[step]! : NaN
+          })
+        } satisfies Value
+      }
+      case "absent": {
+        if (first?.kind !== "vector")
+          throw new EvaluationError("absent() expects an instant vector", true)
+        const values = steps.map((_, step) =>
+          first.series.some((s) => s.values[step] !== undefined) ? undefined : 1
+        )
+        const series: Array<StepSeries> = values.some((v) => v !== undefined)
+          ? [{ labels: absentLabels(node.args[0]!), values }]
+          : []
+        return { kind: "vector", series } satisfies Value
+      }
+      case "round":
+        return mapVector(first!, (v, step) => {
+          const inverse = 1 / (args[1] ? scalarAt(args[1], step) : 1)
+          return Math.floor(v * inverse + 0.5) / inverse
+        })
+      case "clamp":
+        return mapVector(first!, (v, step) => {
+          const lo = scalarAt(args[1]!, step)
+          const hi = scalarAt(args[2]!, step)
+          return hi < lo ? undefined : Math.max(lo, Math.min(hi, v))
+        })
+      case "clamp_min":
+        return mapVector(first!, (v, step) => Math.max(scalarAt(args[1]!, step), v))
+      case "clamp_max":
+        return mapVector(first!, (v, step) => Math.min(scalarAt(args[1]!, step), v))
+      case "sort":
+      case "sort_desc":
+        return first!
+      case "label_replace":
+        return labelReplace(args)
+      case "label_join":
+        return labelJoin(args)
+      case "histogram_quantile":
+        return histogramQuantile(args[0]!, args[1]!, steps.length)
+      default:
+        throw new EvaluationError(`function ${node.fn} is not supported yet`)
+    }
+  })

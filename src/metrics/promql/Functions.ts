@@ -1,0 +1,84 @@
+/** The PromQL functions the evaluator knows: range functions read a range vector. */
+export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set([
+  "rate",
+  "irate",
+  "increase",
+  "delta",
+  "idelta",
+  "deriv",
+  "predict_linear",
+  "changes",
+  "resets",
+  "avg_over_time",
+  "sum_over_time",
+  "min_over_time",
+  "max_over_time",
+  "count_over_time",
+  "stddev_over_time",
+  "stdvar_over_time",
+  "quantile_over_time",
+  "last_over_time",
+  "present_over_time",
+  "absent_over_time"
+])
+
+/** Elementwise math on each sample's value; all drop the metric name. */
+export const MATH: Readonly<Record<string, (x: number) => number>> = {
+  abs: Math.abs,
+  ceil: Math.ceil,
+  floor: Math.floor,
+  exp: Math.exp,
+  sqrt: Math.sqrt,
+  ln: Math.log,
+  log2: Math.log2,
+  log10: Math.log10,
+  sgn: (x) => (Number.isNaN(x) ? x : Math.sign(x)),
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  asin: Math.asin,
+  acos: Math.acos,
+  atan: Math.atan,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  tanh: Math.tanh,
+  asinh: Math.asinh,
+  acosh: Math.acosh,
+  atanh: Math.atanh,
+  deg: (x) => (x * 180) / Math.PI,
+  rad: (x) => (x * Math.PI) / 180
+}
+
+/** Date parts of a value read as Unix seconds, in UTC. */
+export const DATES: Readonly<Record<string, (d: Date) => number>> = {
+  minute: (d) => d.getUTCMinutes(),
+  hour: (d) => d.getUTCHours(),
+  day_of_week: (d) => d.getUTCDay(),
+  day_of_month: (d) => d.getUTCDate(),
+  day_of_year: (d) =>
+    Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1,
+  days_in_month: (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate(),
+  month: (d) => d.getUTCMonth() + 1,
+  year: (d) => d.getUTCFullYear()
+}
+
+export const FUNCTIONS: ReadonlySet<string> = new Set([
+  ...RANGE_FUNCTIONS,
+  ...Object.keys(MATH),
+  ...Object.keys(DATES),
+  "time",
+  "vector",
+  "scalar",
+  "absent",
+  "timestamp",
+  "round",
+  "clamp",
+  "clamp_min",
+  "clamp_max",
+  "label_replace",
+  "label_join",
+  "histogram_quantile",
+  "sort",
+  "sort_desc",
+  "pi"
+])

@@ -1,0 +1,78 @@
+/** `label_replace` and `label_join`, with Go's regexp template expansion. */
+import { isLabelName } from "../SeriesLabels.js"
+import type { Labels } from "../SeriesLabels.js"
+import type { Value } from "./Values.js"
+import { EvaluationError, VectorBuilder } from "./Values.js"
+
+const stringArg = (value: Value | undefined, what: string) => {
+  if (value?.kind !== "string") throw new EvaluationError(`expected a string for ${what}`, true)
+  return value.value
+}
+
+/** Go's regexp syntax into JavaScript's, for what label regexes use. */
+export const goRegex = (source: string, flags = "s") => {
+  try {
+    return new RegExp(`^(?:${source.replace(/\(\?P</g, "(?<")})$`, flags)
+  } catch {
+    throw new EvaluationError(`invalid regular expression in label_replace(): ${source}`, true)
+  }
+}
+
+/** `Regexp.ExpandString`: `$1`, `${1}`, `$name`, `${name}`, `$$`; an unknown group is empty. */
+const expand = (template: string, match: RegExpExecArray) =>
+  template.replace(
+    /\$(\$|\{([a-zA-Z0-9_]+)\}|([a-zA-Z0-9_]+))/g,
+    (_, whole: string, braced?: string, bare?: string) => {
+      if (whole === "$") return "$"
+      const name = braced ?? bare!
+      if (/^\d+$/.test(name)) return match[Number(name)] ?? ""
+      return match.groups?.[name] ?? ""
+    }
+  )
+
+const relabel = (value: Value | undefined, f: (labels: Labels) => Labels): Value => {
+  if (value?.kind !== "vector") throw new EvaluationError("expected an instant vector", true)
+  const out = new VectorBuilder(value.series[0]?.values.length ?? 0)
+  for (const s of value.series) {
+    const labels = f(s.labels)
+    s.values.forEach((v, step) => v !== undefined && out.add(labels, step, v))
+  }
+  return out.vector()
+}
+
+const setLabel = (labels: Labels, name: string, value: string): Labels => {
+  const out: Record<string, string> = { ...labels }
+  if (value === "") delete out[name]
+  else out[name] = value
+  return out
+}
+
+export const labelReplace = (args: ReadonlyArray<Value>): Value => {
+  const destination = stringArg(args[1], "the destination label")
+  const replacement = stringArg(args[2], "the replacement")
+  const source = stringArg(args[3], "the source label")
+  const regex = goRegex(stringArg(args[4], "the regex"))
+  if (!isLabelName(destination))
+    throw new EvaluationError(
+      `invalid destination label name in label_replace(): ${destination}`,
+      true
+    )
+  return relabel(args[0], (labels) => {
+    const match = regex.exec(labels[source] ?? "")
+    return match ? setLabel(labels, destination, expand(replacement, match)) : labels
+  })
+}
+
+export const labelJoin = (args: ReadonlyArray<Value>): Value => {
+  const destination = stringArg(args[1], "the destination label")
+  const separator = stringArg(args[2], "the separator")
+  const sources = args.slice(3).map((arg) => stringArg(arg, "a source label"))
+  if (!isLabelName(destination))
+    throw new EvaluationError(
+      `invalid destination label name in label_join(): ${destination}`,
+      true
+    )
+  return relabel(args[0], (labels) =>
+    setLabel(labels, destination, sources.map((name) => labels[name] ?? "").join(separator))
+  )
+}

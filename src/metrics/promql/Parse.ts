@@ -1,0 +1,305 @@
+/**
+ * PromQL text into the typed tree of Ast.ts, through lezer-promql's grammar. The
+ * grammar parses `-1 ^ 2` as `(-1) ^ 2`; Prometheus binds `^` tighter than unary minus,
+ * so a negative literal on the left of `^` is rebuilt as `-(1 ^ 2)`.
+ */
+import { parser } from "@prometheus-io/lezer-promql"
+import type { SyntaxNode } from "@lezer/common"
+import type {
+  At,
+  BinaryOp,
+  Expr,
+  Matcher,
+  MatchType,
+  VectorMatching,
+  VectorSelector
+} from "./Ast.js"
+import { parseDuration } from "./Durations.js"
+import { FUNCTIONS } from "./Functions.js"
+
+export class PromQLSyntaxError extends Error {}
+
+const fail = (message: string): never => {
+  throw new PromQLSyntaxError(message)
+}
+
+const children = (node: SyntaxNode): Array<SyntaxNode> => {
+  const out: Array<SyntaxNode> = []
+  for (let child = node.firstChild; child; child = child.nextSibling) out.push(child)
+  return out
+}
+
+const child = (node: SyntaxNode, name: string) => node.getChild(name) ?? undefined
+
+/** A Go-style quoted string: "…", '…' or `…`. */
+const unquote = (text: string): string => {
+  if (text.startsWith("`")) return text.slice(1, -1)
+  const body = text.slice(1, -1)
+  return body.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{3}|.)/g, (_, escape: string) => {
+    switch (escape[0]) {
+      case "n":
+        return "\n"
+      case "t":
+        return "\t"
+      case "r":
+        return "\r"
+      case "a":
+        return "\x07"
+      case "b":
+        return "\b"
+      case "f":
+        return "\f"
+      case "v":
+        return "\v"
+      case "u":
+      case "x":
+        return String.fromCharCode(parseInt(escape.slice(1), 16))
+      default:
+        return /^[0-7]{3}$/.test(escape) ? String.fromCharCode(parseInt(escape, 8)) : escape
+    }
+  })
+}
+
+const parseNumber = (text: string): number => {
+  const lower = text.toLowerCase().replace(/^[+]/, "")
+  const negative = lower.startsWith("-")
+  const body = negative ? lower.slice(1) : lower
+  let value: number
+  if (body === "inf") value = Infinity
+  else if (body === "nan") value = NaN
+  else if (/^0x[0-9a-f]+$/.test(body)) value = parseInt(body, 16)
+  else if (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/.test(body) && body !== "" && body !== ".")
+    value = Number(body)
+  else value = parseDuration(body) / 1000
+  return negative ? -value : value
+}
+
+const MATCH_OPS: Record<string, MatchType> = {
+  EqlSingle: "=",
+  Neq: "!=",
+  EqlRegex: "=~",
+  NeqRegex: "!~"
+}
+
+export const BINARY_OPS: Record<string, BinaryOp> = {
+  Add: "+",
+  Sub: "-",
+  Mul: "*",
+  Div: "/",
+  Mod: "%",
+  Pow: "^",
+  Atan2: "atan2",
+  Eql: "==",
+  Neq: "!=",
+  Gtr: ">",
+  Lss: "<",
+  Gte: ">=",
+  Lte: "<=",
+  And: "and",
+  Or: "or",
+  Unless: "unless"
+}
+
+const matchesEmpty = (m: Matcher) => {
+  switch (m.type) {
+    case "=":
+      return m.value === ""
+    case "!=":
+      return m.value !== ""
+    case "=~":
+      return safeRegex(m.value)?.test("") ?? false
+    case "!~":
+      return !(safeRegex(m.value)?.test("") ?? true)
+  }
+}
+
+const safeRegex = (source: string) => {
+  try {
+    return new RegExp(`^(?:${source})$`, "s")
+  } catch {
+    return undefined
+  }
+}
+
+export const parsePromQL = (text: string): Expr => {
+  const tree = parser.parse(text)
+  tree.iterate({
+    enter: (node) => {
+      if (node.type.isError) fail(`parse error at char ${node.from + 1}: unexpected input`)
+    }
+  })
+  const src = (node: SyntaxNode) => text.slice(node.from, node.to)
+
+  const durationOf = (node: SyntaxNode): number => {
+    const kids = children(node)
+    if (node.name === "UnaryOp") return fail("unexpected sign")
+    const sign = kids[0]?.name === "UnaryOp" ? (src(kids[0]) === "-" ? -1 : 1) : 1
+    const literal = sign === 1 && kids[0]?.name !== "UnaryOp" ? src(node) : src(kids[1] ?? node)
+    const value = /^[0-9.]+(e[+-]?[0-9]+)?$/i.test(literal)
+      ? Number(literal) * 1000
+      : parseDuration(literal)
+    return sign * value
+  }
+
+  const selector = (node: SyntaxNode): VectorSelector => {
+    const matchers: Array<Matcher> = []
+    const name = child(node, "Identifier")
+    if (name) matchers.push({ name: "__name__", type: "=", value: src(name) })
+    const list = child(node, "LabelMatchers")
+    for (const m of list ? children(list) : []) {
+      if (m.name !== "UnquotedLabelMatcher" && m.name !== "QuotedLabelMatcher") continue
+      const op = child(m, "MatchOp")?.firstChild
+      const strings = m.getChildren("StringLiteral")
+      const label = child(m, "LabelName")
+      const quotedName = child(m, "QuotedLabelName")
+      if (!op) fail("bad matcher")
+      if (label === undefined && quotedName === undefined) {
+        // `{"metric_name"}`: a quoted metric name alone.
+        matchers.push({ name: "__name__", type: "=", value: unquote(src(strings[0]!)) })
+        continue
+      }
+      const labelName = label ? src(label) : unquote(src(quotedName!.firstChild ?? quotedName!))
+      const valueNode = strings[strings.length - 1]!
+      matchers.push({ name: labelName, type: MATCH_OPS[op!.name]!, value: unquote(src(valueNode)) })
+    }
+    if (name && matchers.some((m, index) => index > 0 && m.name === "__name__"))
+      fail("metric name must not be set twice")
+    const empty = matchers.every((m) => matchesEmpty(m))
+    if (matchers.length === 0 || empty)
+      fail("vector selector must contain at least one non-empty matcher")
+    for (const m of matchers)
+      if ((m.type === "=~" || m.type === "!~") && safeRegex(m.value) === undefined)
+        fail(`invalid regular expression in matcher: ${m.value}`)
+    return { kind: "selector", matchers, offset: 0, at: undefined }
+  }
+
+  const atOf = (node: SyntaxNode): At => {
+    const pre = child(node, "AtModifierPreprocessors")
+    if (pre) return pre.firstChild?.name === "AtStart" ? "start" : "end"
+    const literal = child(node, "NumberDurationLiteral")
+    return Math.round(parseNumber(src(literal!)) * 1000)
+  }
+
+  const build = (node: SyntaxNode): Expr => {
+    const kids = children(node)
+    switch (node.name) {
+      case "PromQL":
+      case "ParenExpr":
+        return build(kids[0] ?? fail("empty expression"))
+      case "NumberDurationLiteral":
+        return { kind: "number", value: parseNumber(src(node)) }
+      case "StringLiteral":
+        return { kind: "string", value: unquote(src(node)) }
+      case "VectorSelector":
+        return selector(node)
+      case "MatrixSelector": {
+        const inner = build(kids[0]!)
+        if (inner.kind !== "selector" || inner.offset !== 0 || inner.at !== undefined)
+          return fail("ranges only allowed for vector selectors")
+        return { kind: "matrix", selector: inner, range: durationOf(kids[1]!) }
+      }
+      case "SubqueryExpr": {
+        const inner = build(kids[0]!)
+        const durations = kids.filter((k) => k.name === "DurationExpr")
+        return {
+          kind: "subquery",
+          expr: inner,
+          range: durationOf(durations[0]!),
+          step: durations[1] ? durationOf(durations[1]) : undefined,
+          offset: 0,
+          at: undefined
+        }
+      }
+      case "OffsetExpr":
+      case "StepInvariantExpr": {
+        const inner = build(kids[0]!)
+        const modifier =
+          node.name === "OffsetExpr"
+            ? { offset: durationOf(child(node, "OffsetDurationExpr")!) }
+            : { at: atOf(node) }
+        if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...modifier }
+        if (inner.kind === "matrix")
+          return { ...inner, selector: { ...inner.selector, ...modifier } }
+        return fail("offset and @ modifiers only apply to selectors and subqueries")
+      }
+      case "UnaryExpr": {
+        const expr = build(kids[1]!)
+        return { kind: "unary", op: src(kids[0]!) === "-" ? "-" : "+", expr }
+      }
+      case "BinaryExpr":
+        return binary(node, kids)
+      case "FunctionCall": {
+        const fn = src(kids[0]!)
+        if (!FUNCTIONS.has(fn)) return fail(`unknown function with name "${fn}"`)
+        const body = child(node, "FunctionCallBody")
+        return { kind: "call", fn, args: body ? children(body).map(build) : [] }
+      }
+      case "AggregateExpr": {
+        const op = src(kids[0]!)
+        const body = child(node, "FunctionCallBody")
+        const args = body ? children(body).map(build) : []
+        const modifier = child(node, "AggregateModifier")
+        const grouping = modifier
+          ? (child(modifier, "GroupingLabels")?.getChildren("LabelName") ?? []).map(src)
+          : []
+        const withParam = [
+          "topk",
+          "bottomk",
+          "quantile",
+          "count_values",
+          "limitk",
+          "limit_ratio"
+        ].includes(op)
+        if (args.length !== (withParam ? 2 : 1))
+          fail(
+            `wrong number of arguments for aggregate expression provided, expected ${withParam ? 2 : 1}, got ${args.length}`
+          )
+        return {
+          kind: "aggregate",
+          op,
+          expr: args[withParam ? 1 : 0]!,
+          param: withParam ? args[0] : undefined,
+          grouping,
+          without: modifier?.firstChild?.name === "Without"
+        }
+      }
+      default:
+        return fail(`unsupported expression: ${src(node)}`)
+    }
+  }
+
+  const binary = (node: SyntaxNode, kids: Array<SyntaxNode>): Expr => {
+    const opNode = kids[1]!
+    const op = BINARY_OPS[opNode.name] ?? fail(`unknown operator ${src(opNode)}`)
+    const bool = child(node, "BoolModifier") !== undefined
+    const clause = child(node, "MatchingModifierClause")
+    let matching: VectorMatching | undefined
+    if (clause) {
+      const parts = children(clause)
+      const groups = clause
+        .getChildren("GroupingLabels")
+        .map((g) => g.getChildren("LabelName").map(src))
+      const card = parts.some((p) => p.name === "GroupLeft")
+        ? "many-to-one"
+        : parts.some((p) => p.name === "GroupRight")
+          ? "one-to-many"
+          : "one-to-one"
+      matching = {
+        card,
+        on: parts[0]?.name === "On",
+        labels: groups[0] ?? [],
+        include: groups[1] ?? []
+      }
+    }
+    const lhsNode = kids[0]!
+    const rhs = build(kids[kids.length - 1]!)
+    // lezer reads `-1 ^ 2` as `(-1) ^ 2`.
+    if (op === "^" && lhsNode.name === "NumberDurationLiteral" && src(lhsNode).startsWith("-")) {
+      const lhs = { kind: "number" as const, value: -parseNumber(src(lhsNode)) }
+      return { kind: "unary", op: "-", expr: { kind: "binary", op, lhs, rhs, bool, matching } }
+    }
+    return { kind: "binary", op, lhs: build(lhsNode), rhs, bool, matching }
+  }
+
+  return build(tree.topNode)
+}

@@ -1,0 +1,136 @@
+/**
+ * Functions of a range vector, one window at a time: the samples `lo..hi-1` of a series
+ * (stale markers already left out) inside `(t - range, t]`. `undefined`: no output.
+ */
+import { linearRegression, quantile, variance } from "./Statistics.js"
+
+export interface Window {
+  readonly times: Float64Array
+  readonly values: Float64Array
+  readonly lo: number
+  readonly hi: number
+  /** The window's end (step time after offset/@) and length, in ms. */
+  readonly end: number
+  readonly range: number
+  /** The step's own time, for `predict_linear`. */
+  readonly stepTime: number
+}
+
+type RangeFunction = (w: Window, param: number) => number | undefined
+
+/** Prometheus's extrapolated rate/increase/delta. */
+const extrapolated =
+  (isCounter: boolean, isRate: boolean): RangeFunction =>
+  ({ times, values, lo, hi, end, range }) => {
+    if (hi - lo < 2) return undefined
+    const first = values[lo]!
+    const last = values[hi - 1]!
+    let result = last - first
+    if (isCounter) {
+      for (let i = lo + 1; i < hi; i++) if (values[i]! < values[i - 1]!) result += values[i - 1]!
+    }
+    const rangeStart = end - range
+    let durationToStart = (times[lo]! - rangeStart) / 1000
+    const durationToEnd = (end - times[hi - 1]!) / 1000
+    const sampled = (times[hi - 1]! - times[lo]!) / 1000
+    const average = sampled / (hi - lo - 1)
+    if (isCounter && result > 0 && first >= 0) {
+      const durationToZero = sampled * (first / result)
+      if (durationToZero < durationToStart) durationToStart = durationToZero
+    }
+    const threshold = average * 1.1
+    let interval = sampled
+    interval += durationToStart < threshold ? durationToStart : average / 2
+    interval += durationToEnd < threshold ? durationToEnd : average / 2
+    result *= interval / sampled
+    return isRate ? result / (range / 1000) : result
+  }
+
+const instant =
+  (isRate: boolean): RangeFunction =>
+  ({ times, values, hi, lo }) => {
+    if (hi - lo < 2) return undefined
+    const last = values[hi - 1]!
+    const previous = values[hi - 2]!
+    const delta = isRate && last < previous ? last : last - previous
+    if (!isRate) return delta
+    const seconds = (times[hi - 1]! - times[hi - 2]!) / 1000
+    return seconds === 0 ? undefined : delta / seconds
+  }
+
+const fold =
+  (reduce: (values: Float64Array, lo: number, hi: number) => number): RangeFunction =>
+  ({ values, lo, hi }) =>
+    hi > lo ? reduce(values, lo, hi) : undefined
+
+const sum = (values: Float64Array, lo: number, hi: number) => {
+  let total = 0
+  for (let i = lo; i < hi; i++) total += values[i]!
+  return total
+}
+
+const extreme = (better: (candidate: number, current: number) => boolean) =>
+  fold((values, lo, hi) => {
+    let current = values[lo]!
+    for (let i = lo + 1; i < hi; i++) {
+      const v = values[i]!
+      if (better(v, current) || Number.isNaN(current)) current = v
+    }
+    return current
+  })
+
+export const RANGE: Readonly<Record<string, RangeFunction>> = {
+  rate: extrapolated(true, true),
+  increase: extrapolated(true, false),
+  delta: extrapolated(false, false),
+  irate: instant(true),
+  idelta: instant(false),
+  deriv: (w) =>
+    w.hi - w.lo < 2
+      ? undefined
+      : linearRegression(w.times, w.values, w.lo, w.hi, w.times[w.lo]!).slope,
+  predict_linear: (w, seconds) => {
+    if (w.hi - w.lo < 2) return undefined
+    const { slope, intercept } = linearRegression(w.times, w.values, w.lo, w.hi, w.stepTime)
+    return intercept + slope * seconds
+  },
+  changes: fold((values, lo, hi) => {
+    let changes = 0
+    for (let i = lo + 1; i < hi; i++) {
+      const a = values[i - 1]!
+      const b = values[i]!
+      if (!(a === b || (Number.isNaN(a) && Number.isNaN(b)))) changes++
+    }
+    return changes
+  }),
+  resets: fold((values, lo, hi) => {
+    let resets = 0
+    for (let i = lo + 1; i < hi; i++) if (values[i]! < values[i - 1]!) resets++
+    return resets
+  }),
+  sum_over_time: fold(sum),
+  avg_over_time: fold((values, lo, hi) => {
+    let mean = 0
+    let count = 0
+    for (let i = lo; i < hi; i++) {
+      count++
+      const v = values[i]!
+      if (mean === Infinity || mean === -Infinity) {
+        // Once infinite, only an infinity of the other sign or a NaN changes the mean.
+        if ((v === Infinity || v === -Infinity) && mean > 0 === v > 0) continue
+        if (Number.isFinite(v)) continue
+      }
+      mean += v / count - mean / count
+    }
+    return mean
+  }),
+  min_over_time: extreme((a, b) => a < b),
+  max_over_time: extreme((a, b) => a > b),
+  count_over_time: fold((_, lo, hi) => hi - lo),
+  last_over_time: fold((values, _, hi) => values[hi - 1]!),
+  present_over_time: fold(() => 1),
+  stdvar_over_time: fold(variance),
+  stddev_over_time: fold((values, lo, hi) => Math.sqrt(variance(values, lo, hi))),
+  quantile_over_time: (w, q) =>
+    w.hi > w.lo ? quantile(q, Array.from(w.values.subarray(w.lo, w.hi))) : undefined
+}

@@ -1,0 +1,84 @@
+/**
+ * What evaluation works on: every node is evaluated at all steps of its range at once.
+ * A vector is series with one slot per step (`undefined`: no sample at that step).
+ */
+import type { Labels } from "../SeriesLabels.js"
+
+export interface StepSeries {
+  readonly labels: Labels
+  readonly values: Array<number | undefined>
+}
+
+export type Value =
+  | { readonly kind: "scalar"; readonly values: ReadonlyArray<number> }
+  | { readonly kind: "vector"; readonly series: ReadonlyArray<StepSeries> }
+  | { readonly kind: "string"; readonly value: string }
+
+/** Samples of one series read from storage (or a subquery), in time order. */
+export interface RawSeries {
+  readonly labels: Labels
+  readonly times: Float64Array
+  readonly values: Float64Array
+  /** 1 where the sample is a stale marker. */
+  readonly stale: Uint8Array
+}
+
+/** A failure Prometheus reports as `execution` (or `bad_data` for `badData`). */
+export class EvaluationError extends Error {
+  constructor(
+    message: string,
+    readonly badData = false
+  ) {
+    super(message)
+  }
+}
+
+export const labelsKey = (labels: Labels): string => {
+  const names = Object.keys(labels).sort()
+  let key = ""
+  for (const name of names) key += `${name}\u0000${labels[name]}\u0001`
+  return key
+}
+
+export const withoutName = (labels: Labels): Labels => {
+  if (!("__name__" in labels)) return labels
+  const { __name__: _, ...rest } = labels
+  return rest
+}
+
+/** `{a="1", b="2"}`, as Prometheus prints label sets in errors. */
+export const showLabels = (labels: Labels) =>
+  `{${Object.keys(labels)
+    .sort()
+    .map((name) => `${name}="${labels[name]}"`)
+    .join(", ")}}`
+
+/**
+ * Builds a vector from samples produced step by step; two samples of the same label set
+ * at one step is Prometheus's duplicate-labelset error.
+ */
+export class VectorBuilder {
+  private readonly byKey = new Map<string, StepSeries>()
+  constructor(private readonly steps: number) {}
+
+  add(labels: Labels, step: number, value: number) {
+    const key = labelsKey(labels)
+    let series = this.byKey.get(key)
+    if (series === undefined) {
+      series = { labels, values: new Array<number | undefined>(this.steps).fill(undefined) }
+      this.byKey.set(key, series)
+    }
+    if (series.values[step] !== undefined)
+      throw new EvaluationError("vector cannot contain metrics with the same labelset")
+    series.values[step] = value
+  }
+
+  vector(): Value {
+    return { kind: "vector", series: [...this.byKey.values()] }
+  }
+}
+
+export const scalarAt = (value: Value, step: number): number => {
+  if (value.kind !== "scalar") throw new EvaluationError("expected a scalar", true)
+  return value.values[step]!
+}
