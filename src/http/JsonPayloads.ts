@@ -3,8 +3,8 @@
  * an endpoint's payload by the request's content type: a multipart body is parsed (its
  * files written to disk; a malformed one, or one without a boundary, dies as a 500; an
  * empty one never finishes) and a form body is decoded like JSON, so a form could create
- * a key. Every endpoint of the contract with a payload reads JSON, so for those a form or
- * multipart body is refused (415) before a byte of it is read. Endpoints that read their
+ * a key. So a form or multipart body is refused (415) before a byte of it is read unless
+ * the endpoint declares its payload as one (the device-login page's forms). Endpoints that read their
  * body themselves (inserts, OTLP, the metrics-compat forms) are left alone.
  *
  * JSON bodies are checked for nesting before they are parsed (`JsonNesting.ts`).
@@ -22,17 +22,23 @@ import { BadRequest, UnsupportedMediaType } from "../../domain/Errors.js"
 import { nestsTooDeep, tooDeepMessage } from "./JsonNesting.js"
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
+const MULTIPART = "multipart/form-data"
+const FORM = "application/x-www-form-urlencoded"
 
-/** The routes whose payload HttpApi decodes, all of them JSON. */
-const jsonRoutes = (() => {
-  const keys = new Set<string>()
+/**
+ * The content types each route's payload is declared with (most routes: JSON only; the
+ * device-login page's forms: url-encoded).
+ */
+const payloadTypes = (() => {
+  const types = new Map<string, ReadonlySet<string>>()
   HttpApi.reflect(SluiceApi, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, payloads }) => {
-      if (payloads.size > 0) keys.add(routeKey(endpoint.method, endpoint.path))
+      if (payloads.size > 0)
+        types.set(routeKey(endpoint.method, endpoint.path), new Set(payloads.keys()))
     }
   })
-  return keys
+  return types
 })()
 
 const unsupported = (request: HttpServerRequest.HttpServerRequest) =>
@@ -41,17 +47,23 @@ const unsupported = (request: HttpServerRequest.HttpServerRequest) =>
     hint: "Send the body with content-type: application/json."
   })
 
-/** `read` for routes that read their own body; a 415 for those HttpApi decodes as JSON. */
-const unlessJsonRoute = <A, E, R>(
+/**
+ * `read` for routes that read their own body or declare `contentType`; a 415 for routes
+ * whose declared payload is of another type.
+ */
+const unlessDeclaredOtherwise = <A, E, R>(
   request: HttpServerRequest.HttpServerRequest,
+  contentType: string,
   read: Effect.Effect<A, E, R>
 ) =>
-  Effect.flatMap(Effect.serviceOption(HttpRouter.RouteContext), (context) =>
-    Option.isSome(context) &&
-    jsonRoutes.has(routeKey(context.value.route.method, context.value.route.path))
+  Effect.flatMap(Effect.serviceOption(HttpRouter.RouteContext), (context) => {
+    const declared = Option.flatMapNullable(context, ({ route }) =>
+      payloadTypes.get(routeKey(route.method, route.path))
+    )
+    return Option.isSome(declared) && !declared.value.has(contentType)
       ? Effect.die(unsupported(request))
       : read
-  )
+  })
 
 const tooDeep = new BadRequest({
   message: `The request body is ${tooDeepMessage}.`,
@@ -74,11 +86,13 @@ const jsonOnly = (request: HttpServerRequest.HttpServerRequest) =>
         case "json":
           return parsedJson(target)
         case "multipart":
-          return unlessJsonRoute(target, target.multipart)
+          return unlessDeclaredOtherwise(target, MULTIPART, target.multipart)
         case "urlParamsBody":
-          return unlessJsonRoute(target, target.urlParamsBody)
+          return unlessDeclaredOtherwise(target, FORM, target.urlParamsBody)
         case "multipartStream":
-          return Stream.unwrap(unlessJsonRoute(target, Effect.succeed(target.multipartStream)))
+          return Stream.unwrap(
+            unlessDeclaredOtherwise(target, MULTIPART, Effect.succeed(target.multipartStream))
+          )
         default:
           return Reflect.get(target, property, receiver)
       }
