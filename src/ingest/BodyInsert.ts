@@ -1,8 +1,10 @@
 /**
  * A body insert: the records stream into a private staging table chunk by chunk; only
  * when the whole body went in are the new paths made columns and the staging parts
- * moved into the table in one step (`MOVE PARTITION`). A rejected body leaves the
- * table untouched.
+ * attached to the table in one step (`ATTACH PARTITION … FROM`, which links the parts;
+ * `MOVE PARTITION` did the same but took 20–200 ms where this takes ~4, measured on
+ * chDB). The staging table is emptied afterwards, off the insert's path (Staging.ts).
+ * A rejected body leaves the table untouched.
  */
 import { Effect, Option, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -85,9 +87,9 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
 ) {
   const { engine, database, table } = request
   const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
-  let emptied = false
+  let moved = false
 
-  const pooled = yield* acquireStaging(engine, database, locks, request.layout, () => emptied)
+  const pooled = yield* acquireStaging(engine, database, locks, request.layout, () => moved)
   const shape = Layout.insertShape(request.layout)
   const staging = pooled.name
   // A pooled staging table that vanished (its database was dropped since) is made again
@@ -156,10 +158,10 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
 
   const moveIn = EngineSql.command(
     engine,
-    `ALTER TABLE ${Layout.qualified(database, staging)} MOVE PARTITION tuple() TO TABLE ${Layout.qualified(database, table)}`
+    `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`
   ).pipe(
     Effect.tap(() => {
-      emptied = true
+      moved = true
     })
   )
 

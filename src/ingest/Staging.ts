@@ -1,6 +1,8 @@
 /**
- * The staging table of one insert: taken from the idle pool or created, and afterwards
- * returned to the pool when its rows were moved out, else dropped in the background.
+ * The staging table of one insert: taken from the idle pool or created, and afterwards,
+ * in the background, emptied and returned to the pool when its rows were attached to
+ * the table, else dropped. Emptying it waits for nothing the caller needs: its rows are
+ * already in the table, and an unreturned table is only one less in the pool.
  * A pooled table is used without a statement; it is gone only if its database was
  * dropped since, which the first insert into it finds out (`created` false): it then
  * creates the table and tries again.
@@ -21,7 +23,7 @@ export const acquireStaging = (
   database: string,
   locks: TableLocks,
   layout: Layout.TableLayout,
-  emptied: () => boolean
+  moved: () => boolean
 ) =>
   Effect.gen(function* () {
     const drop = (name: string) =>
@@ -39,9 +41,21 @@ export const acquireStaging = (
         return Effect.as(create(name), { name, created: true })
       }),
       ({ name }) =>
-        emptied() && locks.returnStaging(database, layout, name)
-          ? Effect.void
-          : Effect.asVoid(Effect.forkDaemon(drop(name)))
+        Effect.asVoid(
+          Effect.forkDaemon(
+            moved()
+              ? EngineSql.command(
+                  engine,
+                  `TRUNCATE TABLE ${Layout.qualified(database, name)}`
+                ).pipe(
+                  Effect.flatMap(() =>
+                    locks.returnStaging(database, layout, name) ? Effect.void : drop(name)
+                  ),
+                  Effect.catchAll(() => drop(name))
+                )
+              : drop(name)
+          )
+        )
     )
     if (locks.firstSweep(database)) {
       const leftovers = EngineSql.rows(

@@ -7,7 +7,7 @@ import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
 import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
-import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
+import { Cause, Effect, Either, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
@@ -99,18 +99,36 @@ export const connect = (
         ),
       queryWhole: (request, maxBytes) => lost(client.QueryWhole({ request, maxBytes })),
       insert: (request, body) =>
-        Effect.gen(function* () {
-          const insertId = crypto.randomUUID()
-          yield* lost(client.InsertOpen({ insertId, request }))
-          return yield* body.pipe(
-            pieces(INSERT_PIECE_BYTES),
-            Stream.runForEach((bytes) => lost(client.InsertChunk({ insertId, bytes }))),
-            Effect.zipRight(lost(client.InsertCommit({ insertId }))),
-            Effect.onExit((exit) =>
-              Exit.isSuccess(exit) ? Effect.void : Effect.ignore(client.InsertAbort({ insertId }))
+        Effect.scoped(
+          Effect.gen(function* () {
+            // Up to two pieces are read ahead: a body that ends within one goes as one
+            // message; a longer one is opened and fed piece by piece.
+            const pull = yield* Stream.toPull(pieces(INSERT_PIECE_BYTES)(body))
+            const ahead: Array<Uint8Array> = []
+            let ended = false
+            while (!ended && ahead.length < 2) {
+              const next = yield* Effect.either(pull)
+              if (Either.isRight(next)) ahead.push(...next.right)
+              else if (Option.isNone(next.left)) ended = true
+              else return yield* Effect.fail(next.left.value)
+            }
+            if (ended && ahead.length <= 1) {
+              return yield* lost(client.Insert({ request, bytes: ahead[0] ?? new Uint8Array(0) }))
+            }
+            const insertId = crypto.randomUUID()
+            yield* lost(client.InsertOpen({ insertId, request }))
+            return yield* Stream.concat(
+              Stream.fromIterable(ahead),
+              Stream.repeatEffectChunkOption(pull)
+            ).pipe(
+              Stream.runForEach((bytes) => lost(client.InsertChunk({ insertId, bytes }))),
+              Effect.zipRight(lost(client.InsertCommit({ insertId }))),
+              Effect.onExit((exit) =>
+                Exit.isSuccess(exit) ? Effect.void : Effect.ignore(client.InsertAbort({ insertId }))
+              )
             )
-          )
-        }),
+          })
+        ),
       command: (request) => lost(client.Command(request)),
       cancel: (queryId) => lost(client.Cancel({ queryId }))
     }

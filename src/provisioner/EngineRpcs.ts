@@ -4,9 +4,10 @@
  * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory;
  * the last piece says so, so a reader can finish without waiting for the stream's end,
  * which comes only after the last piece's acknowledgement, one more round trip), or
- * comes back whole in one reply (`QueryWhole`); an insert is opened, fed chunk by chunk
- * (each acknowledged only once the engine has room for it) and committed, so a body is
- * never held whole on either side.
+ * comes back whole in one reply (`QueryWhole`); an insert of one piece goes in one
+ * message (`Insert`), a larger one is opened, fed chunk by chunk (each acknowledged only
+ * once the engine has room for it) and committed, so a body is never held whole on
+ * either side.
  */
 import { Rpc, RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
@@ -53,6 +54,12 @@ export class EngineRpcs extends RpcGroup.make(
   Rpc.make("QueryWhole", {
     payload: sentAsBuilt({ request: QueryRequest, maxBytes: Schema.Number }),
     success: Schema.Uint8ArrayFromSelf,
+    error: EngineError
+  }),
+  // A body of one piece (most inserts) in one message: two round trips fewer.
+  Rpc.make("Insert", {
+    payload: sentAsBuilt({ request: InsertRequest, bytes: Schema.Uint8ArrayFromSelf }),
+    success: InsertSummary,
     error: EngineError
   }),
   Rpc.make("InsertOpen", { payload: sentAsBuilt({ insertId, request: InsertRequest }) }),

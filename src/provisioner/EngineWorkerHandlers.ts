@@ -38,6 +38,7 @@ export const handlers = (engine: AnalyticalEngine) =>
             last: Option.isNone(next)
           })),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
+        Insert: ({ bytes, request }) => engine.insert(request, Stream.make(bytes)),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)

@@ -34,9 +34,11 @@ const sourceFiles = (root: string): Array<string> =>
  * Names the bundle by what goes into it (every source file's size and mtime, and the
  * lock file's), so a later service process, or a test process, reuses it unbuilt.
  */
-const bundleKey = (modules: string) => {
-  const project = path.dirname(modules)
+const bundleKey = () => {
+  // The project of the entry itself: `node_modules` may be a link into another checkout.
+  const project = path.resolve(path.dirname(entry), "..", "..")
   const inputs = [
+    entry,
     ...sourceFiles(path.join(project, "src")),
     ...sourceFiles(path.join(project, "domain")),
     path.join(project, "package-lock.json")
@@ -50,7 +52,7 @@ const bundleKey = (modules: string) => {
 const bundle = Effect.tryPromise(async () => {
   const modules = nodeModules()
   const dir = path.join(modules, ".cache", "sluice")
-  const file = path.join(dir, `engine-worker-${bundleKey(modules)}.mjs`)
+  const file = path.join(dir, `engine-worker-${bundleKey()}.mjs`)
   if (fs.existsSync(file)) return [file]
   const esbuild = await import("esbuild")
   const result = await esbuild.build({

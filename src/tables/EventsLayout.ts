@@ -17,8 +17,8 @@
  * columns is on par with it (2.5 s vs 3.5 s). Against a plain schemaless table holding
  * `_time` as a JSON path, `ORDER BY _time` answers a one-hour count in 1–2 ms instead of
  * 3–5 ms and the newest 10 events in 1 ms instead of 4–5 ms. No partition key: the body
- * insert publishes with `MOVE PARTITION tuple()`, and a staging table of this same
- * layout is what it moves from.
+ * insert publishes with `ATTACH PARTITION tuple() FROM` a staging table of this same
+ * layout.
  */
 import { quoteIdentifier } from "../engine/Sql.js"
 

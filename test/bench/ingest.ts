@@ -1,29 +1,41 @@
 /**
- * Ingest throughput: JSON arrays of 5,000 records (~250 bytes each) posted by 4
- * concurrent HTTP clients, against the same bytes inserted straight into the same
- * engine (chDB, `INSERT … FORMAT JSONAsObject`) with the same concurrency, in one run.
+ * Ingest against the physical limit: the same bytes sent over HTTP, straight into the
+ * cluster's engine worker, and into chDB opened in this process (`ingestSides.ts`), in
+ * one run:
+ * (a) large batches: 4 clients posting JSON arrays of 5,000 records (~250 bytes each),
+ *     also as NDJSON and as gzip-compressed JSON;
+ * (b) small-insert latency: one client, sequential, 1, 100 and 1,000 records, medians;
+ * (c) many small clients: 16 concurrent clients posting 100-record arrays.
  *
- * The batches are split into rounds; each round runs both sides back to back, in
- * alternating order, and the ratio printed is the median of the rounds' ratios, so
- * background merges and machine noise that drift over the run fall on both sides of
- * a pair alike. The HTTP client is undici's `request` (one keep-alive connection per
- * client): its cost stays out of the server's share of this process's CPU.
+ * Throughput runs in rounds; each round sends its share through every side, the first
+ * side rotating, and a ratio printed is the median of the rounds' ratios, so background
+ * merges and machine noise that drift over the run fall on every side alike. Latency
+ * interleaves the sides insert by insert. The HTTP client is undici's `request`.
  */
-import { Context, Effect, Stream } from "effect"
+import { Context, Effect } from "effect"
 import * as fs from "node:fs"
-import { Agent, request } from "undici"
-import { Engines, InsertRequest } from "../../domain/Engine.js"
+import { gzipSync } from "node:zlib"
+import { Engines } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { command } from "../../src/tables/EngineSql.js"
 import * as Layout from "../../src/tables/Layout.js"
-import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
-import { measureMemory } from "./ingestMemory.js"
 import { workerPids } from "../clusters/workerProcesses.js"
-import { pool, timed } from "./clients.js"
+import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { median, percentile, roundsOf, timed } from "./clients.js"
+import { measureMemory } from "./ingestMemory.js"
+import type { Body, Send } from "./ingestSides.js"
+import { inProcessChdb, overHttp, workerEngine } from "./ingestSides.js"
 
 const RECORDS_PER_BATCH = 5_000
-const BATCHES = 96
+const BATCHES = 64
 const CLIENTS = 4
+const ROUNDS = 8
+const SMALL_SIZES = [1, 100, 1_000]
+const SMALL_RUNS = 100
+const SMALL_WARM_UP = 20
+const MANY_CLIENTS = 16
+const MANY_INSERTS = 640
+const MANY_RECORDS = 100
 
 const record = (i: number) => ({
   timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString(),
@@ -34,13 +46,16 @@ const record = (i: number) => ({
   message: "handled request for an item in the catalogue"
 })
 
-const batches = Array.from({ length: BATCHES }, (_, b) =>
-  new TextEncoder().encode(
-    JSON.stringify(
-      Array.from({ length: RECORDS_PER_BATCH }, (_, i) => record(b * RECORDS_PER_BATCH + i))
-    )
-  )
-)
+const records = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => record(from + i))
+const encode = (text: string) => new TextEncoder().encode(text)
+const bodyOf = (kind: Body["kind"], from: number, count: number): Body => {
+  const some = records(from, count)
+  if (kind === "ndjson")
+    return { kind, bytes: encode(some.map((r) => JSON.stringify(r)).join("\n")) }
+  const array = encode(JSON.stringify(some))
+  return { kind, bytes: kind === "gzip" ? gzipSync(array, { level: 1 }) : array }
+}
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux). */
 const cpuSecondsOf = (pid: number) => {
@@ -48,7 +63,39 @@ const cpuSecondsOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-const ROUNDS = 8
+type Side = "chdb" | "worker" | "http"
+const LABELS: Record<Side, string> = {
+  chdb: "chDB in this process",
+  worker: "engine worker direct",
+  http: "sluice over HTTP"
+}
+const fixed = (n: number) => n.toFixed(2)
+const thousands = (n: number) => Math.round(n).toLocaleString("en")
+
+/** Throughput of each side over `batches`, and HTTP's and the worker's ratio to chDB. */
+const throughput = async (
+  title: string,
+  batches: ReadonlyArray<Body>,
+  rowsEach: number,
+  clients: number,
+  sides: Record<Side, Send>,
+  target: string
+) => {
+  const seconds = await roundsOf(ROUNDS, clients, batches, sides)
+  const rowsPerRound = Math.floor(batches.length / ROUNDS) * rowsEach
+  console.log(title)
+  for (const side of ["chdb", "worker", "http"] as const) {
+    const total = seconds[side].reduce((a, b) => a + b, 0)
+    const ratios = seconds.chdb.map((s, i) => s / seconds[side][i]!)
+    console.log(
+      `  ${LABELS[side].padEnd(22)} ${thousands((rowsPerRound * ROUNDS) / total).padStart(8)} rows/s` +
+        (side === "chdb"
+          ? ""
+          : `, ×${fixed(median(ratios))} of chDB (median of ${ROUNDS} rounds)`) +
+        (side === "http" ? ` (target ≥ ${target})` : "")
+    )
+  }
+}
 
 export const ingest = () =>
   Effect.runPromise(
@@ -56,102 +103,86 @@ export const ingest = () =>
       Effect.gen(function* () {
         const server = yield* startServer(freshDataDir("bench-ingest"))
         const token = adminKeyOf(server)
-        const engines = Context.get(server.context, Engines)
         const keys = yield* Effect.promise(() =>
           fetch(`${server.url}/v1/keys`, { headers: { authorization: `Bearer ${token}` } }).then(
             (r) => r.json() as Promise<{ cluster: { id: string } }>
           )
         )
-        const engine = yield* engines.forCluster(ClusterId.make(keys.cluster.id))
-        yield* command(engine, Layout.createTableSql("default", "direct", "bench"))
-        const rows = BATCHES * RECORDS_PER_BATCH
-        const bytes = batches.reduce((n, b) => n + b.length, 0)
-        console.log(
-          `${BATCHES} arrays × ${RECORDS_PER_BATCH} records, ${Math.round(bytes / rows)} bytes/record, ${CLIENTS} clients`
+        const engine = yield* Context.get(server.context, Engines).forCluster(
+          ClusterId.make(keys.cluster.id)
         )
-
-        const directBatch = (batch: Uint8Array) =>
-          Effect.runPromise(
-            engine.insert(
-              new InsertRequest({
-                database: "default",
-                table: "direct",
-                format: Layout.INSERT_FORMAT,
-                columns: [Layout.RAW_INPUT],
-                queryId: crypto.randomUUID()
-              }),
-              Stream.make(batch)
-            )
-          ).then(() => undefined)
-        const dispatcher = new Agent({ connections: CLIENTS })
-        yield* Effect.addFinalizer(() => Effect.promise(() => dispatcher.close()))
-        const httpBatch = async (batch: Uint8Array) => {
-          const reply = await request(`${server.url}/v1/tables/bench`, {
-            method: "POST",
-            dispatcher,
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: batch
-          })
-          const text = await reply.body.text()
-          if (reply.statusCode !== 200)
-            throw new Error(`insert failed: ${reply.statusCode} ${text}`)
-        }
+        yield* command(engine, Layout.createTableSql("default", "direct", ""))
+        const chdb = yield* Effect.acquireRelease(
+          Effect.promise(() => inProcessChdb(freshDataDir("bench-ingest-chdb"), "bench")),
+          (opened) => Effect.promise(opened.close)
+        )
+        const http = yield* Effect.acquireRelease(
+          Effect.sync(() => overHttp(server.url, token, "bench", MANY_CLIENTS)),
+          (client) => Effect.promise(client.close)
+        )
         const [worker] = workerPids(keys.cluster.id)
         if (worker === undefined) throw new Error("no engine worker found")
-        // CPU seconds each side cost this process (server and clients) and the engine.
-        const cpu = { direct: { service: 0, engine: 0 }, http: { service: 0, engine: 0 } }
-        const measured = async (side: keyof typeof cpu, run: () => Promise<void>) => {
-          const service = process.cpuUsage()
-          const engine = cpuSecondsOf(worker)
-          const seconds = await timed(run)
-          const used = process.cpuUsage(service)
-          cpu[side].service += (used.user + used.system) / 1e6
-          cpu[side].engine += cpuSecondsOf(worker) - engine
-          return seconds
+        const sides: Record<Side, Send> = {
+          chdb: chdb.send,
+          worker: workerEngine(engine, "direct"),
+          http: http.send
         }
-        let direct = 0
-        let http = 0
-        let busy = 0
-        const ratios: Array<number> = []
-        const perRound = BATCHES / ROUNDS
-        for (let round = 0; round < ROUNDS; round++) {
-          const some = batches.slice(round * perRound, (round + 1) * perRound)
-          let directRound = 0
-          let httpRound = 0
-          const sides = [
-            async () => {
-              directRound = await measured("direct", () => pool(CLIENTS, some, directBatch))
-            },
-            async () => {
-              const before = performance.eventLoopUtilization()
-              httpRound = await measured("http", () => pool(CLIENTS, some, httpBatch))
-              busy += performance.eventLoopUtilization(before).utilization / ROUNDS
+
+        yield* Effect.promise(async () => {
+          let first = 0
+          for (const kind of ["json", "ndjson", "gzip"] as const) {
+            const batches = Array.from({ length: BATCHES }, (_, b) =>
+              bodyOf(kind, (first + b) * RECORDS_PER_BATCH, RECORDS_PER_BATCH)
+            )
+            first += BATCHES
+            const bytes = batches.reduce((n, b) => n + b.bytes.length, 0)
+            const cpu = { service: process.cpuUsage(), engine: cpuSecondsOf(worker) }
+            await throughput(
+              `(a) ${BATCHES} ${kind} bodies × ${RECORDS_PER_BATCH} records (${Math.round(bytes / BATCHES / RECORDS_PER_BATCH)} bytes/record as sent), ${CLIENTS} clients`,
+              batches,
+              RECORDS_PER_BATCH,
+              CLIENTS,
+              sides,
+              "0.85"
+            )
+            const used = process.cpuUsage(cpu.service)
+            console.log(
+              `  CPU over all sides: this process ${fixed((used.user + used.system) / 1e6)} s, engine worker ${fixed(cpuSecondsOf(worker) - cpu.engine)} s`
+            )
+          }
+
+          console.log(`(b) small inserts, one client, sequential, medians of ${SMALL_RUNS} (p99)`)
+          for (const size of SMALL_SIZES) {
+            const body = bodyOf("json", 0, size)
+            const took: Record<Side, Array<number>> = { chdb: [], worker: [], http: [] }
+            const order: Array<Side> = ["chdb", "worker", "http"]
+            for (let i = 0; i < SMALL_WARM_UP + SMALL_RUNS; i++) {
+              for (const side of [...order.slice(i % 3), ...order.slice(0, i % 3)]) {
+                const ms = (await timed(() => sides[side](body))) * 1000
+                if (i >= SMALL_WARM_UP) took[side].push(ms)
+              }
             }
-          ]
-          if (round % 2 === 1) sides.reverse()
-          for (const side of sides) yield* Effect.promise(side)
-          direct += directRound
-          http += httpRound
-          ratios.push(directRound / httpRound)
-        }
-        const rate = (seconds: number) => Math.round(rows / seconds)
-        console.log(
-          `engine direct (chDB): ${rate(direct).toLocaleString("en")} rows/s (${direct.toFixed(2)} s)`
-        )
-        console.log(
-          `sluice over HTTP:     ${rate(http).toLocaleString("en")} rows/s (${http.toFixed(2)} s)`
-        )
-        const sorted = [...ratios].sort((a, b) => a - b)
-        const medianRatio = (sorted[ROUNDS / 2 - 1]! + sorted[ROUNDS / 2]!) / 2
-        console.log(
-          `ratio http/direct:    ${medianRatio.toFixed(2)} median of ${ROUNDS} rounds (${sorted.map((r) => r.toFixed(2)).join(" ")}); ${(direct / http).toFixed(2)} over the whole run (target ≥ 0.70)`
-        )
-        console.log(`event loop busy during HTTP: ${(busy * 100).toFixed(0)}%`)
-        const perBatch = (seconds: number) => `${((seconds * 1000) / BATCHES).toFixed(0)} ms`
-        console.log(
-          `CPU per batch, direct: this process ${perBatch(cpu.direct.service)}, engine ${perBatch(cpu.direct.engine)}; ` +
-            `HTTP: this process ${perBatch(cpu.http.service)} (server and client), engine ${perBatch(cpu.http.engine)}`
-        )
+            const chdbMs = median(took.chdb)
+            const line = (side: Side) =>
+              `${LABELS[side]} ${fixed(median(took[side]))} ms (${fixed(percentile(took[side], 0.99))})`
+            console.log(
+              `  ${String(size).padStart(5)} records: ${line("chdb")}; ${line("worker")}; ${line("http")}: ` +
+                `×${fixed(median(took.http) / chdbMs)} of chDB (target ≤ 1.5)`
+            )
+          }
+
+          const small = Array.from({ length: MANY_INSERTS }, (_, i) =>
+            bodyOf("json", i * MANY_RECORDS, MANY_RECORDS)
+          )
+          await throughput(
+            `(c) ${MANY_CLIENTS} concurrent clients, ${MANY_INSERTS} inserts of ${MANY_RECORDS} records`,
+            small,
+            MANY_RECORDS,
+            MANY_CLIENTS,
+            sides,
+            "0.7"
+          )
+        })
         yield* Effect.promise(() => measureMemory(server.url, token))
       })
     )

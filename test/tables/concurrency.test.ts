@@ -39,6 +39,19 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
       })
     )
 
+    // Staging tables are emptied after their rows went in and then reused: a reused one
+    // must bring none of its earlier rows along.
+    it.effect("inserts one after another, reusing staging tables, keep every row once", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        for (let client = 0; client < 12; client++) {
+          const reply = yield* insert(server, "sequential", batch(client, 5))
+          expect(reply.json).toEqual({ inserted: 5 })
+        }
+        expect(yield* total("sequential")).toEqual({ c: "60", u: "60" })
+      })
+    )
+
     it.effect("staging tables a previous process left behind are dropped, ours are reused", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
