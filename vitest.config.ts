@@ -24,7 +24,8 @@ const isolated = [
   "test/spl/searchTime.test.ts",
   "test/spl/functions.test.ts",
   "test/spl/rules.test.ts",
-  "test/metrics/compliance.test.ts"
+  "test/metrics/compliance.test.ts",
+  "test/metrics/promtool.test.ts"
 ]
 
 /**
