@@ -3,9 +3,15 @@
  * deviation) and `double_exponential_smoothing` (2.x's `holt_winters`, renamed), both as
  * Prometheus computes them.
  */
-import type { Window } from "./RangeFunctions.js"
 import { quantile } from "./Statistics.js"
 import { EvaluationError } from "./Values.js"
+
+/** The samples `lo..hi-1` of a window (RangeFunctions.ts `Window`). */
+interface Window {
+  readonly values: Float64Array
+  readonly lo: number
+  readonly hi: number
+}
 
 export const madOverTime = (w: Window): number | undefined => {
   if (w.hi <= w.lo) return undefined
