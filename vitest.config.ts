@@ -25,7 +25,8 @@ const isolated = [
   "test/spl/functions.test.ts",
   "test/spl/rules.test.ts",
   "test/metrics/compliance.test.ts",
-  "test/metrics/promtool.test.ts"
+  "test/metrics/promtool.test.ts",
+  "test/metrics/functionsAgainstPrometheus.test.ts"
 ]
 
 /**

@@ -26,7 +26,7 @@ export const freePort = () =>
   )
 
 /** `config` is prometheus.yml; `port` is where it listens (its own /metrics is there). */
-export const startPrometheus = (port: number, config: string) =>
+export const startPrometheus = (port: number, config: string, flags: ReadonlyArray<string> = []) =>
   Effect.gen(function* () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prometheus-"))
     fs.writeFileSync(path.join(dir, "prometheus.yml"), config)
@@ -37,7 +37,8 @@ export const startPrometheus = (port: number, config: string) =>
           [
             `--config.file=${path.join(dir, "prometheus.yml")}`,
             `--storage.tsdb.path=${path.join(dir, "data")}`,
-            `--web.listen-address=127.0.0.1:${port}`
+            `--web.listen-address=127.0.0.1:${port}`,
+            ...flags
           ],
           { stdio: "ignore" }
         )
