@@ -188,6 +188,16 @@ layer(
     })
   )
 
+  it.effect("a trailing offset binds to the last operand, as Prometheus parses it", () =>
+    Effect.gen(function* () {
+      // At T0 + 45 s: sm is 6, sm 15 s earlier 2, so 6 + 2 = 8 (not (6 + 6) 15 s earlier, 4).
+      expect(yield* at("sm + sm offset 15s", T0 + 45_000)).toEqual([[{}, "8"]])
+      // sm 30 s earlier is 3: 6 - 3 × 3 = -3 (the whole difference 30 s earlier: 3 - 9 = -6).
+      expect(yield* at("sm - 3 * sm offset 30s", T0 + 45_000)).toEqual([[{}, "-3"]])
+      yield* failsWith("(sm + sm) offset 15s", 400, "bad_data")
+    })
+  )
+
   it.effect("native-histogram functions skip float samples: nothing", () =>
     Effect.gen(function* () {
       for (const fn of [
