@@ -2,7 +2,7 @@
  * OTLP metrics as Prometheus series (decisions.md §11): the OpenTelemetry JS exporter
  * sends a counter, two gauges and a histogram to the otlp-app; with the metrics-app
  * installed PromQL reads them under the compatibility rules' names, with `job` and
- * `instance` from the resource. Without the metrics-app nothing becomes a series.
+ * `instance` from the resource and its other attributes on `target_info`. Without the metrics-app nothing becomes a series.
  */
 import { expect, layer } from "@effect/vitest"
 import { ValueType } from "@opentelemetry/api"
@@ -249,10 +249,30 @@ layer(
     })
   )
 
+  it.effect("the resource's other attributes label target_info; a bare service has none", () =>
+    Effect.gen(function* () {
+      // host.name is the one other attribute of the first resource; the others have none.
+      expect(yield* promql("target_info", T0 + 60)).toEqual([
+        {
+          metric: {
+            __name__: "target_info",
+            job: "shop/checkout",
+            instance: "pod-1",
+            host_name: "node-7"
+          },
+          value: "1"
+        }
+      ])
+      // Written from the resource's first point (T0) on, not only at its last.
+      expect(yield* promql("target_info", T0)).toHaveLength(1)
+    })
+  )
+
   it.effect("gRPC exports reach the series as well; the metadata names the families", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
       yield* exportVia("grpc", exported(resourceFromAttributes({ "service.name": "over-grpc" })))
+      expect(yield* promql('target_info{job="over-grpc"}', T0 + 60)).toEqual([])
       expect(yield* promql('shop_orders_total{job="over-grpc"}', T0 + 60)).toEqual([
         {
           metric: {

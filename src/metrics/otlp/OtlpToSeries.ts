@@ -3,8 +3,9 @@
  * one: gauges and non-monotonic sums as gauges, monotonic sums as `_total` counters,
  * histograms as `_bucket` (cumulative, with `le`), `_sum` and `_count`, summaries as
  * `{quantile}`, `_sum` and `_count`. `service.namespace`/`service.name` make `job` and
- * `service.instance.id` `instance`; point attributes become labels with sanitised names
- * (values of colliding names joined by `;`). Delta temporality and exponential histograms
+ * `service.instance.id` `instance`, the other resource attributes labels of `target_info`;
+ * point attributes become labels with sanitised names (values of colliding names joined
+ * by `;`). Delta temporality and exponential histograms
  * have no classic Prometheus form and are left out, as Prometheus leaves them out; a
  * point flagged "no recorded value" is a stale marker.
  */
@@ -23,6 +24,8 @@ import { labelName, prometheusName } from "./PrometheusNames.js"
 
 const CUMULATIVE = 2
 const NO_RECORDED_VALUE = 1
+const IDENTIFYING = ["service.name", "service.namespace", "service.instance.id"]
+const TARGET_INFO_INTERVAL = 150_000n
 
 const text = (value: OtlpAnyValue | undefined): string => {
   const v = value?.value
@@ -90,16 +93,41 @@ export const otlpSeries = (request: OtlpMetricsRequest): OtlpSeriesWrite => {
   const metadata = new Map<string, DecodedMetadata>()
   let samples = 0
 
-  const add = (labels: Labels, point: OtlpPointBase, value: number) => {
+  const push = (labels: Labels, ms: bigint, bits: bigint) => {
     const id = seriesId(labels)
     let one = byId.get(id)
     if (one === undefined) {
       one = { labels, timestamps: [], values: [] }
       byId.set(id, one)
     }
-    one.timestamps.push(point.timeUnixNano / 1_000_000n)
-    one.values.push((point.flags & NO_RECORDED_VALUE) !== 0 ? STALE_BITS : sampleBits(value))
+    one.timestamps.push(ms)
+    one.values.push(bits)
     samples++
+  }
+
+  // The current resource's earliest and latest point, for its target_info.
+  let span: { first: bigint; last: bigint } | undefined
+  const add = (labels: Labels, point: OtlpPointBase, value: number) => {
+    const ms = point.timeUnixNano / 1_000_000n
+    span =
+      span === undefined
+        ? { first: ms, last: ms }
+        : { first: ms < span.first ? ms : span.first, last: ms > span.last ? ms : span.last }
+    push(labels, ms, (point.flags & NO_RECORDED_VALUE) !== 0 ? STALE_BITS : sampleBits(value))
+  }
+
+  /**
+   * `target_info` 1 with the resource's other attributes as labels, when it has some and
+   * a job or instance: from its earliest point to its latest every half lookback (150 s)
+   * and at the latest, so a query anywhere in between finds it, as Prometheus writes it.
+   */
+  const targetInfo = (base: Labels, attributes: OtlpAttributes | undefined) => {
+    const others = (attributes ?? []).filter((kv) => !IDENTIFYING.includes(kv.key))
+    if (span === undefined || others.length === 0 || Object.keys(base).length === 0) return
+    const labels = { ...attributeLabels(others), ...base, __name__: "target_info" }
+    const one = sampleBits(1)
+    for (let t = span.first; t < span.last; t += TARGET_INFO_INTERVAL) push(labels, t, one)
+    push(labels, span.last, one)
   }
 
   const family = (metric: OtlpMetric, name: string, type: string) =>
@@ -163,8 +191,10 @@ export const otlpSeries = (request: OtlpMetricsRequest): OtlpSeriesWrite => {
 
   for (const resourceMetrics of request.resourceMetrics) {
     const base = resourceLabels(resourceMetrics.resource?.attributes)
+    span = undefined
     for (const scopeMetrics of resourceMetrics.scopeMetrics)
       for (const metric of scopeMetrics.metrics) metricSeries(metric, base)
+    targetInfo(base, resourceMetrics.resource?.attributes)
   }
 
   const series = [...byId].map(([id, one]) => ({ id, ...one }))
