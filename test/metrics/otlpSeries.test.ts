@@ -249,6 +249,86 @@ layer(
     })
   )
 
+  it.effect("delta sums, exponential histograms and nameless metrics make no series", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const point = { startTime: at(T0 - 1), endTime: at(T0 + 60), attributes: {} }
+      const odd: ResourceMetrics = {
+        resource: resourceFromAttributes({ "service.name": "odd" }),
+        scopeMetrics: [
+          {
+            scope,
+            metrics: [
+              {
+                descriptor: {
+                  name: "delta.sum",
+                  description: "",
+                  unit: "",
+                  valueType: ValueType.INT
+                },
+                aggregationTemporality: AggregationTemporality.DELTA,
+                dataPointType: DataPointType.SUM,
+                isMonotonic: true,
+                dataPoints: [{ ...point, value: 5 }]
+              },
+              {
+                descriptor: {
+                  name: "exp.hist",
+                  description: "",
+                  unit: "",
+                  valueType: ValueType.DOUBLE
+                },
+                aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                dataPointType: DataPointType.EXPONENTIAL_HISTOGRAM,
+                dataPoints: [
+                  {
+                    ...point,
+                    value: {
+                      count: 1,
+                      sum: 2,
+                      scale: 0,
+                      zeroCount: 0,
+                      positive: { offset: 0, bucketCounts: [1] },
+                      negative: { offset: 0, bucketCounts: [] }
+                    }
+                  }
+                ]
+              },
+              {
+                descriptor: { name: "!!!", description: "", unit: "", valueType: ValueType.DOUBLE },
+                aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                dataPointType: DataPointType.GAUGE,
+                dataPoints: [{ ...point, value: 1 }]
+              },
+              {
+                descriptor: {
+                  name: "kept",
+                  description: "",
+                  unit: "",
+                  valueType: ValueType.DOUBLE
+                },
+                aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                dataPointType: DataPointType.GAUGE,
+                dataPoints: [{ ...point, value: 1 }]
+              }
+            ]
+          }
+        ]
+      }
+      // The export is accepted whole (its rows are the otlp-app's); only `kept` is a series.
+      yield* exportVia("http/json", odd)
+      const names = yield* call(
+        server,
+        "GET",
+        "/metrics-compat/api/v1/series?match[]=" + q('{job="odd"}'),
+        {
+          token: adminKeyOf(server)
+        }
+      )
+      expect(names.json).toEqual({ status: "success", data: [{ __name__: "kept", job: "odd" }] })
+    })
+  )
+
   it.effect("the resource's other attributes label target_info; a bare service has none", () =>
     Effect.gen(function* () {
       // host.name is the one other attribute of the first resource; the others have none.
