@@ -4,12 +4,11 @@
  * histograms as `_bucket` (cumulative, with `le`), `_sum` and `_count`, summaries as
  * `{quantile}`, `_sum` and `_count`. `service.namespace`/`service.name` make `job` and
  * `service.instance.id` `instance`, the other resource attributes labels of `target_info`;
- * point attributes become labels with sanitised names (values of colliding names joined
- * by `;`). Delta temporality and exponential histograms
- * have no classic Prometheus form and are left out, as Prometheus leaves them out; a
- * point flagged "no recorded value" is a stale marker.
+ * point attributes become labels (OtlpLabels.ts). Delta temporality and exponential
+ * histograms have no classic Prometheus form and are left out, as Prometheus leaves them
+ * out; a point flagged "no recorded value" is a stale marker.
  */
-import type { OtlpAnyValue, OtlpAttributes } from "../../../domain/OtlpCommonModel.js"
+import type { OtlpAttributes } from "../../../domain/OtlpCommonModel.js"
 import type {
   OtlpMetric,
   OtlpMetricsRequest,
@@ -20,57 +19,12 @@ import type { DecodedMetadata, DecodedSeries } from "../RemoteWriteDecode.js"
 import { sampleBits, STALE_BITS } from "../SampleBits.js"
 import type { Labels } from "../SeriesLabels.js"
 import { seriesId } from "../SeriesLabels.js"
-import { labelName, prometheusName } from "./PrometheusNames.js"
+import { attributeLabels, IDENTIFYING, resourceLabels } from "./OtlpLabels.js"
+import { prometheusName } from "./PrometheusNames.js"
 
 const CUMULATIVE = 2
 const NO_RECORDED_VALUE = 1
-const IDENTIFYING = ["service.name", "service.namespace", "service.instance.id"]
 const TARGET_INFO_INTERVAL = 150_000n
-
-const text = (value: OtlpAnyValue | undefined): string => {
-  const v = value?.value
-  switch (v?.case) {
-    case undefined:
-      return ""
-    case "stringValue":
-      return v.value
-    case "boolValue":
-    case "intValue":
-    case "doubleValue":
-      return String(v.value)
-    case "bytesValue":
-      return Buffer.from(v.value).toString("base64")
-    case "arrayValue":
-      return JSON.stringify(v.value.values.map(text))
-    case "kvlistValue":
-      return JSON.stringify(
-        Object.fromEntries(v.value.values.map((kv) => [kv.key, text(kv.value)]))
-      )
-  }
-}
-
-const attributeLabels = (attributes: OtlpAttributes) => {
-  const labels: Record<string, string> = {}
-  for (const { key, value } of [...attributes].sort((a, b) => (a.key < b.key ? -1 : 1))) {
-    const name = labelName(key)
-    const v = text(value)
-    if (v === "") continue
-    labels[name] = labels[name] === undefined ? v : `${labels[name]};${v}`
-  }
-  return labels
-}
-
-/** `job` and `instance` from the resource, over any point attribute of those names. */
-const resourceLabels = (attributes: OtlpAttributes | undefined) => {
-  const of = (key: string) => text(attributes?.find((kv) => kv.key === key)?.value)
-  const service = of("service.name")
-  const namespace = of("service.namespace")
-  const instance = of("service.instance.id")
-  const labels: Record<string, string> = {}
-  if (service !== "") labels.job = namespace === "" ? service : `${namespace}/${service}`
-  if (instance !== "") labels.instance = instance
-  return labels
-}
 
 const numberOf = (value: OtlpNumberValue) =>
   value.case === "asDouble" ? value.value : value.case === "asInt" ? Number(value.value) : 0
