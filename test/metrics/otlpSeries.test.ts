@@ -329,6 +329,45 @@ layer(
     })
   )
 
+  it.effect("a point flagged 'no recorded value' is a stale marker: the series ends there", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const nanos = (seconds: number) => `${seconds}000000000`
+      const body = {
+        resourceMetrics: [
+          {
+            resource: { attributes: [{ key: "service.name", value: { stringValue: "flagged" } }] },
+            scopeMetrics: [
+              {
+                metrics: [
+                  {
+                    name: "flagged.gauge",
+                    gauge: {
+                      dataPoints: [
+                        { timeUnixNano: nanos(T0), asDouble: 1 },
+                        { timeUnixNano: nanos(T0 + 30), flags: 1 }
+                      ]
+                    }
+                  }
+                ]
+              }
+            ]
+          }
+        ]
+      }
+      const sent = yield* call(server, "POST", "/otlp/v1/metrics", {
+        token: adminKeyOf(server),
+        body
+      })
+      expect(sent.status, sent.text).toBe(200)
+      expect(yield* promql("flagged_gauge", T0 + 20)).toEqual([
+        { metric: { __name__: "flagged_gauge", job: "flagged" }, value: "1" }
+      ])
+      // Within the 5-minute lookback of the value, but after the marker: nothing.
+      expect(yield* promql("flagged_gauge", T0 + 40)).toEqual([])
+    })
+  )
+
   it.effect("the resource's other attributes label target_info; a bare service has none", () =>
     Effect.gen(function* () {
       // host.name is the one other attribute of the first resource; the others have none.
