@@ -24,7 +24,9 @@ const isolated = [
   "test/spl/searchTime.test.ts",
   "test/spl/functions.test.ts",
   "test/spl/rules.test.ts",
-  "test/metrics/compliance.test.ts"
+  "test/metrics/compliance.test.ts",
+  "test/metrics/promtool.test.ts",
+  "test/metrics/functionsAgainstPrometheus.test.ts"
 ]
 
 /**

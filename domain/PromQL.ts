@@ -71,6 +71,24 @@ export const MetricMetadata = Schema.Struct({
   unit: Schema.String
 })
 
+/**
+ * What one selector of a query compiles to (`explain=true`): the series selection and
+ * the samples read, over the window `(from, to]` in ms that its steps need.
+ */
+export const ExplainedSelector = Schema.Struct({
+  node: Schema.String,
+  from: Schema.Number,
+  to: Schema.Number,
+  sql: Schema.Array(Schema.String)
+})
+
+/** A query compiled but not run: its statements, and the result's shape over no samples. */
+export const ExplainedQuery = Schema.Struct({
+  result: PromQLResult,
+  selectors: Schema.Array(ExplainedSelector)
+})
+export type ExplainedQuery = typeof ExplainedQuery.Type
+
 export type PromQLFailure = PromQLError | QueryFailure | Forbidden | Conflict
 
 export class PromQL extends Context.Tag("sluice/PromQL")<
@@ -87,6 +105,12 @@ export class PromQL extends Context.Tag("sluice/PromQL")<
       database: DatabaseName,
       query: RangeQuery
     ) => Effect.Effect<PromQLResult, PromQLFailure>
+    /** The statements a query would run, without running them or reading any sample. */
+    readonly explain: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: InstantQuery | RangeQuery
+    ) => Effect.Effect<ExplainedQuery, PromQLFailure>
     readonly series: (
       scope: ClusterScope,
       database: DatabaseName,

@@ -43,6 +43,7 @@ import {
 } from "../src/logs/ScopeReporting.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { PromQLLive } from "../src/metrics/PromQLLive.js"
+import { OtlpSeriesLive } from "../src/metrics/otlp/OtlpSeriesLive.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SplSearchLive } from "../src/spl/search/SplSearchLive.js"
@@ -144,8 +145,8 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-/** PromQL over the metrics-app's series, on the data plane's SQL path. */
-const MetricsLive = PromQLLive.pipe(Layer.provideMerge(DataPlaneLive))
+/** PromQL over the metrics-app's series, on the data plane's SQL path; OTLP metrics as series. */
+const MetricsLive = Layer.merge(PromQLLive, OtlpSeriesLive).pipe(Layer.provideMerge(DataPlaneLive))
 
 export const CapabilitiesLive = MetricsLive.pipe(
   Layer.provideMerge(ClustersLive),

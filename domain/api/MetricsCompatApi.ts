@@ -25,7 +25,9 @@ export const InstantQueryParams = Schema.Struct({
   query: Schema.String,
   time: optional,
   timeout: optional,
-  limit: optional
+  limit: optional,
+  /** sluice's own: `true` answers the SQL each selector compiles to, and runs none of it. */
+  explain: optional
 })
 export const RangeQueryParams = Schema.Struct({
   query: Schema.String,
@@ -33,7 +35,8 @@ export const RangeQueryParams = Schema.Struct({
   end: Schema.String,
   step: Schema.String,
   timeout: optional,
-  limit: optional
+  limit: optional,
+  explain: optional
 })
 export const SeriesParams = Schema.Struct({
   "match[]": Schema.Array(Schema.String),

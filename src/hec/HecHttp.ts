@@ -15,7 +15,7 @@ import { Authenticator } from "../../domain/Identity.js"
 import type { Caller } from "../../domain/Identity.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
 import { wholeBody } from "../http/RequestBody.js"
-import { credentialOf } from "./http/HecCredential.js"
+import { credentialOf } from "../http/HeaderCredential.js"
 import { hecBodyRules } from "./http/HecBody.js"
 import { appMissing, internal, refused, reply } from "./http/HecReply.js"
 

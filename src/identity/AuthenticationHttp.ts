@@ -5,13 +5,29 @@
  * `X-Amz-Firehose-Access-Key` (decisions.md §0). When no bearer is given, that header's
  * value is the credential; a bearer, when present, always wins. A key kept in a secrets
  * store reaches the header as `{"api_key": "…"}`, so that form is unwrapped.
+ *
+ * promtool cannot send a bearer: Go's HTTP client sends the URL's user info as Basic
+ * auth (`http://x:<key>@host/metrics-compat`), so the Prometheus API takes the key as a
+ * Basic password, read as the collector endpoints read it.
  */
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { Unauthorized } from "../../domain/Errors.js"
 import { Authentication, Authenticator } from "../../domain/Identity.js"
+import { credentialOf } from "../http/HeaderCredential.js"
 
 export const ACCESS_KEY_HEADER = "x-amz-firehose-access-key"
+
+const BASIC_AUTH_PREFIX = "/metrics-compat/"
+
+/** The Basic password of a Prometheus API request, when it has one. */
+const basicPassword = (request: HttpServerRequest.HttpServerRequest) => {
+  const header = request.headers["authorization"] ?? ""
+  if (!/^basic\s/i.test(header.trim()) || !request.url.startsWith(BASIC_AUTH_PREFIX))
+    return undefined
+  const credential = credentialOf(header)
+  return credential._tag === "token" ? credential.token : ""
+}
 
 const unwrapSecret = (value: string) => {
   if (!value.startsWith("{")) return value
@@ -39,10 +55,12 @@ export const AuthenticationHttpLive = Layer.effect(
     Authentication.of({
       bearer: (credential) =>
         Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const basic = basicPassword(request)
+          if (basic !== undefined) return yield* authenticator.authenticate(Redacted.make(basic))
           if (Redacted.value(credential) !== "") {
             return yield* authenticator.authenticate(credential)
           }
-          const request = yield* HttpServerRequest.HttpServerRequest
           const accessKey = request.headers[ACCESS_KEY_HEADER]?.trim() ?? ""
           if (accessKey === "") return yield* authenticator.authenticate(credential)
           return yield* authenticator

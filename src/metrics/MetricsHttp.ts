@@ -14,6 +14,7 @@ import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
 import type { QueryRefused } from "../../domain/Errors.js"
 import { CurrentCaller } from "../../domain/Identity.js"
+import type { ExplainedQuery } from "../../domain/PromQL.js"
 import {
   InstantQuery,
   PromQL,
@@ -37,6 +38,11 @@ import { failure, resultData, success } from "./http/PrometheusJson.js"
 import { parsePromQL } from "./promql/Parse.js"
 import { printExpr } from "./promql/Print.js"
 import { makeRemoteWrites, METRICS_APP } from "./RemoteWrite.js"
+
+// `explain=true` (sluice's own): the statements each selector compiles to, nothing run.
+const explainWanted = (params: ApiParams) => params.get("explain") === "true"
+const explained = ({ result, selectors }: ExplainedQuery) =>
+  success({ ...resultData(result), explain: selectors })
 
 type Where = ScopeParams & { readonly database?: string | undefined }
 
@@ -95,12 +101,9 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         const { scope, database } = yield* readScope(where)
         const query = yield* queryParam(params)
         const time = yield* timeParam(params, "time", Option.some(yield* now))
-        const result = yield* promql.instant(
-          scope,
-          database,
-          new InstantQuery({ query, time: time! })
-        )
-        return success(resultData(result))
+        const request = new InstantQuery({ query, time: time! })
+        if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
+        return success(resultData(yield* promql.instant(scope, database, request)))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const range = (where: Where, params: ApiParams) =>
@@ -110,12 +113,9 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         const start = yield* requiredTime(params, "start")
         const end = yield* requiredTime(params, "end")
         const step = yield* stepParam(params)
-        const result = yield* promql.range(
-          scope,
-          database,
-          new RangeQuery({ query, start, end, step })
-        )
-        return success(resultData(result))
+        const request = new RangeQuery({ query, start, end, step })
+        if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
+        return success(resultData(yield* promql.range(scope, database, request)))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const selectionOf = (params: ApiParams) =>

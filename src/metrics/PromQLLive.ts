@@ -8,20 +8,18 @@ import type { ClusterScope } from "../../domain/Authorization.js"
 import { Engines } from "../../domain/Engine.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { PromQL, PromQLError } from "../../domain/PromQL.js"
-import type {
-  InstantQuery,
-  PromQLResult,
-  RangeQuery,
-  SeriesSelection
-} from "../../domain/PromQL.js"
+import { RangeQuery } from "../../domain/PromQL.js"
+import type { InstantQuery, PromQLResult, SeriesSelection } from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import { queryConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { createTables } from "./MetricsTables.js"
-import type { Expr, Matcher } from "./promql/Ast.js"
+import type { Matcher } from "./promql/Ast.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
+import { explainingFetch } from "./promql/Explain.js"
 import { rangeInput } from "./promql/Selectors.js"
+import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
 import {
   asInstant,
@@ -56,20 +54,8 @@ export const PromQLLive = Layer.effect(
         return makeFetch(runner, scope, database)
       })
 
-    const run = (
-      scope: ClusterScope,
-      database: DatabaseName,
-      expr: Expr,
-      start: number,
-      end: number,
-      steps: ReadonlyArray<number>
-    ) =>
-      Effect.gen(function* () {
-        const fetch = yield* fetchIn(scope, database)
-        return yield* evaluationErrors(
-          evaluate(queryContext(start, end, fetch.samples), expr, steps)
-        )
-      }).pipe(
+    const withTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(
         Effect.timeoutFail({
           duration: Duration.seconds(timeoutSeconds),
           onTimeout: () =>
@@ -80,30 +66,65 @@ export const PromQLLive = Layer.effect(
         })
       )
 
+    const rangeOver = <E, E2>(query: RangeQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
+      Effect.gen(function* () {
+        if (query.end < query.start)
+          return yield* badData("end timestamp must not be before start time")
+        if (!(query.step > 0))
+          return yield* badData(
+            "zero or negative query resolution step widths are not accepted. Try a positive integer"
+          )
+        if ((query.end - query.start) / query.step > MAX_POINTS)
+          return yield* badData(
+            "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
+          )
+        const expr = yield* parse(query.query)
+        if (expr.kind === "matrix" || expr.kind === "subquery")
+          return yield* badData(
+            `invalid expression type "range vector" for range query, must be Scalar or instant Vector`
+          )
+        const steps: Array<number> = []
+        for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
+        const fetch = yield* fetchOf
+        const value = yield* withTimeout(
+          evaluationErrors(evaluate(queryContext(query.start, query.end, fetch), expr, steps))
+        )
+        return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
+      })
+
+    const instantOver = <E, E2>(query: InstantQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
+      Effect.gen(function* () {
+        const expr = yield* parse(query.query)
+        const steps = [query.time]
+        const fetch = yield* fetchOf
+        const ctx = queryContext(query.time, query.time, fetch)
+        if (expr.kind === "matrix" || expr.kind === "subquery") {
+          const input = yield* withTimeout(evaluationErrors(rangeInput(ctx, expr, steps)))
+          const end = input.ends[0]!
+          const series = input.series.map((s) => ({
+            labels: s.labels,
+            points: Array.from(s.times)
+              .map((t, i) => [t, s.values[i]!] as const)
+              .filter(([t]) => t > end - input.range && t <= end)
+          }))
+          return {
+            _tag: "matrix",
+            series: byLabels(series.filter((s) => s.points.length > 0))
+          } satisfies PromQLResult
+        }
+        const value = yield* withTimeout(evaluationErrors(evaluate(ctx, expr, steps)))
+        return asInstant(value, query.time)
+      })
+
+    const storedSamples = (scope: ClusterScope, database: DatabaseName) =>
+      Effect.map(fetchIn(scope, database), (fetch) => fetch.samples)
+
     const range = Effect.fn("PromQL.range")(function* (
       scope: ClusterScope,
       database: DatabaseName,
       query: RangeQuery
     ) {
-      if (query.end < query.start)
-        return yield* badData("end timestamp must not be before start time")
-      if (!(query.step > 0))
-        return yield* badData(
-          "zero or negative query resolution step widths are not accepted. Try a positive integer"
-        )
-      if ((query.end - query.start) / query.step > MAX_POINTS)
-        return yield* badData(
-          "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
-        )
-      const expr = yield* parse(query.query)
-      if (expr.kind === "matrix" || expr.kind === "subquery")
-        return yield* badData(
-          `invalid expression type "range vector" for range query, must be Scalar or instant Vector`
-        )
-      const steps: Array<number> = []
-      for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
-      const value = yield* run(scope, database, expr, query.start, query.end, steps)
-      return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
+      return yield* rangeOver(query, storedSamples(scope, database))
     })
 
     const instant = Effect.fn("PromQL.instant")(function* (
@@ -111,27 +132,19 @@ export const PromQLLive = Layer.effect(
       database: DatabaseName,
       query: InstantQuery
     ) {
-      const expr = yield* parse(query.query)
-      const steps = [query.time]
-      if (expr.kind === "matrix" || expr.kind === "subquery") {
-        const fetch = yield* fetchIn(scope, database)
-        const input = yield* evaluationErrors(
-          rangeInput(queryContext(query.time, query.time, fetch.samples), expr, steps)
-        )
-        const end = input.ends[0]!
-        const series = input.series.map((s) => ({
-          labels: s.labels,
-          points: Array.from(s.times)
-            .map((t, i) => [t, s.values[i]!] as const)
-            .filter(([t]) => t > end - input.range && t <= end)
-        }))
-        return {
-          _tag: "matrix",
-          series: byLabels(series.filter((s) => s.points.length > 0))
-        } satisfies PromQLResult
-      }
-      const value = yield* run(scope, database, expr, query.time, query.time, steps)
-      return asInstant(value, query.time)
+      return yield* instantOver(query, storedSamples(scope, database))
+    })
+
+    const explain = Effect.fn("PromQL.explain")(function* (
+      _scope: ClusterScope,
+      _database: DatabaseName,
+      query: InstantQuery | RangeQuery
+    ) {
+      const recorded = explainingFetch()
+      const result = yield* query instanceof RangeQuery
+        ? rangeOver(query, Effect.succeed(recorded.fetch))
+        : instantOver(query, Effect.succeed(recorded.fetch))
+      return { result, selectors: recorded.selectors }
     })
 
     const selected = (scope: ClusterScope, database: DatabaseName, selection: SeriesSelection) =>
@@ -191,6 +204,6 @@ export const PromQLLive = Layer.effect(
       )
     })
 
-    return PromQL.of({ range, instant, series, labelNames, labelValues, metadata })
+    return PromQL.of({ range, instant, explain, series, labelNames, labelValues, metadata })
   })
 )

@@ -6,6 +6,7 @@ import { goPlainDecimal } from "./GoFormat.js"
 import { isLabelName } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import { quantile } from "./Statistics.js"
+import { limitK, limitRatio, ratioSampler } from "./Limits.js"
 import { selectK } from "./TopK.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
@@ -75,7 +76,9 @@ export const evaluateAggregate = <E>(
         throw new EvaluationError(`invalid label name "${param.value}"`, true)
     }
     const reducer = REDUCERS[node.op]
-    if (!reducer && !["topk", "bottomk", "count_values"].includes(node.op))
+    const limited = node.op === "limitk" || node.op === "limit_ratio"
+    const sampled = ratioSampler()
+    if (!reducer && !limited && !["topk", "bottomk", "count_values"].includes(node.op))
       throw new EvaluationError(`aggregation ${node.op} is not supported yet`)
     const keyOf = groupLabels(node)
     const grouped = input.series.map((s) => {
@@ -96,7 +99,14 @@ export const evaluateAggregate = <E>(
         group.members.push({ labels: series.labels, value })
       }
       for (const group of groups.values()) {
-        if (node.op === "topk" || node.op === "bottomk") {
+        if (node.op === "limitk") {
+          for (const m of limitK(group.members, scalarAt(param!, step)))
+            out.add(m.labels, step, m.value)
+        } else if (node.op === "limit_ratio") {
+          const ratio = limitRatio(scalarAt(param!, step))
+          for (const m of group.members)
+            if (ratio !== 0 && sampled(m.labels, ratio)) out.add(m.labels, step, m.value)
+        } else if (node.op === "topk" || node.op === "bottomk") {
           for (const m of selectK(node.op === "topk", group.members, scalarAt(param!, step)))
             out.add(m.labels, step, m.value)
         } else if (node.op === "count_values" && param?.kind === "string") {

@@ -7,6 +7,7 @@ import { DATES, MATH, RANGE_FUNCTIONS } from "./Functions.js"
 import { histogramQuantile } from "./Histogram.js"
 import { labelJoin, labelReplace } from "./LabelFunctions.js"
 import { RANGE } from "./RangeFunctions.js"
+import { sortByLabel, sortByValue } from "./Sorting.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, scalarAt, VectorBuilder, withoutName } from "./Values.js"
@@ -53,6 +54,8 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
       throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
     const input = yield* rangeInput(ctx, rangeArg, steps)
     const param = paramArg ? yield* ctx.evaluate(paramArg, steps) : undefined
+    // double_exponential_smoothing's trend factor.
+    const second = node.args[2] ? yield* ctx.evaluate(node.args[2], steps) : undefined
     if (node.fn === "absent_over_time") {
       const values = steps.map((_, step) => {
         const end = input.ends[step]!
@@ -85,7 +88,7 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
           range: input.range,
           stepTime: steps[step]!
         }
-        const value = fn(window, p)
+        const value = fn(window, p, second ? scalarAt(second, step) : 0)
         if (value !== undefined) out.add(labels, step, value)
       }
     }
@@ -189,7 +192,18 @@ export const evaluateCall = <E>(
         return mapVector(first!, (v, step) => Math.min(scalarAt(args[1]!, step), v))
       case "sort":
       case "sort_desc":
-        return first!
+        return sortByValue(first, node.fn === "sort_desc", steps.length)
+      case "sort_by_label":
+      case "sort_by_label_desc":
+        return sortByLabel(args, node.fn === "sort_by_label_desc")
+      // Native-histogram functions skip float samples; sluice stores only floats.
+      case "histogram_avg":
+      case "histogram_count":
+      case "histogram_sum":
+      case "histogram_stddev":
+      case "histogram_stdvar":
+      case "histogram_fraction":
+        return { kind: "vector", series: [] } satisfies Value
       case "label_replace":
         return labelReplace(args)
       case "label_join":

@@ -19,7 +19,9 @@ export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set([
   "quantile_over_time",
   "last_over_time",
   "present_over_time",
-  "absent_over_time"
+  "absent_over_time",
+  "mad_over_time",
+  "double_exponential_smoothing"
 ])
 
 /** Elementwise math on each sample's value; all drop the metric name. */
@@ -80,5 +82,13 @@ export const FUNCTIONS: ReadonlySet<string> = new Set([
   "histogram_quantile",
   "sort",
   "sort_desc",
-  "pi"
+  "pi",
+  "sort_by_label",
+  "sort_by_label_desc",
+  "histogram_avg",
+  "histogram_count",
+  "histogram_sum",
+  "histogram_stddev",
+  "histogram_stdvar",
+  "histogram_fraction"
 ])

@@ -211,17 +211,8 @@ export const parsePromQL = (text: string): Expr => {
         }
       }
       case "OffsetExpr":
-      case "StepInvariantExpr": {
-        const inner = build(kids[0]!)
-        const modifier =
-          node.name === "OffsetExpr"
-            ? { offset: durationOf(child(node, "OffsetDurationExpr")!) }
-            : { at: atOf(node) }
-        if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...modifier }
-        if (inner.kind === "matrix")
-          return { ...inner, selector: { ...inner.selector, ...modifier } }
-        return fail("offset and @ modifiers only apply to selectors and subqueries")
-      }
+      case "StepInvariantExpr":
+        return modified(node, [])
       case "UnaryExpr": {
         const expr = build(kids[1]!)
         return { kind: "unary", op: src(kids[0]!) === "-" ? "-" : "+", expr }
@@ -268,7 +259,43 @@ export const parsePromQL = (text: string): Expr => {
     }
   }
 
-  const binary = (node: SyntaxNode, kids: Array<SyntaxNode>): Expr => {
+  type Modifier = { readonly offset: number } | { readonly at: At }
+
+  /**
+   * A node under `offset`/`@`. lezer binds a trailing modifier to a whole unparenthesised
+   * binary or unary expression (`a + b offset 5m`); Prometheus binds it to the operand
+   * it follows, so the modifiers go down to the rightmost operand.
+   */
+  const modified = (node: SyntaxNode, outer: ReadonlyArray<Modifier>): Expr => {
+    const kids = children(node)
+    if (node.name === "OffsetExpr" || node.name === "StepInvariantExpr") {
+      const modifier: Modifier =
+        node.name === "OffsetExpr"
+          ? { offset: durationOf(child(node, "OffsetDurationExpr")!) }
+          : { at: atOf(node) }
+      return modified(kids[0]!, [modifier, ...outer])
+    }
+    if (outer.length === 0) return build(node)
+    if (node.name === "BinaryExpr") return binary(node, kids, outer)
+    if (node.name === "UnaryExpr")
+      return {
+        kind: "unary",
+        op: src(kids[0]!) === "-" ? "-" : "+",
+        expr: modified(kids[1]!, outer)
+      }
+    const inner = build(node)
+    let merged: { offset?: number; at?: At } = {}
+    for (const modifier of outer) merged = { ...merged, ...modifier }
+    if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...merged }
+    if (inner.kind === "matrix") return { ...inner, selector: { ...inner.selector, ...merged } }
+    return fail("offset and @ modifiers only apply to selectors and subqueries")
+  }
+
+  const binary = (
+    node: SyntaxNode,
+    kids: Array<SyntaxNode>,
+    rhsModifiers: ReadonlyArray<Modifier> = []
+  ): Expr => {
     const opNode = kids[1]!
     const op = BINARY_OPS[opNode.name] ?? fail(`unknown operator ${src(opNode)}`)
     const bool = child(node, "BoolModifier") !== undefined
@@ -292,7 +319,7 @@ export const parsePromQL = (text: string): Expr => {
       }
     }
     const lhsNode = kids[0]!
-    const rhs = build(kids[kids.length - 1]!)
+    const rhs = modified(kids[kids.length - 1]!, rhsModifiers)
     // lezer reads `-1 ^ 2` as `(-1) ^ 2`.
     if (op === "^" && lhsNode.name === "NumberDurationLiteral" && src(lhsNode).startsWith("-")) {
       const lhs = { kind: "number" as const, value: -parseNumber(src(lhsNode)) }

@@ -31,6 +31,9 @@ const matchers = (list: ReadonlyArray<Matcher>) => {
   return `${name?.value ?? ""}${rest.length > 0 || !name ? `{${rest.join(", ")}}` : ""}`
 }
 
+/** A selector's matchers as PromQL writes them, `name{label="value"}`. */
+export const printMatchers = matchers
+
 const modifiers = (offset: number, at: At | undefined) =>
   (at === undefined
     ? ""

@@ -2,6 +2,7 @@
  * Functions of a range vector, one window at a time: the samples `lo..hi-1` of a series
  * (stale markers already left out) inside `(t - range, t]`. `undefined`: no output.
  */
+import { doubleExponentialSmoothing, madOverTime } from "./Smoothing.js"
 import { linearRegression, quantile, variance } from "./Statistics.js"
 
 export interface Window {
@@ -16,7 +17,7 @@ export interface Window {
   readonly stepTime: number
 }
 
-type RangeFunction = (w: Window, param: number) => number | undefined
+type RangeFunction = (w: Window, param: number, second: number) => number | undefined
 
 /** Prometheus's extrapolated rate/increase/delta. */
 const extrapolated =
@@ -132,5 +133,7 @@ export const RANGE: Readonly<Record<string, RangeFunction>> = {
   stdvar_over_time: fold(variance),
   stddev_over_time: fold((values, lo, hi) => Math.sqrt(variance(values, lo, hi))),
   quantile_over_time: (w, q) =>
-    w.hi > w.lo ? quantile(q, Array.from(w.values.subarray(w.lo, w.hi))) : undefined
+    w.hi > w.lo ? quantile(q, Array.from(w.values.subarray(w.lo, w.hi))) : undefined,
+  mad_over_time: madOverTime,
+  double_exponential_smoothing: doubleExponentialSmoothing
 }

@@ -16,6 +16,7 @@ import { Authorization } from "../../../domain/Authorization.js"
 import type { ScopeParams } from "../../../domain/Authorization.js"
 import { DatabaseSelection } from "../../../domain/DatabaseSelection.js"
 import type { Caller } from "../../../domain/Identity.js"
+import { OtlpSeries } from "../../../domain/OtlpSeries.js"
 import { decodeExport } from "../OtlpIngest.js"
 import type { OtlpSignal } from "../OtlpIngest.js"
 import type { OtlpEncoding } from "./OtlpBody.js"
@@ -52,6 +53,7 @@ export const makeOtlpExports = Effect.gen(function* () {
   const apps = yield* AppRegistry
   const engines = yield* Engines
   const writer = yield* IngestWriter
+  const series = yield* OtlpSeries
 
   const target = Effect.fn("Otlp.target")(function* (
     caller: Caller,
@@ -85,6 +87,8 @@ export const makeOtlpExports = Effect.gen(function* () {
   ) {
     const request = yield* decodeExport(signal, encoding, bytes)
     const result = yield* writer.insertExport(at.scope, at.database, at.table, request)
+    // Also as Prometheus series when the cluster has the metrics-app (decisions.md §11).
+    if (request.signal === "metrics") yield* series.store(at.scope, at.database, request.request)
     return {
       accepted: result.accepted,
       rejected: result.rejected,

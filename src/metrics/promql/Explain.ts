@@ -1,0 +1,26 @@
+/**
+ * `explain=true`: a `Fetch` that records the statements each selector would run and
+ * reads nothing. The windows a selector reads depend only on the steps, offsets and `@`,
+ * never on samples, so evaluating over no series yields every statement of a real run.
+ */
+import { Effect } from "effect"
+import type { ExplainedSelector } from "../../../domain/PromQL.js"
+import type { Matcher } from "./Ast.js"
+import { printMatchers } from "./Print.js"
+import type { Fetch } from "./Selectors.js"
+import { samplesSql, seriesSql } from "./SeriesSql.js"
+
+export const explainingFetch = () => {
+  const selectors: Array<typeof ExplainedSelector.Type> = []
+  const fetch: Fetch<never> = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
+    Effect.sync(() => {
+      selectors.push({
+        node: printMatchers(matchers),
+        from,
+        to,
+        sql: [seriesSql(matchers, from, to), samplesSql(matchers, from, to)]
+      })
+      return []
+    })
+  return { fetch, selectors }
+}

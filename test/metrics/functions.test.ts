@@ -1,0 +1,214 @@
+/**
+ * The functions Prometheus 3 has beyond the first slice: `limitk`, `limit_ratio`,
+ * `sort_by_label[_desc]`, `sort`/`sort_desc` ordering, `mad_over_time`,
+ * `double_exponential_smoothing`, and the native-histogram functions over float samples;
+ * every expected value worked out by hand from Prometheus's definitions.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { installApp } from "../support/client.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+
+const ADMIN = "functions-admin@example.com"
+const PASSWORD = "functions admin password"
+const BASE = "/metrics-compat/api/v1"
+const T0 = 1_700_000_000_000
+const q = encodeURIComponent
+
+const Vector = Schema.Struct({
+  status: Schema.Literal("success"),
+  data: Schema.Struct({
+    resultType: Schema.Literal("vector"),
+    result: Schema.Array(
+      Schema.Struct({
+        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
+        value: Schema.Tuple(Schema.Number, Schema.String)
+      })
+    )
+  })
+})
+const PromError = Schema.Struct({
+  status: Schema.Literal("error"),
+  errorType: Schema.String,
+  error: Schema.String
+})
+
+const get = (path: string) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "GET", `${BASE}${path}`, { token: adminKeyOf(server) })
+  )
+
+/** The answer at `ms`, as [labels, value] pairs in the order given. */
+const at = (query: string, ms: number) =>
+  Effect.gen(function* () {
+    const reply = yield* get(`/query?query=${q(query)}&time=${ms / 1000}`)
+    expect(reply.status, reply.text).toBe(200)
+    return bodyOf(Vector, reply).data.result.map((s) => [s.metric, s.value[1]] as const)
+  })
+
+const failsWith = (query: string, status: number, errorType: string) =>
+  Effect.gen(function* () {
+    const reply = yield* get(`/query?query=${q(query)}&time=${(T0 + 45_000) / 1000}`)
+    expect(reply.status, reply.text).toBe(status)
+    expect(bodyOf(PromError, reply).errorType).toBe(errorType)
+    return bodyOf(PromError, reply).error
+  })
+
+const lk = (g: string, i: string) => ({ __name__: "lk", g, i })
+const sl = (name: string) => ({ __name__: "sl", name })
+
+layer(
+  TestServer.layer(freshDataDir("metrics-functions"), {
+    SLUICE_ADMIN_EMAIL: ADMIN,
+    SLUICE_ADMIN_PASSWORD: PASSWORD
+  }),
+  { excludeTestServices: true, timeout: 120_000 }
+)("PromQL functions of Prometheus 3", (it) => {
+  it.effect("setup: the samples", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+      const written = yield* call(server, "POST", `${BASE}/write`, {
+        token: adminKeyOf(server),
+        rawBody: remoteWriteBody([
+          {
+            labels: { __name__: "sm" },
+            samples: [
+              [T0, 1],
+              [T0 + 15_000, 3],
+              [T0 + 30_000, 2],
+              [T0 + 45_000, 6]
+            ]
+          },
+          { labels: lk("x", "a"), samples: [[T0, 1]] },
+          { labels: lk("x", "b"), samples: [[T0, 2]] },
+          { labels: lk("y", "c"), samples: [[T0, 3]] },
+          { labels: sl("item10"), samples: [[T0, 5]] },
+          { labels: sl("item9"), samples: [[T0, NaN]] },
+          { labels: sl("item1"), samples: [[T0, 7]] }
+        ]),
+        headers: REMOTE_WRITE_HEADERS
+      })
+      expect(written.status, written.text).toBe(204)
+    })
+  )
+
+  it.effect("mad_over_time: the median of the distances from the median", () =>
+    Effect.gen(function* () {
+      // 1, 3, 2, 6: median 2.5; distances 1.5, 0.5, 0.5, 3.5 → median (0.5 + 1.5) / 2 = 1.
+      expect(yield* at("mad_over_time(sm[1m])", T0 + 45_000)).toEqual([[{}, "1"]])
+      // One sample: its distance from itself, 0.
+      expect(yield* at("mad_over_time(sm[10s])", T0 + 45_000)).toEqual([[{}, "0"]])
+    })
+  )
+
+  it.effect("double_exponential_smoothing: Holt's level after the last sample", () =>
+    Effect.gen(function* () {
+      // sf = tf = 0.5 over 1, 3, 2, 6: level 1 and trend 2; then 3 (trend 2), 3.5 (trend
+      // 0.5·2 + 0.5·2 = 2), 0.5·6 + 0.5·(3.5 + 1.25) = 5.375 (trend 0.5·0.5 + 0.5·2 = 1.25).
+      expect(yield* at("double_exponential_smoothing(sm[1m], 0.5, 0.5)", T0 + 45_000)).toEqual([
+        [{}, "5.375"]
+      ])
+      // Fewer than two samples in the window: no output.
+      expect(yield* at("double_exponential_smoothing(sm[10s], 0.5, 0.5)", T0 + 45_000)).toEqual([])
+      const sf = yield* failsWith("double_exponential_smoothing(sm[1m], 1, 0.5)", 422, "execution")
+      expect(sf).toContain("invalid smoothing factor")
+      const tf = yield* failsWith("double_exponential_smoothing(sm[1m], 0.5, 0)", 422, "execution")
+      expect(tf).toContain("invalid trend factor")
+      // Prometheus 3 has no holt_winters: a parse error, as there.
+      yield* failsWith("holt_winters(sm[1m], 0.5, 0.5)", 400, "bad_data")
+    })
+  )
+
+  it.effect("limitk keeps the first k series of each group in label order, names kept", () =>
+    Effect.gen(function* () {
+      expect(yield* at("limitk(2, lk)", T0)).toEqual([
+        [lk("x", "a"), "1"],
+        [lk("x", "b"), "2"]
+      ])
+      const byGroup = yield* at("limitk by (g) (1, lk)", T0)
+      expect(byGroup).toEqual([
+        [lk("x", "a"), "1"],
+        [lk("y", "c"), "3"]
+      ])
+      expect(yield* at("limitk(0, lk)", T0)).toEqual([])
+      expect(yield* at("limitk(10, lk)", T0)).toHaveLength(3)
+    })
+  )
+
+  it.effect("limit_ratio: a ratio and its complement split the series; ±1 and 0 bound it", () =>
+    Effect.gen(function* () {
+      const all = [lk("x", "a"), lk("x", "b"), lk("y", "c")]
+      const names = (rows: ReadonlyArray<readonly [Record<string, string>, string]>) =>
+        rows.map(([labels]) => labels.i).sort()
+      expect(names(yield* at("limit_ratio(1, lk)", T0))).toEqual(["a", "b", "c"])
+      expect(names(yield* at("limit_ratio(-1, lk)", T0))).toEqual(["a", "b", "c"])
+      // Past ±1 is ±1 (Prometheus warns and clamps).
+      expect(names(yield* at("limit_ratio(5, lk)", T0))).toEqual(["a", "b", "c"])
+      expect(yield* at("limit_ratio(0, lk)", T0)).toEqual([])
+      // r keeps the series whose hash falls below r, -(1 - r) those at or above r.
+      const some = names(yield* at("limit_ratio(0.5, lk)", T0))
+      const rest = names(yield* at("limit_ratio(-0.5, lk)", T0))
+      expect([...some, ...rest].sort()).toEqual(all.map((l) => l.i))
+      // The same series at every step of a range query: either all points or none.
+      const range = yield* get(
+        `/query_range?query=${q("limit_ratio(0.5, lk)")}&start=${T0 / 1000}&end=${T0 / 1000 + 60}&step=30`
+      )
+      expect(
+        range.text
+          .match(/"i":"[abc]"/g)
+          ?.map((m) => m.slice(5, 6))
+          .sort()
+      ).toEqual(some)
+      const nan = yield* failsWith("limit_ratio(NaN, lk)", 422, "execution")
+      expect(nan).toContain("NaN")
+    })
+  )
+
+  it.effect("sort_by_label orders naturally, sort and sort_desc by value with NaN last", () =>
+    Effect.gen(function* () {
+      const order = (rows: ReadonlyArray<readonly [Record<string, string>, string]>) =>
+        rows.map(([labels, value]) => `${labels.name}=${value}`)
+      expect(order(yield* at('sort_by_label(sl, "name")', T0))).toEqual([
+        "item1=7",
+        "item9=NaN",
+        "item10=5"
+      ])
+      expect(order(yield* at('sort_by_label_desc(sl, "name")', T0))).toEqual([
+        "item10=5",
+        "item9=NaN",
+        "item1=7"
+      ])
+      // The metric name stays.
+      expect((yield* at('sort_by_label(sl, "name")', T0))[0]![0]).toEqual(sl("item1"))
+      expect(order(yield* at("sort(sl)", T0))).toEqual(["item10=5", "item1=7", "item9=NaN"])
+      expect(order(yield* at("sort_desc(sl)", T0))).toEqual(["item1=7", "item10=5", "item9=NaN"])
+      yield* failsWith("sort_by_label(sl, 1)", 400, "bad_data")
+    })
+  )
+
+  it.effect("a trailing offset binds to the last operand, as Prometheus parses it", () =>
+    Effect.gen(function* () {
+      // At T0 + 45 s: sm is 6, sm 15 s earlier 2, so 6 + 2 = 8 (not (6 + 6) 15 s earlier, 4).
+      expect(yield* at("sm + sm offset 15s", T0 + 45_000)).toEqual([[{}, "8"]])
+      // sm 30 s earlier is 3: 6 - 3 × 3 = -3 (the whole difference 30 s earlier: 3 - 9 = -6).
+      expect(yield* at("sm - 3 * sm offset 30s", T0 + 45_000)).toEqual([[{}, "-3"]])
+      yield* failsWith("(sm + sm) offset 15s", 400, "bad_data")
+    })
+  )
+
+  it.effect("native-histogram functions skip float samples: nothing", () =>
+    Effect.gen(function* () {
+      for (const fn of [
+        "histogram_avg",
+        "histogram_count",
+        "histogram_sum",
+        "histogram_stddev",
+        "histogram_stdvar"
+      ])
+        expect(yield* at(`${fn}(lk)`, T0)).toEqual([])
+      expect(yield* at("histogram_fraction(0, 1, lk)", T0)).toEqual([])
+    })
+  )
+})

@@ -1,0 +1,107 @@
+/**
+ * The newer functions beside the real Prometheus 2.42 where it has them: the same samples
+ * remote-written to both, then `holt_winters` there against `double_exponential_smoothing`
+ * (its Prometheus 3 name) here, and `sort`/`sort_desc` orders. Skips without Prometheus.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { installApp } from "../support/client.js"
+import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
+
+const ADMIN = "compare-admin@example.com"
+const PASSWORD = "compare admin password"
+const T0 = 1_700_000_000_000
+
+const Reply = Schema.Struct({
+  status: Schema.Literal("success"),
+  data: Schema.Struct({
+    resultType: Schema.String,
+    result: Schema.Array(
+      Schema.Struct({
+        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
+        value: Schema.optional(Schema.Tuple(Schema.Number, Schema.String)),
+        values: Schema.optional(Schema.Array(Schema.Tuple(Schema.Number, Schema.String)))
+      })
+    )
+  })
+})
+
+// Two series with a trend, a dip and a reset, one sample every 15 s for 10 minutes.
+const series = ["a", "b"].map((name, k) => ({
+  labels: { __name__: "hw", name },
+  samples: Array.from({ length: 40 }, (_, i) => [
+    T0 + i * 15_000,
+    k === 0 ? i * 3 + (i % 5 === 0 ? -7 : 0) : 100 - i * 1.5 + (i % 7) * 0.25
+  ]) as Array<readonly [number, number]>
+}))
+
+const ask = (base: string, endpoint: string, params: Record<string, string>, token?: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${base}/api/v1/${endpoint}?${new URLSearchParams(params)}`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
+    })
+    return Schema.decodeUnknownSync(Reply)(await response.json())
+  })
+
+const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
+  Effect.promise(() => fetch(url, { method: "POST", body, headers }).then((r) => r.status))
+
+layer(
+  TestServer.layer(freshDataDir("metrics-fn-compare"), {
+    SLUICE_ADMIN_EMAIL: ADMIN,
+    SLUICE_ADMIN_PASSWORD: PASSWORD
+  }),
+  { excludeTestServices: true, timeout: 180_000 }
+)("Prometheus 3 functions beside Prometheus 2.42", (it) => {
+  it.scoped.skipIf(!hasPrometheus)(
+    "double_exponential_smoothing answers holt_winters's values; sort orders match",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+        const port = yield* freePort()
+        const reference = yield* startPrometheus(port, "global: {}\n", [
+          "--web.enable-remote-write-receiver",
+          "--storage.tsdb.retention.time=100y"
+        ])
+        const body = remoteWriteBody(series)
+        expect(yield* post(`${reference}/api/v1/write`, body, REMOTE_WRITE_HEADERS)).toBe(204)
+        const sluice = `${server.url}/metrics-compat`
+        expect(
+          yield* post(`${sluice}/api/v1/write`, body, {
+            ...REMOTE_WRITE_HEADERS,
+            authorization: `Bearer ${token}`
+          })
+        ).toBe(204)
+
+        const range = { start: String(T0 / 1000 + 120), end: String(T0 / 1000 + 600), step: "37" }
+        for (const [sf, tf] of [
+          ["0.5", "0.5"],
+          ["0.1", "0.9"],
+          ["0.8", "0.2"]
+        ]) {
+          const theirs = yield* ask(reference, "query_range", {
+            query: `holt_winters(hw[3m], ${sf}, ${tf})`,
+            ...range
+          })
+          const ours = yield* ask(
+            sluice,
+            "query_range",
+            { query: `double_exponential_smoothing(hw[3m], ${sf}, ${tf})`, ...range },
+            token
+          )
+          expect(theirs.data.result.length).toBe(2)
+          expect(ours.data).toEqual(theirs.data)
+        }
+        for (const fn of ["sort", "sort_desc"]) {
+          const params = { query: `${fn}(hw)`, time: String(T0 / 1000 + 300) }
+          const theirs = yield* ask(reference, "query", params)
+          const ours = yield* ask(sluice, "query", params, token)
+          expect(ours.data).toEqual(theirs.data)
+        }
+      })
+  )
+})

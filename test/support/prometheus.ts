@@ -1,0 +1,81 @@
+/**
+ * A real Prometheus (Debian's 2.42, on PATH) and its promtool for tests: started on a
+ * free loopback port with the given configuration, killed with the test's scope.
+ */
+import { Effect } from "effect"
+import { execFile, spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { eventually } from "./eventually.js"
+
+export const hasPrometheus =
+  spawnSync("prometheus", ["--version"]).status === 0 &&
+  spawnSync("promtool", ["--version"]).status === 0
+
+export const freePort = () =>
+  Effect.promise(
+    () =>
+      new Promise<number>((resolve) => {
+        const probe = net.createServer().listen(0, "127.0.0.1", () => {
+          const address = probe.address()
+          probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
+        })
+      })
+  )
+
+/** `config` is prometheus.yml; `port` is where it listens (its own /metrics is there). */
+export const startPrometheus = (port: number, config: string, flags: ReadonlyArray<string> = []) =>
+  Effect.gen(function* () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prometheus-"))
+    fs.writeFileSync(path.join(dir, "prometheus.yml"), config)
+    yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(
+          "prometheus",
+          [
+            `--config.file=${path.join(dir, "prometheus.yml")}`,
+            `--storage.tsdb.path=${path.join(dir, "data")}`,
+            `--web.listen-address=127.0.0.1:${port}`,
+            ...flags
+          ],
+          { stdio: "ignore" }
+        )
+      ),
+      (child) =>
+        Effect.sync(() => {
+          child.kill("SIGKILL")
+          fs.rmSync(dir, { recursive: true, force: true })
+        })
+    )
+    const url = `http://127.0.0.1:${port}`
+    yield* eventually(
+      "prometheus to be ready",
+      Effect.promise(() =>
+        fetch(`${url}/-/ready`).then(
+          (r) => (r.ok ? true : undefined),
+          () => undefined
+        )
+      ),
+      { attempts: 600, pauseMs: 100 }
+    )
+    return url
+  })
+
+/** promtool's stdout; run asynchronously, so the in-process server it asks can answer. */
+export const promtool = (args: ReadonlyArray<string>) =>
+  Effect.promise(
+    () =>
+      new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>(
+        (resolve) => {
+          execFile("promtool", [...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+            resolve({
+              code: error === null ? 0 : typeof error.code === "number" ? error.code : 1,
+              stdout,
+              stderr
+            })
+          )
+        }
+      )
+  )
