@@ -13,7 +13,9 @@ import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup } from "./DedupCommand.js"
 import { evaluate, head, search, sort, where } from "./RowCommands.js"
-import { EVENTS_TABLE, eventRows, ident, orderBy, selectCarried } from "./Rows.js"
+import { EVENTS_TABLE, eventRows, extractField, ident, orderBy, selectCarried } from "./Rows.js"
+import type { JsonFields, Rows } from "./Rows.js"
+import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
 import { namesFrom } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
@@ -93,11 +95,46 @@ const checkWindow = (window: SearchWindow) => {
       refuse("search", 0, "the time window's bounds must be epoch milliseconds")
 }
 
-/** `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it. */
+/** The table's rows with `json`'s fields extracted where the table is read. */
+const baseSelect = (rows: Rows, json: JsonFields) =>
+  [
+    selectCarried({ ...rows, json: { ...json, columns: new Map() } }),
+    ...[...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`)
+  ].join(", ")
+
+/**
+ * `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it.
+ * A first compilation learns which fields of the stored JSON the search reads; the
+ * second extracts just those where `spl_events` is read (`JsonFields`). Should that one
+ * not fit the SQL budget, the first is the answer.
+ */
 export const compileSearch = (
   spl: string,
   requested: SearchWindow,
   now: number
+): CompiledSearch => {
+  const first: JsonFields = { columns: new Map(), read: new Set(), whole: true }
+  const carrying = compileWith(spl, requested, now, first)
+  if (first.read.size === 0) return carrying
+  const second: JsonFields = {
+    columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
+    read: new Set(),
+    whole: false
+  }
+  try {
+    const extracting = compileWith(spl, requested, now, second)
+    return [...second.read].every((name) => second.columns.has(name)) ? extracting : carrying
+  } catch (error) {
+    if (error instanceof Refusal) return carrying
+    throw error
+  }
+}
+
+const compileWith = (
+  spl: string,
+  requested: SearchWindow,
+  now: number,
+  json: JsonFields
 ): CompiledSearch => {
   checkWindow(requested)
   const pipeline = parsePipeline(spl)
@@ -111,14 +148,16 @@ export const compileSearch = (
       ? { expression: null, window: requested }
       : searchTime(pipeline.search.expression, requested, now, pipeline.search.at)
   checkWindow(window)
+  const rows: Rows = { ...eventRows, json }
+  // The condition reads the extracted fields by their aliases in the same SELECT.
   const conditions = [
     ...windowCondition(window),
-    ...(expression === null ? [] : [searchCondition(eventRows, expression, 0)])
+    ...(expression === null ? [] : [searchCondition(rows, expression, 0)])
   ]
   const base: Stage = {
-    rows: eventRows,
+    rows,
     sql:
-      `SELECT ${selectCarried(eventRows)} FROM ${ident(EVENTS_TABLE)}` +
+      `SELECT ${baseSelect(eventRows, json)} FROM ${ident(EVENTS_TABLE)}` +
       (conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`)
   }
   const stages: Array<SplStage> = []
