@@ -17,7 +17,7 @@ import { EVENTS_TABLE, eventRows, extractField, ident, orderBy, selectCarried } 
 import type { JsonFields, Rows } from "./Rows.js"
 import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
-import { namesFrom } from "./Stage.js"
+import { flatStage, namesFrom } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
@@ -115,7 +115,6 @@ export const compileSearch = (
 ): CompiledSearch => {
   const first: JsonFields = { columns: new Map(), read: new Set(), whole: true }
   const carrying = compileWith(spl, requested, now, first)
-  if (first.read.size === 0) return carrying
   const second: JsonFields = {
     columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
     read: new Set(),
@@ -154,12 +153,11 @@ const compileWith = (
     ...windowCondition(window),
     ...(expression === null ? [] : [searchCondition(rows, expression, 0)])
   ]
-  const base: Stage = {
-    rows,
-    sql:
-      `SELECT ${baseSelect(eventRows, json)} FROM ${ident(EVENTS_TABLE)}` +
-      (conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`)
-  }
+  const base = flatStage(rows, {
+    select: baseSelect(eventRows, json),
+    from: ident(EVENTS_TABLE),
+    where: conditions
+  })
   const stages: Array<SplStage> = []
   const record = (stage: Stage, command: string, text: string, position: number) => {
     const sql = output(stage)

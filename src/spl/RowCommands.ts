@@ -17,6 +17,7 @@ import {
 } from "./Rows.js"
 import type { Column, OrderKey, Rows } from "./Rows.js"
 import { searchCondition } from "./SearchSql.js"
+import { flatSql, flatStage } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 
 type Of<C extends Command["command"]> = Extract<Command, { command: C }>
@@ -28,10 +29,13 @@ export const HEAD_DEFAULT = 10
 export const countOf = (command: string, at: number, count: number) =>
   Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
 
-const filtered = (input: Stage, where: string): Stage => ({
-  rows: input.rows,
-  sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
-})
+const filtered = (input: Stage, where: string): Stage =>
+  input.flat === undefined
+    ? {
+        rows: input.rows,
+        sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
+      }
+    : flatStage(input.rows, { ...input.flat, where: [...input.flat.where, where] })
 
 export const search = (input: Stage, command: Of<"search">): Stage =>
   filtered(input, searchCondition(input.rows, command.expression, command.at))
@@ -126,6 +130,8 @@ export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => 
 export const head = (input: Stage, command: Of<"head">): Stage => ({
   rows: input.rows,
   sql:
-    `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
-    `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
+    (input.flat === undefined
+      ? `SELECT ${selectCarried(input.rows)} FROM (${input.sql})`
+      : flatSql(input.flat)) +
+    ` ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
 })
