@@ -17,7 +17,7 @@ import { EVENTS_TABLE, eventRows, extractField, ident, orderBy, selectCarried } 
 import type { JsonFields, Rows } from "./Rows.js"
 import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
-import { flatStage, namesFrom } from "./Stage.js"
+import { flatSql, flatStage, namesFrom } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
@@ -81,8 +81,21 @@ const step = (names: Names, input: Stage, command: Command, window: SearchWindow
   }
 }
 
-/** What a stage's rows look like to a user: its visible fields, in its order. */
+/**
+ * What a stage's rows look like to a user: its visible fields, in its order. A flat
+ * stage whose columns are named as its fields selects them itself: no alias can then
+ * shadow a column its conditions read.
+ */
 const output = (stage: Stage) => {
+  const visible = stage.rows.columns
+  if (stage.flat !== undefined && visible.length > 0 && visible.every((c) => c.sql === c.name))
+    return flatSql({
+      ...stage.flat,
+      select: visible.map((c) => ident(c.sql)).join(", "),
+      tail:
+        stage.flat.tail ??
+        (stage.rows.order.length === 0 ? "" : `ORDER BY ${orderBy(stage.rows.order)}`)
+    })
   const columns = stage.rows.columns.map((c) => `__s.${ident(c.sql)} AS ${ident(c.name)}`)
   const order =
     stage.rows.order.length === 0 ? "" : ` ORDER BY ${orderBy(stage.rows.order, "__s.")}`
@@ -95,12 +108,9 @@ const checkWindow = (window: SearchWindow) => {
       refuse("search", 0, "the time window's bounds must be epoch milliseconds")
 }
 
-/** The table's rows with `json`'s fields extracted where the table is read. */
-const baseSelect = (rows: Rows, json: JsonFields) =>
-  [
-    selectCarried({ ...rows, json: { ...json, columns: new Map() } }),
-    ...[...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`)
-  ].join(", ")
+/** The table's fields `json` extracts, named for the columns that carry them. */
+const extractions = (json: JsonFields) =>
+  [...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`).join(", ")
 
 /**
  * `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it.
@@ -154,7 +164,8 @@ const compileWith = (
     ...(expression === null ? [] : [searchCondition(rows, expression, 0)])
   ]
   const base = flatStage(rows, {
-    select: baseSelect(eventRows, json),
+    with: extractions(json),
+    select: selectCarried(rows),
     from: ident(EVENTS_TABLE),
     where: conditions
   })

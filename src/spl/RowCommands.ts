@@ -17,7 +17,7 @@ import {
 } from "./Rows.js"
 import type { Column, OrderKey, Rows } from "./Rows.js"
 import { searchCondition } from "./SearchSql.js"
-import { flatSql, flatStage } from "./Stage.js"
+import { flatStage } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 
 type Of<C extends Command["command"]> = Extract<Command, { command: C }>
@@ -30,7 +30,7 @@ export const countOf = (command: string, at: number, count: number) =>
   Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
 
 const filtered = (input: Stage, where: string): Stage =>
-  input.flat === undefined
+  input.flat === undefined || input.flat.tail !== undefined
     ? {
         rows: input.rows,
         sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
@@ -127,11 +127,9 @@ export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => 
   }
 }
 
-export const head = (input: Stage, command: Of<"head">): Stage => ({
-  rows: input.rows,
-  sql:
-    (input.flat === undefined
-      ? `SELECT ${selectCarried(input.rows)} FROM (${input.sql})`
-      : flatSql(input.flat)) +
-    ` ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
-})
+export const head = (input: Stage, command: Of<"head">): Stage => {
+  const tail = `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
+  return input.flat === undefined || input.flat.tail !== undefined
+    ? { rows: input.rows, sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ${tail}` }
+    : flatStage(input.rows, { ...input.flat, tail })
+}

@@ -19,7 +19,7 @@ import {
 import { populationStage } from "../../src/spl/search/StageCounts.js"
 
 const EVENTS = 1_000_000
-const ROUNDS = 11
+const ROUNDS = 21
 const T0 = Date.UTC(2026, 0, 1)
 const DAY = 86_400_000
 
