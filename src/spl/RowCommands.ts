@@ -68,10 +68,15 @@ const assign = (names: Names, input: Stage, field: string, expr: Expr, at: numbe
     removed: new Set([...input.rows.removed].filter((name) => name !== field))
   }
   const kept = carried(input.rows).filter((sql) => carried(rows).includes(sql))
-  return {
-    rows,
-    sql: `SELECT ${[...kept.map(ident), `${value.sql} AS ${ident(column.sql)}`].join(", ")} FROM (${input.sql})`
-  }
+  const named = `${value.sql} AS ${ident(column.sql)}`
+  // In a flat stage the value is named in WITH, where the conditions after it read it.
+  if (input.flat !== undefined && input.flat.tail === undefined)
+    return flatStage(rows, {
+      ...input.flat,
+      with: [input.flat.with, named].filter((w) => w !== "").join(", "),
+      select: [...kept, column.sql].map(ident).join(", ")
+    })
+  return { rows, sql: `SELECT ${[...kept.map(ident), named].join(", ")} FROM (${input.sql})` }
 }
 
 export const evaluate = (names: Names, input: Stage, command: Of<"eval">): Stage =>
