@@ -13,11 +13,12 @@ import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup } from "./DedupCommand.js"
 import { evaluate, head, search, sort, where } from "./RowCommands.js"
-import { EVENTS_TABLE, eventRows, extractField, ident, orderBy, selectCarried } from "./Rows.js"
+import { EVENTS_TABLE, eventRows, extractField, ident, selectCarried } from "./Rows.js"
 import type { JsonFields, Rows } from "./Rows.js"
 import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
-import { flatSql, flatStage, namesFrom } from "./Stage.js"
+import { flatStage, namesFrom } from "./Stage.js"
+import { output } from "./Output.js"
 import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
@@ -79,27 +80,6 @@ const step = (names: Names, input: Stage, command: Command, window: SearchWindow
     case "unknown":
       return refuse(command.name, command.at, `the command ${command.name} is not in the subset`)
   }
-}
-
-/**
- * What a stage's rows look like to a user: its visible fields, in its order. A flat
- * stage whose columns are named as its fields selects them itself: no alias can then
- * shadow a column its conditions read.
- */
-const output = (stage: Stage) => {
-  const visible = stage.rows.columns
-  if (stage.flat !== undefined && visible.length > 0 && visible.every((c) => c.sql === c.name))
-    return flatSql({
-      ...stage.flat,
-      select: visible.map((c) => ident(c.sql)).join(", "),
-      tail:
-        stage.flat.tail ??
-        (stage.rows.order.length === 0 ? "" : `ORDER BY ${orderBy(stage.rows.order)}`)
-    })
-  const columns = stage.rows.columns.map((c) => `__s.${ident(c.sql)} AS ${ident(c.name)}`)
-  const order =
-    stage.rows.order.length === 0 ? "" : ` ORDER BY ${orderBy(stage.rows.order, "__s.")}`
-  return `SELECT ${columns.join(", ") || "1 AS `_`"} FROM (${stage.sql}) AS __s${order}`
 }
 
 const checkWindow = (window: SearchWindow) => {
