@@ -105,6 +105,8 @@ export const compileSearch = (
 ): CompiledSearch => {
   const first: JsonFields = { columns: new Map(), read: new Set(), whole: true }
   const carrying = compileWith(spl, requested, now, first)
+  // No field read: the JSON carried along is never read either (the engine prunes it).
+  if (first.read.size === 0) return carrying
   const second: JsonFields = {
     columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
     read: new Set(),
