@@ -169,6 +169,7 @@ const compileWith = (
     spl,
     stages,
     sql: last.sql,
+    unorderedSql: output(current, false),
     columns: current.rows.columns.map((c) => c.name),
     resultKind: pipeline.commands.some((c) => ROW_MAKERS.includes(c.command))
       ? "statistics"

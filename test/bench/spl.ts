@@ -131,7 +131,7 @@ export const spl = async () => {
       fields
     )
     const table = compileSearch(spl, window, T0 + DAY)
-    return query(fieldStatisticsSql(table.sql, table.columns))
+    return query(fieldStatisticsSql(table.unorderedSql, table.columns))
   }
   const searches: ReadonlyArray<
     readonly [string, () => Promise<ReadonlyArray<unknown>>, () => Promise<ReadonlyArray<unknown>>]
