@@ -35,6 +35,11 @@ export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch
   stages: Schema.Array(SplStage),
   /** The whole search; equal to the last stage's `sql`. */
   sql: Schema.String,
+  /**
+   * The whole search's rows without the final ordering (a `head` or `sort` limit still
+   * applies): what an aggregate over the rows reads, with no sort to pay for.
+   */
+  unorderedSql: Schema.String,
   /** The result's columns, in order. */
   columns: Schema.Array(Schema.String),
   /** `statistics` once a `stats` or `table` made rows of results; `events` before. */

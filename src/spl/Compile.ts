@@ -13,9 +13,12 @@ import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup } from "./DedupCommand.js"
 import { evaluate, head, search, sort, where } from "./RowCommands.js"
-import { EVENTS_TABLE, eventRows, ident, orderBy, selectCarried } from "./Rows.js"
+import { EVENTS_TABLE, eventRows, extractField, ident, selectCarried } from "./Rows.js"
+import type { JsonFields, Rows } from "./Rows.js"
+import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
-import { namesFrom } from "./Stage.js"
+import { flatStage, namesFrom } from "./Stage.js"
+import { output } from "./Output.js"
 import type { Names, Stage } from "./Stage.js"
 import { stats } from "./StatsCommand.js"
 import { searchCondition } from "./SearchSql.js"
@@ -79,25 +82,50 @@ const step = (names: Names, input: Stage, command: Command, window: SearchWindow
   }
 }
 
-/** What a stage's rows look like to a user: its visible fields, in its order. */
-const output = (stage: Stage) => {
-  const columns = stage.rows.columns.map((c) => `__s.${ident(c.sql)} AS ${ident(c.name)}`)
-  const order =
-    stage.rows.order.length === 0 ? "" : ` ORDER BY ${orderBy(stage.rows.order, "__s.")}`
-  return `SELECT ${columns.join(", ") || "1 AS `_`"} FROM (${stage.sql}) AS __s${order}`
-}
-
 const checkWindow = (window: SearchWindow) => {
   for (const bound of [window.earliest, window.latest])
     if (bound !== undefined && !(Math.abs(bound) <= 8.64e15))
       refuse("search", 0, "the time window's bounds must be epoch milliseconds")
 }
 
-/** `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it. */
+/** The table's fields `json` extracts, named for the columns that carry them. */
+const extractions = (json: JsonFields) =>
+  [...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`).join(", ")
+
+/**
+ * `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it.
+ * A first compilation learns which fields of the stored JSON the search reads; the
+ * second extracts just those where `spl_events` is read (`JsonFields`). Should that one
+ * not fit the SQL budget, the first is the answer.
+ */
 export const compileSearch = (
   spl: string,
   requested: SearchWindow,
   now: number
+): CompiledSearch => {
+  const first: JsonFields = { columns: new Map(), read: new Set(), whole: true }
+  const carrying = compileWith(spl, requested, now, first)
+  // No field read: the JSON carried along is never read either (the engine prunes it).
+  if (first.read.size === 0) return carrying
+  const second: JsonFields = {
+    columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
+    read: new Set(),
+    whole: false
+  }
+  try {
+    const extracting = compileWith(spl, requested, now, second)
+    return [...second.read].every((name) => second.columns.has(name)) ? extracting : carrying
+  } catch (error) {
+    if (error instanceof Refusal) return carrying
+    throw error
+  }
+}
+
+const compileWith = (
+  spl: string,
+  requested: SearchWindow,
+  now: number,
+  json: JsonFields
 ): CompiledSearch => {
   checkWindow(requested)
   const pipeline = parsePipeline(spl)
@@ -111,16 +139,18 @@ export const compileSearch = (
       ? { expression: null, window: requested }
       : searchTime(pipeline.search.expression, requested, now, pipeline.search.at)
   checkWindow(window)
+  const rows: Rows = { ...eventRows, json }
+  // The condition reads the extracted fields by their aliases in the same SELECT.
   const conditions = [
     ...windowCondition(window),
-    ...(expression === null ? [] : [searchCondition(eventRows, expression, 0)])
+    ...(expression === null ? [] : [searchCondition(rows, expression, 0)])
   ]
-  const base: Stage = {
-    rows: eventRows,
-    sql:
-      `SELECT ${selectCarried(eventRows)} FROM ${ident(EVENTS_TABLE)}` +
-      (conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`)
-  }
+  const base = flatStage(rows, {
+    with: extractions(json),
+    select: selectCarried(rows),
+    from: ident(EVENTS_TABLE),
+    where: conditions
+  })
   const stages: Array<SplStage> = []
   const record = (stage: Stage, command: string, text: string, position: number) => {
     const sql = output(stage)
@@ -139,6 +169,7 @@ export const compileSearch = (
     spl,
     stages,
     sql: last.sql,
+    unorderedSql: output(current, false),
     columns: current.rows.columns.map((c) => c.name),
     resultKind: pipeline.commands.some((c) => ROW_MAKERS.includes(c.command))
       ? "statistics"

@@ -17,6 +17,7 @@ import {
 } from "./Rows.js"
 import type { Column, OrderKey, Rows } from "./Rows.js"
 import { searchCondition } from "./SearchSql.js"
+import { flatStage } from "./Stage.js"
 import type { Names, Stage } from "./Stage.js"
 
 type Of<C extends Command["command"]> = Extract<Command, { command: C }>
@@ -28,10 +29,13 @@ export const HEAD_DEFAULT = 10
 export const countOf = (command: string, at: number, count: number) =>
   Number.isSafeInteger(count) ? count : refuse(command, at, `${command} takes a smaller count`)
 
-const filtered = (input: Stage, where: string): Stage => ({
-  rows: input.rows,
-  sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
-})
+const filtered = (input: Stage, where: string): Stage =>
+  input.flat === undefined || input.flat.tail !== undefined
+    ? {
+        rows: input.rows,
+        sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) WHERE ${where}`
+      }
+    : flatStage(input.rows, { ...input.flat, where: [...input.flat.where, where] })
 
 export const search = (input: Stage, command: Of<"search">): Stage =>
   filtered(input, searchCondition(input.rows, command.expression, command.at))
@@ -64,10 +68,15 @@ const assign = (names: Names, input: Stage, field: string, expr: Expr, at: numbe
     removed: new Set([...input.rows.removed].filter((name) => name !== field))
   }
   const kept = carried(input.rows).filter((sql) => carried(rows).includes(sql))
-  return {
-    rows,
-    sql: `SELECT ${[...kept.map(ident), `${value.sql} AS ${ident(column.sql)}`].join(", ")} FROM (${input.sql})`
-  }
+  const named = `${value.sql} AS ${ident(column.sql)}`
+  // In a flat stage the value is named in WITH, where the conditions after it read it.
+  if (input.flat !== undefined && input.flat.tail === undefined)
+    return flatStage(rows, {
+      ...input.flat,
+      with: [input.flat.with, named].filter((w) => w !== "").join(", "),
+      select: [...kept, column.sql].map(ident).join(", ")
+    })
+  return { rows, sql: `SELECT ${[...kept.map(ident), named].join(", ")} FROM (${input.sql})` }
 }
 
 export const evaluate = (names: Names, input: Stage, command: Of<"eval">): Stage =>
@@ -123,9 +132,9 @@ export const sort = (names: Names, input: Stage, command: Of<"sort">): Stage => 
   }
 }
 
-export const head = (input: Stage, command: Of<"head">): Stage => ({
-  rows: input.rows,
-  sql:
-    `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ` +
-    `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
-})
+export const head = (input: Stage, command: Of<"head">): Stage => {
+  const tail = `ORDER BY ${orderBy(input.rows.order)} LIMIT ${countOf("head", command.at, command.count ?? HEAD_DEFAULT)}`
+  return input.flat === undefined || input.flat.tail !== undefined
+    ? { rows: input.rows, sql: `SELECT ${selectCarried(input.rows)} FROM (${input.sql}) ${tail}` }
+    : flatStage(input.rows, { ...input.flat, tail })
+}

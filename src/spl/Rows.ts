@@ -27,9 +27,23 @@ export interface OrderKey {
   readonly descending: boolean
 }
 
+/**
+ * The stored JSON's fields a search reads, extracted once where `spl_events` is read:
+ * reading a field of the JSON after a subquery reads the whole JSON column (every path),
+ * the base stage's subcolumn only that path. `columns`: field → SQL column holding its
+ * text; `read`: every field asked for (a first compilation learns them); `whole`: the
+ * JSON itself is still carried (for fields not extracted).
+ */
+export interface JsonFields {
+  readonly columns: ReadonlyMap<string, string>
+  readonly read: Set<string>
+  readonly whole: boolean
+}
+
 export interface Rows {
   readonly columns: ReadonlyArray<Column>
   readonly raw: boolean
+  readonly json?: JsonFields
   /** Fields of the stored JSON no longer readable (renamed away). */
   readonly removed: ReadonlySet<string>
   readonly order: ReadonlyArray<OrderKey>
@@ -58,12 +72,16 @@ export const eventRows: Rows = {
 
 export const ident = quoteIdentifier
 
-/** The SQL columns a stage passes on: visible ones, those the order needs, the JSON. */
+/**
+ * The SQL columns a stage passes on: visible ones, those the order needs, the JSON (its
+ * extracted fields when they are known).
+ */
 export const carried = (rows: Rows): Array<string> => [
   ...new Set([
     ...rows.columns.map((c) => c.sql),
     ...rows.order.map((o) => o.sql),
-    ...(rows.raw ? [RAW_DATA] : [])
+    ...(rows.raw ? [...(rows.json?.columns.values() ?? [])] : []),
+    ...(rows.raw && rows.json?.whole !== false ? [RAW_DATA] : [])
   ])
 ]
 
@@ -71,6 +89,10 @@ export const selectCarried = (rows: Rows) => carried(rows).map(ident).join(", ")
 
 export const orderBy = (order: ReadonlyArray<OrderKey>, qualifier = "") =>
   order.map((o) => `${qualifier}${ident(o.sql)}${o.descending ? " DESC" : " ASC"}`).join(", ")
+
+/** A field's text read from the stored JSON where the table is read (`JsonFields`). */
+export const extractField = (name: string) =>
+  `CAST(${ident(RAW_DATA)}.${ident(name)} AS Nullable(String))`
 
 const NULL_TEXT = "CAST(NULL AS Nullable(String))"
 
@@ -81,6 +103,9 @@ export const fieldValue = (rows: Rows, name: string): Value => {
   if (!rows.raw || rows.removed.has(name) || (METADATA as ReadonlyArray<string>).includes(name))
     return { sql: NULL_TEXT, kind: "value" }
   if (name === "_time") return { sql: NULL_TEXT, kind: "value" }
+  rows.json?.read.add(name)
+  const extracted = rows.json?.columns.get(name)
+  if (extracted !== undefined) return { sql: ident(extracted), kind: "value" }
   return {
     sql: `CAST(getSubcolumn(${ident(RAW_DATA)}, ${quoteString(name)}) AS Nullable(String))`,
     kind: "value"

@@ -7,7 +7,7 @@
 import type { SearchNode, SearchOperator, SearchValue } from "./Ast.js"
 import { quoteString } from "../engine/Sql.js"
 import { refuse } from "./Refusal.js"
-import { asNumber, asText, fieldValue, numberLiteral, usableName } from "./Rows.js"
+import { asNumber, asText, fieldValue, ident, numberLiteral, usableName } from "./Rows.js"
 import type { Rows } from "./Rows.js"
 import { segmentPattern, segmentPrefilter } from "./Segments.js"
 
@@ -19,15 +19,20 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 export const likePattern = (value: string) =>
   value.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, "%")
 
+/** The stored `_raw` (a String column, never null), as the base search reads it. */
+const STORED_RAW = ident("_raw")
+
 const segments = (rows: Rows, text: string) => {
   const pattern = segmentPattern(text)
   if (pattern === null) return "1"
   const raw = asText(fieldValue(rows, "_raw"))
-  const matched = `ifNull(match(${raw}, ${quoteString(pattern)}), 0)`
+  // ifNull only where `_raw` can be null (made by eval): it costs time on every event.
+  const never = (test: string) => (raw === STORED_RAW ? test : `ifNull(${test}, 0)`)
+  const matched = never(`match(${raw}, ${quoteString(pattern)})`)
   const literal = segmentPrefilter(text)
   return literal === null
     ? matched
-    : `(ifNull(positionCaseInsensitive(${raw}, ${quoteString(literal)}) > 0, 0) AND ${matched})`
+    : `(${never(`positionCaseInsensitive(${raw}, ${quoteString(literal)}) > 0`)} AND ${matched})`
 }
 
 const equals = (text: string, value: SearchValue) =>

@@ -105,9 +105,12 @@ layer(TestServer.layer(freshDataDir("spl-limits"), env), {
 
   it.effect("stages past the SQL budget of the counts are not measured: null from there on", () =>
     Effect.gen(function* () {
-      // Forty eval columns make every later stage's SQL about 16 KB: the probes of all
+      // Forty eval columns make every later stage's SQL about 15 KB: the probes of all
       // twelve first stages cannot fit the 64 KiB budget together.
-      const evals = Array.from({ length: 40 }, (_, i) => `a${i}=n+${i}`).join(", ")
+      const evals = Array.from(
+        { length: 40 },
+        (_, i) => `a${i}=if(n > ${i}, round(n * ${i} + n / ${i + 1}, 2), n - ${i})`
+      ).join(", ")
       const heads = Array.from({ length: 11 }, (_, i) => `head ${9000 - 500 * i}`)
       const result = yield* ok({
         spl: ["index=main", `eval ${evals}`, ...heads].join(" | "),

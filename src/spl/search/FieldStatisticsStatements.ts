@@ -37,7 +37,9 @@ export const statisticsOfFields = (
         .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window)
         .pipe(Effect.either)
       const sql =
-        table._tag === "Right" ? fieldStatisticsSql(table.right.sql, table.right.columns) : ""
+        table._tag === "Right"
+          ? fieldStatisticsSql(table.right.unorderedSql, table.right.columns)
+          : ""
       if (table._tag === "Right" && (sql.length <= SQL_BUDGET || fields.length === 0)) {
         const result = yield* runJson(target, sql)
         return {
