@@ -25,6 +25,7 @@ const isolated = [
   "test/spl/functions.test.ts",
   "test/spl/rules.test.ts",
   "test/metrics/compliance.test.ts",
+  "test/spl/searchWindow.test.ts",
   "test/metrics/promtool.test.ts",
   "test/metrics/functionsAgainstPrometheus.test.ts"
 ]
