@@ -77,11 +77,11 @@ const samplesText = (series: ReadonlyArray<DecodedSeries>) => {
   const lines: Array<string> = []
   for (const one of series)
     for (let index = 0; index < one.timestamps.length; index++)
-      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.values[index]}`)
+      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.bits[index]}`)
   return lines.join("\n") + "\n"
 }
 
-const bounds = (timestamps: ReadonlyArray<bigint>) => {
+const bounds = (timestamps: Float64Array) => {
   let min = timestamps[0]!
   let max = min
   for (const t of timestamps) {
