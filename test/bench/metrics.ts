@@ -98,7 +98,11 @@ export const metrics = () =>
           (n, slice) => n + slice.reduce((m, s) => m + s.samples.length, 0),
           0
         )
-        const server = yield* startServer(freshDataDir("bench-metrics"), {
+        const dataDir = freshDataDir("bench-metrics")
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+        )
+        const server = yield* startServer(dataDir, {
           SLUICE_ADMIN_EMAIL: ADMIN,
           SLUICE_ADMIN_PASSWORD: PASSWORD
         })
