@@ -18,6 +18,7 @@ import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
+import type { SeriesRow, SeriesRowsWritten } from "./SeriesRowsWritten.js"
 
 export const SERIES_TABLE = "prometheus_series"
 export const SAMPLES_TABLE = "prometheus_samples"
@@ -77,29 +78,19 @@ const samplesText = (series: ReadonlyArray<DecodedSeries>) => {
   const lines: Array<string> = []
   for (const one of series)
     for (let index = 0; index < one.timestamps.length; index++)
-      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.values[index]}`)
+      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.bits[index]}`)
   return lines.join("\n") + "\n"
 }
 
-const bounds = (timestamps: ReadonlyArray<bigint>) => {
-  let min = timestamps[0]!
-  let max = min
-  for (const t of timestamps) {
-    if (t < min) min = t
-    if (t > max) max = t
-  }
-  return { min_time: min.toString(), max_time: max.toString() }
-}
-
-const seriesRows = (series: ReadonlyArray<DecodedSeries>) =>
-  series
-    .filter((one) => one.timestamps.length > 0)
-    .map((one) =>
+const seriesRows = (rows: ReadonlyArray<SeriesRow>) =>
+  rows
+    .map((row) =>
       JSON.stringify({
-        id: one.id,
-        metric_name: one.labels.__name__,
-        labels: one.labels,
-        ...bounds(one.timestamps)
+        id: row.series.id,
+        metric_name: row.series.labels.__name__,
+        labels: row.series.labels,
+        min_time: row.minTime,
+        max_time: row.maxTime
       })
     )
     .join("\n")
@@ -111,19 +102,28 @@ const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
     )
     .join("\n")
 
-/** Series first: a sample is never readable before the series that selects it. */
+/**
+ * Series first: a sample is never readable before the series that selects it. `key`
+ * names the database in `written` (the cluster's and its own name).
+ */
 export const insertWrite = (
   engine: AnalyticalEngine,
   database: string,
   series: ReadonlyArray<DecodedSeries>,
   samples: number,
-  metadata: ReadonlyArray<DecodedMetadata>
+  metadata: ReadonlyArray<DecodedMetadata>,
+  written: SeriesRowsWritten,
+  key: string
 ) =>
   Effect.gen(function* () {
     if (metadata.length > 0)
       yield* insert(engine, database, METADATA_TABLE, "JSONEachRow", metadataRows(metadata))
     if (samples === 0) return
-    yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(series))
+    const rows = written.needed(key, series)
+    if (rows.length > 0) {
+      yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
+      written.remember(key, rows)
+    }
     yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesText(series), [
       "id",
       "time_ms",

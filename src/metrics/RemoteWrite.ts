@@ -15,6 +15,7 @@ import { engineDatabase } from "../databases/EngineDatabase.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { createTables, insertWrite } from "./MetricsTables.js"
 import { decodeRemoteWrite } from "./RemoteWriteDecode.js"
+import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
 
 export const METRICS_APP = "metrics-app" as const
 
@@ -29,6 +30,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
   const limit = yield* Effect.orDie(writeLimit)
   // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
   const created = new Set<string>()
+  const written = makeSeriesRowsWritten()
 
   const write = Effect.fn("RemoteWrite.write")(function* (
     caller: Caller,
@@ -49,9 +51,15 @@ export const makeRemoteWrites = Effect.gen(function* () {
       created.add(key)
     }
     // The engine failing an insert of valid rows is not the sender's to fix.
-    yield* insertWrite(engine, name, decoded.series, decoded.samples, decoded.metadata).pipe(
-      Effect.orDie
-    )
+    yield* insertWrite(
+      engine,
+      name,
+      decoded.series,
+      decoded.samples,
+      decoded.metadata,
+      written,
+      key
+    ).pipe(Effect.orDie)
     return decoded.samples
   })
 

@@ -2,22 +2,21 @@
  * A remote-write 1.0 body into series and samples: snappy block format, then the
  * protobuf `WriteRequest`. Nothing is stored from a body that does not decode whole.
  */
-import { fromBinary } from "@bufbuild/protobuf"
 import { Effect } from "effect"
 import * as Snappy from "snappyjs"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
-import { MetricMetadata_MetricType, WriteRequestSchema } from "./gen/prometheus/remote_pb.js"
+import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
 import type { Labels } from "./SeriesLabels.js"
 import { seriesId, validLabels } from "./SeriesLabels.js"
-import { sampleBits } from "./SampleBits.js"
+import { readWriteRequest } from "./WriteRequestReader.js"
 
 export interface DecodedSeries {
   readonly id: string
   readonly labels: Labels
   /** Milliseconds since the epoch, in the order they arrived. */
-  readonly timestamps: ReadonlyArray<bigint>
+  readonly timestamps: Float64Array
   /** The raw bits of each value (stale markers kept exactly). */
-  readonly values: ReadonlyArray<bigint>
+  readonly bits: BigUint64Array
 }
 
 /** A metric family's metadata, as Prometheus's `/metadata` answers it. */
@@ -69,22 +68,21 @@ export const decodeRemoteWrite = (
       catch: () => corrupt("snappy decompression failed")
     })
     const request = yield* Effect.try({
-      try: () => fromBinary(WriteRequestSchema, raw),
+      try: () => readWriteRequest(raw),
       catch: () => corrupt("the protobuf WriteRequest does not decode")
     })
     const series: Array<DecodedSeries> = []
     let samples = 0
-    for (const timeseries of request.timeseries) {
-      const checked = validLabels(timeseries.labels)
+    for (const one of request.series) {
+      const checked = validLabels(one.labels)
       if ("problem" in checked) return yield* corrupt(checked.problem)
-      const timestamps: Array<bigint> = []
-      const values: Array<bigint> = []
-      for (const sample of timeseries.samples) {
-        timestamps.push(sample.timestamp)
-        values.push(sampleBits(sample.value))
-      }
-      samples += timestamps.length
-      series.push({ id: seriesId(checked.labels), labels: checked.labels, timestamps, values })
+      samples += one.timestamps.length
+      series.push({
+        id: seriesId(checked.labels),
+        labels: checked.labels,
+        timestamps: one.timestamps,
+        bits: one.bits
+      })
     }
     const metadata = request.metadata
       .filter((m) => m.metricFamilyName !== "")

@@ -6,6 +6,7 @@ import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
 import { login } from "./login.js"
+import { metrics } from "./metrics.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
 import { spl } from "./spl.js"
@@ -17,7 +18,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   hec,
   lifecycle,
   login,
-  spl
+  spl,
+  metrics
 }
 
 const wanted = process.argv.slice(2)

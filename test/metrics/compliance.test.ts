@@ -8,13 +8,10 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
 import { installApp } from "../support/client.js"
-import { eventually } from "../support/eventually.js"
+import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
 import { DATA_END, demoSeries, minuteSlices } from "./demoData.js"
@@ -33,63 +30,12 @@ const Queries = Schema.Array(
   Schema.Struct({ id: Schema.Number, query: Schema.String, should_fail: Schema.Boolean })
 )
 
-const hasPrometheus = spawnSync("prometheus", ["--version"]).status === 0
 if (!hasPrometheus)
   console.warn("compliance: no `prometheus` on PATH (apt-get install prometheus); skipped")
 
 // The tester's defaults: end 12 min before "now", 10 min back, 10 s steps; sub-ms digits.
 const END = (DATA_END - 12 * 60_000) / 1000 + 0.1234
 const START = END - 600
-
-const freePort = () =>
-  Effect.promise(
-    () =>
-      new Promise<number>((resolve) => {
-        const probe = net.createServer().listen(0, "127.0.0.1", () => {
-          const address = probe.address()
-          probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-        })
-      })
-  )
-
-/** Prometheus 2.42 on loopback with the remote-write receiver, killed with the scope. */
-const prometheus = Effect.gen(function* () {
-  const port = yield* freePort()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prometheus-"))
-  fs.writeFileSync(path.join(dir, "prometheus.yml"), "global:\n  evaluation_interval: 1m\n")
-  const child = yield* Effect.acquireRelease(
-    Effect.sync(() =>
-      spawn(
-        "prometheus",
-        [
-          `--config.file=${path.join(dir, "prometheus.yml")}`,
-          `--storage.tsdb.path=${path.join(dir, "data")}`,
-          "--storage.tsdb.retention.time=100y",
-          `--web.listen-address=127.0.0.1:${port}`,
-          "--web.enable-remote-write-receiver"
-        ],
-        { stdio: "ignore" }
-      )
-    ),
-    (process) =>
-      Effect.sync(() => {
-        process.kill("SIGKILL")
-        fs.rmSync(dir, { recursive: true, force: true })
-      })
-  )
-  const url = `http://127.0.0.1:${port}`
-  yield* eventually(
-    "prometheus to be ready",
-    Effect.promise(() =>
-      fetch(`${url}/-/ready`).then(
-        (r) => (r.ok ? true : undefined),
-        () => undefined
-      )
-    ),
-    { attempts: 600, pauseMs: 100 }
-  )
-  return { url, pid: child.pid }
-})
 
 const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
   Effect.promise(() =>
@@ -151,7 +97,7 @@ layer(
         const server = yield* TestServer
         const token = adminKeyOf(server)
         yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-        const reference = yield* prometheus
+        const reference = yield* startReceiver
         const sluice = `${server.url}/metrics-compat`
         for (const slice of minuteSlices(demoSeries())) {
           const body = remoteWriteBody(slice)

@@ -63,7 +63,7 @@ layer(
         const token = adminKeyOf(server)
         yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
         const port = yield* freePort()
-        const reference = yield* startPrometheus(port, "global: {}\n", [
+        const { url: reference } = yield* startPrometheus(port, "global: {}\n", [
           "--web.enable-remote-write-receiver",
           "--storage.tsdb.retention.time=100y"
         ])

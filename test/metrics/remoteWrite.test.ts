@@ -386,4 +386,40 @@ layer(
       ])
     })
   )
+
+  it.effect("writes of one series within an hour and hours apart are all read back", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const token = adminKeyOf(server)
+      const hour = 3_600_000
+      const start = (Math.ceil(T0 / hour) + 10) * hour
+      const labels = { __name__: "rw_hours", job: "hours" }
+      // The second write is in the first one's hour, the third three hours later.
+      for (const [t, v] of [
+        [start + 60_000, 1],
+        [start + 120_000, 2],
+        [start + 3 * hour, 3]
+      ] as const) {
+        const reply = yield* write(remoteWriteBody([{ labels, samples: [[t, v]] }]), token)
+        expect(reply.status, reply.text).toBe(204)
+      }
+      const at = (ms: number) => get(`/query?query=rw_hours&time=${ms / 1000}`)
+      expect(bodyOf(Vector, yield* at(start + 120_000)).data.result).toEqual([
+        { metric: labels, value: [(start + 120_000) / 1000, "2"] }
+      ])
+      expect(bodyOf(Vector, yield* at(start + 3 * hour)).data.result).toEqual([
+        { metric: labels, value: [(start + 3 * hour) / 1000, "3"] }
+      ])
+      const seriesIn = (from: number, to: number) =>
+        get(`/series?${q("match[]")}=rw_hours&start=${from / 1000}&end=${to / 1000}`)
+      expect((yield* seriesIn(start + 3 * hour - 60_000, start + 3 * hour)).json).toEqual({
+        status: "success",
+        data: [labels]
+      })
+      expect((yield* seriesIn(start - 5 * hour, start - 4 * hour)).json).toEqual({
+        status: "success",
+        data: []
+      })
+    })
+  )
 })

@@ -1,6 +1,7 @@
 /**
- * A real Prometheus (Debian's 2.42, on PATH) and its promtool for tests: started on a
- * free loopback port with the given configuration, killed with the test's scope.
+ * A real Prometheus (Debian's 2.42, on PATH; .ci/run installs it) and its promtool, for
+ * the tests and `npm run bench metrics`: started on a loopback port with the given
+ * configuration, its data in a temporary directory, killed and removed with the scope.
  */
 import { Effect } from "effect"
 import { execFile, spawn, spawnSync } from "node:child_process"
@@ -30,7 +31,7 @@ export const startPrometheus = (port: number, config: string, flags: ReadonlyArr
   Effect.gen(function* () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prometheus-"))
     fs.writeFileSync(path.join(dir, "prometheus.yml"), config)
-    yield* Effect.acquireRelease(
+    const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
         spawn(
           "prometheus",
@@ -60,8 +61,16 @@ export const startPrometheus = (port: number, config: string, flags: ReadonlyArr
       ),
       { attempts: 600, pauseMs: 100 }
     )
-    return url
+    return { url, pid: child.pid }
   })
+
+/** The reference of the compliance comparison: a remote-write receiver that keeps everything. */
+export const startReceiver = Effect.flatMap(freePort(), (port) =>
+  startPrometheus(port, "global:\n  evaluation_interval: 1m\n", [
+    "--storage.tsdb.retention.time=100y",
+    "--web.enable-remote-write-receiver"
+  ])
+)
 
 /** promtool's stdout; run asynchronously, so the in-process server it asks can answer. */
 export const promtool = (args: ReadonlyArray<string>) =>

@@ -14,6 +14,7 @@ import { OtlpSeries } from "../../../domain/OtlpSeries.js"
 import { engineDatabase } from "../../databases/EngineDatabase.js"
 import { createTables, insertWrite } from "../MetricsTables.js"
 import { METRICS_APP } from "../RemoteWrite.js"
+import { makeSeriesRowsWritten } from "../SeriesRowsWritten.js"
 import { otlpSeries } from "./OtlpToSeries.js"
 
 export const OtlpSeriesLive = Layer.effect(
@@ -22,6 +23,8 @@ export const OtlpSeriesLive = Layer.effect(
     const apps = yield* AppRegistry
     const engines = yield* Engines
     const created = new Set<string>()
+    // Series rows this process has written (SeriesRowsWritten.ts), as remote write keeps its own.
+    const written = makeSeriesRowsWritten()
 
     const store = Effect.fn("OtlpSeries.store")(function* (
       scope: ClusterScope,
@@ -38,9 +41,15 @@ export const OtlpSeriesLive = Layer.effect(
         yield* createTables(engine, name).pipe(Effect.orDie)
         created.add(key)
       }
-      yield* insertWrite(engine, name, write.series, write.samples, write.metadata).pipe(
-        Effect.orDie
-      )
+      yield* insertWrite(
+        engine,
+        name,
+        write.series,
+        write.samples,
+        write.metadata,
+        written,
+        key
+      ).pipe(Effect.orDie)
     })
 
     return OtlpSeries.of({ store })

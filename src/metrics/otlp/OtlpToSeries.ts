@@ -151,6 +151,11 @@ export const otlpSeries = (request: OtlpMetricsRequest): OtlpSeriesWrite => {
     targetInfo(base, resourceMetrics.resource?.attributes)
   }
 
-  const series = [...byId].map(([id, one]) => ({ id, ...one }))
+  const series = [...byId].map(([id, one]) => ({
+    id,
+    labels: one.labels,
+    timestamps: Float64Array.from(one.timestamps, Number),
+    bits: BigUint64Array.from(one.values)
+  }))
   return { series, samples, metadata: [...metadata.values()] }
 }

@@ -182,8 +182,11 @@ export const evaluateBinary = <E>(
   steps: ReadonlyArray<number>
 ) =>
   Effect.gen(function* () {
-    const lhs = yield* ctx.evaluate(node.lhs, steps)
-    const rhs = yield* ctx.evaluate(node.rhs, steps)
+    // Both sides at once: each is mostly a round trip to the engine for its samples.
+    const [lhs, rhs] = yield* Effect.all(
+      [ctx.evaluate(node.lhs, steps), ctx.evaluate(node.rhs, steps)],
+      { concurrency: 2 }
+    )
     if (lhs.kind === "string" || rhs.kind === "string")
       throw new EvaluationError(
         `binary expression must contain only scalar and instant vector types`,

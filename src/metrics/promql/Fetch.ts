@@ -4,10 +4,8 @@ import type { ClusterScope } from "../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import { QueryRunner, QueryStatement } from "../../../domain/QueryRunner.js"
 import type { QueryFormat } from "../../../domain/api/QueryApi.js"
-import { bitsValue, STALE_BITS } from "../SampleBits.js"
-import type { Labels } from "../SeriesLabels.js"
 import type { Matcher } from "./Ast.js"
-import { metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
+import { metadataSql, seriesSamplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "./Values.js"
 import { labelsKey } from "./Values.js"
 
@@ -28,6 +26,48 @@ const decodeMetadataRow = Schema.decodeUnknownSync(
     })
   )
 )
+
+const decodeLabels = Schema.decodeUnknownSync(
+  Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))
+)
+
+/** The engine's Float64 text: shortest round-trip digits, or `nan`, `inf`, `-inf`. */
+const float = (text: string) =>
+  text === "nan" || text === "-nan"
+    ? NaN
+    : text === "inf"
+      ? Infinity
+      : text === "-inf"
+        ? -Infinity
+        : Number(text)
+
+const items = (array: string) => (array.length <= 2 ? [] : array.slice(1, -1).split(","))
+
+/** `labels \t [times] \t [values] \t [stale flags]` into one series. */
+const seriesOfLine = (line: string): RawSeries => {
+  const [labels, times, values, stale] = line.split("\t")
+  const t = items(times!)
+  const v = items(values!)
+  const f = items(stale!)
+  const outTimes = new Float64Array(t.length)
+  const outValues = new Float64Array(t.length)
+  const outStale = new Uint8Array(t.length)
+  let n = 0
+  for (let i = 0; i < t.length; i++) {
+    const time = Number(t[i])
+    if (n > 0 && outTimes[n - 1] === time) continue
+    outTimes[n] = time
+    outValues[n] = float(v[i]!)
+    outStale[n] = f[i] === "1" ? 1 : 0
+    n++
+  }
+  return {
+    labels: decodeLabels(Buffer.from(labels!, "base64").toString("utf8")),
+    times: n === t.length ? outTimes : outTimes.slice(0, n),
+    values: n === t.length ? outValues : outValues.slice(0, n),
+    stale: n === t.length ? outStale : outStale.slice(0, n)
+  }
+}
 
 export const makeFetch = (
   runner: QueryRunner["Type"],
@@ -58,46 +98,36 @@ export const makeFetch = (
       })
     )
 
-  /** Samples in `(from, to]`; a repeated timestamp (a retried write not merged yet) counts once. */
+  /**
+   * Samples in `(from, to]`, read as the engine streams them: one series' line at a time
+   * becomes typed arrays, so a long range costs its samples' 17 bytes each, not their text.
+   * A repeated timestamp (a retried write not merged yet) counts once.
+   */
   const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
     Effect.gen(function* () {
-      const selected = yield* series(matchers, from, to)
-      if (selected.length === 0) return []
-      const labelsOf = new Map<string, Labels>(selected.map((s) => [s.id, s.labels]))
-      const body = yield* text(samplesSql(matchers, from, to), "TabSeparated")
+      const result = yield* runner.run(
+        scope,
+        database,
+        new QueryStatement({
+          sql: seriesSamplesSql(matchers, from, to),
+          format: "TabSeparated",
+          queryId: crypto.randomUUID()
+        })
+      )
+      const bytes =
+        result._tag === "Whole"
+          ? Stream.make(result.body)
+          : Stream.concat(Stream.fromIterable(result.head), result.rest)
       const out: Array<RawSeries> = []
-      let id = ""
-      let times: Array<number> = []
-      let values: Array<number> = []
-      let stale: Array<number> = []
-      const flush = () => {
-        if (times.length > 0 && labelsOf.has(id))
-          out.push({
-            labels: labelsOf.get(id)!,
-            times: Float64Array.from(times),
-            values: Float64Array.from(values),
-            stale: Uint8Array.from(stale)
+      yield* bytes.pipe(
+        Stream.decodeText(),
+        Stream.splitLines,
+        Stream.runForEach((line) =>
+          Effect.sync(() => {
+            if (line.length > 0) out.push(seriesOfLine(line))
           })
-        times = []
-        values = []
-        stale = []
-      }
-      for (const line of lines(body)) {
-        const [rowId, ms, bits] = line.split("\t")
-        if (rowId !== id) {
-          flush()
-          id = rowId!
-        }
-        // A series written after its labels were read is left for the next query.
-        if (!labelsOf.has(id)) continue
-        const t = Number(ms)
-        if (times.length > 0 && times[times.length - 1] === t) continue
-        const raw = BigInt(bits!)
-        times.push(t)
-        values.push(bitsValue(raw))
-        stale.push(raw === STALE_BITS ? 1 : 0)
-      }
-      flush()
+        )
+      )
       // Prometheus hands series on in label order, and ties (topk, bottomk) go to the first.
       return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })

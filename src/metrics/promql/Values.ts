@@ -33,10 +33,18 @@ export class EvaluationError extends Error {
   }
 }
 
+// Label sets are never changed once made, and one set is keyed at every step of every
+// node (VectorBuilder, sorting): measured, building the key was a fifth of a 700-series
+// query's time before it was remembered per object.
+const keys = new WeakMap<Labels, string>()
+
 export const labelsKey = (labels: Labels): string => {
+  const known = keys.get(labels)
+  if (known !== undefined) return known
   const names = Object.keys(labels).sort()
   let key = ""
   for (const name of names) key += `${name}\u0000${labels[name]}\u0001`
+  keys.set(labels, key)
   return key
 }
 

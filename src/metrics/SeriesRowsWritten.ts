@@ -1,0 +1,61 @@
+/**
+ * Which series rows a database already holds, so a write adds a row only for a series
+ * that is new or reaches a new hour. A series row's time bounds are widened to whole
+ * hours (`/series` and `/labels` prune by them at that grain, as Prometheus prunes by
+ * chunk); samples are always read by their exact times. Measured on the demo data (2,028
+ * series in 100 one-minute bodies): the series insert was ~70 ms of each ~170 ms write;
+ * with this it runs for about one body in sixty. Forgotten on restart (rows are written
+ * again, which the AggregatingMergeTree folds) and when it grows past a bound.
+ */
+import type { DecodedSeries } from "./RemoteWriteDecode.js"
+
+const HOUR = 3_600_000
+const REMEMBERED = 1_000_000
+
+export interface SeriesRow {
+  readonly series: DecodedSeries
+  readonly minTime: number
+  readonly maxTime: number
+}
+
+const span = (timestamps: Float64Array) => {
+  let min = timestamps[0]!
+  let max = min
+  for (const t of timestamps) {
+    if (t < min) min = t
+    if (t > max) max = t
+  }
+  return { min: Math.floor(min / HOUR) * HOUR, max: Math.floor(max / HOUR) * HOUR + HOUR - 1 }
+}
+
+export const makeSeriesRowsWritten = () => {
+  const written = new Map<string, { min: number; max: number }>()
+
+  /** The rows `series` still need in `database`. */
+  const needed = (database: string, series: ReadonlyArray<DecodedSeries>) => {
+    const rows: Array<SeriesRow> = []
+    for (const one of series) {
+      if (one.timestamps.length === 0) continue
+      const { min, max } = span(one.timestamps)
+      const known = written.get(`${database}/${one.id}`)
+      if (known !== undefined && known.min <= min && known.max >= max) continue
+      rows.push({
+        series: one,
+        minTime: Math.min(min, known?.min ?? min),
+        maxTime: Math.max(max, known?.max ?? max)
+      })
+    }
+    return rows
+  }
+
+  /** Called once `rows` are stored. */
+  const remember = (database: string, rows: ReadonlyArray<SeriesRow>) => {
+    if (written.size + rows.length > REMEMBERED) written.clear()
+    for (const row of rows)
+      written.set(`${database}/${row.series.id}`, { min: row.minTime, max: row.maxTime })
+  }
+
+  return { needed, remember }
+}
+
+export type SeriesRowsWritten = ReturnType<typeof makeSeriesRowsWritten>

@@ -1,0 +1,205 @@
+/**
+ * The metrics-app next to Prometheus 2.42 on the same machine and bytes, in one run:
+ * - remote write: the compliance suite's demo data (~950k samples in one-minute bodies),
+ *   each body sent to Prometheus's own receiver and to sluice in turn, one sender each;
+ * - the 539 compliance queries as range queries (4 concurrent clients per side, one side
+ *   after the other), total wall time per side;
+ * - peak RSS growth (this process and its engine workers) of one range query reading
+ *   ≥ 1M samples, over a second data set written for it.
+ * Skips with a note when no `prometheus` is on PATH.
+ */
+import { Effect, Schema } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { childPids, rssOf } from "../clusters/workerProcesses.js"
+import { DATA_END, demoSeries, minuteSlices } from "../metrics/demoData.js"
+import { installApp } from "../support/client.js"
+import { hasPrometheus, startReceiver } from "../support/prometheus.js"
+import type { TestSeries } from "../support/remoteWrite.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { pool, timed } from "./clients.js"
+
+const ADMIN = "bench@example.com"
+const PASSWORD = "bench admin password"
+const CLIENTS = 4
+const QUERIES_FILE = path.join(
+  import.meta.dirname,
+  "../metrics/fixtures/promql-compliance-queries.json"
+)
+const Queries = Schema.Array(Schema.Struct({ id: Schema.Number, query: Schema.String }))
+const END = (DATA_END - 12 * 60_000) / 1000 + 0.1234
+const START = END - 600
+
+// The large set: 100 series × 10,000 samples 10 s apart (1M samples over ~28 hours).
+const BIG_SERIES = 100
+const BIG_SAMPLES = 10_000
+const BIG_STEP_MS = 10_000
+const BIG_START = Date.UTC(2026, 1, 1)
+const BIG_QUERY = "sum by (group) (rate(bench_big_total[5m]))"
+
+const bigBodies = (): Array<Uint8Array> => {
+  const bodies: Array<Uint8Array> = []
+  // 500 samples per series and body (50k samples), oldest first as a sender sends them.
+  for (let from = 0; from < BIG_SAMPLES; from += 500) {
+    const series: Array<TestSeries> = []
+    for (let s = 0; s < BIG_SERIES; s++)
+      series.push({
+        labels: { __name__: "bench_big_total", series: String(s), group: String(s % 10) },
+        samples: Array.from({ length: 500 }, (_, i) => {
+          const n = from + i
+          return [BIG_START + n * BIG_STEP_MS + s, n * (1 + (s % 7))] as const
+        })
+      })
+    bodies.push(remoteWriteBody(series))
+  }
+  return bodies
+}
+
+const post = async (url: string, body: Uint8Array, headers: Record<string, string>) => {
+  const reply = await fetch(url, { method: "POST", body, headers })
+  const text = await reply.text()
+  if (reply.status !== 204) throw new Error(`remote write to ${url}: ${reply.status} ${text}`)
+}
+
+const get = async (url: string, token?: string) => {
+  const reply = await fetch(url, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
+  })
+  const text = await reply.text()
+  if (reply.status >= 500) throw new Error(`${url}: ${reply.status} ${text}`)
+  return text
+}
+
+const rssTree = () =>
+  [process.pid, ...childPids(process.pid)].reduce((sum, pid) => {
+    try {
+      return sum + rssOf(pid)
+    } catch {
+      return sum // exited meanwhile
+    }
+  }, 0)
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+const rate = (samples: number, seconds: number) =>
+  Math.round(samples / seconds).toLocaleString("en")
+
+export const metrics = () =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        if (!hasPrometheus) {
+          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
+          return
+        }
+        const slices = minuteSlices(demoSeries())
+        const demoBodies = slices.map((slice) => remoteWriteBody(slice))
+        const demoSamples = slices.reduce(
+          (n, slice) => n + slice.reduce((m, s) => m + s.samples.length, 0),
+          0
+        )
+        const dataDir = freshDataDir("bench-metrics")
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+        )
+        const server = yield* startServer(dataDir, {
+          SLUICE_ADMIN_EMAIL: ADMIN,
+          SLUICE_ADMIN_PASSWORD: PASSWORD
+        })
+        const token = adminKeyOf(server)
+        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+        const reference = yield* startReceiver
+        const sluice = `${server.url}/metrics-compat`
+        const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
+
+        const seconds = { prometheus: 0, sluice: 0 }
+        yield* Effect.promise(async () => {
+          for (const body of demoBodies) {
+            seconds.prometheus += await timed(() =>
+              post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
+            )
+            seconds.sluice += await timed(() => post(`${sluice}/api/v1/write`, body, sluiceHeaders))
+          }
+        })
+        console.log(
+          `remote write: ${demoSamples.toLocaleString("en")} samples in ${demoBodies.length} bodies; ` +
+            `prometheus ${rate(demoSamples, seconds.prometheus)} samples/s (${seconds.prometheus.toFixed(2)} s), ` +
+            `sluice ${rate(demoSamples, seconds.sluice)} samples/s (${seconds.sluice.toFixed(2)} s); ` +
+            `ratio sluice/prometheus ${(seconds.prometheus / seconds.sluice).toFixed(2)} (target ≥ 1.0)`
+        )
+
+        const queries = Schema.decodeUnknownSync(Queries)(
+          JSON.parse(fs.readFileSync(QUERIES_FILE, "utf8"))
+        )
+        const range = (q: string) =>
+          new URLSearchParams({ query: q, start: String(START), end: String(END), step: "10" })
+        const queryTime = {
+          prometheus: yield* Effect.promise(() =>
+            timed(() =>
+              pool(CLIENTS, queries, async (q) => {
+                await get(`${reference.url}/api/v1/query_range?${range(q.query)}`)
+              })
+            )
+          ),
+          sluice: yield* Effect.promise(() =>
+            timed(() =>
+              pool(CLIENTS, queries, async (q) => {
+                await get(`${sluice}/api/v1/query_range?${range(q.query)}`, token)
+              })
+            )
+          )
+        }
+        console.log(
+          `queries: ${queries.length} range queries, ${CLIENTS} clients; prometheus ${queryTime.prometheus.toFixed(1)} s, ` +
+            `sluice ${queryTime.sluice.toFixed(1)} s; ratio sluice/prometheus ` +
+            `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 2.0)`
+        )
+
+        const big = bigBodies()
+        yield* Effect.promise(async () => {
+          for (const body of big) {
+            await post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
+            await post(`${sluice}/api/v1/write`, body, sluiceHeaders)
+          }
+        })
+        const bigEnd = (BIG_START + BIG_SAMPLES * BIG_STEP_MS) / 1000
+        const bigRange = new URLSearchParams({
+          query: BIG_QUERY,
+          start: String(BIG_START / 1000),
+          end: String(bigEnd),
+          step: "60"
+        })
+        const referenceSeconds = yield* Effect.promise(() =>
+          timed(async () => void (await get(`${reference.url}/api/v1/query_range?${bigRange}`)))
+        )
+        const baseline = rssTree()
+        let peak = baseline
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, rssTree())
+        }, 20)
+        let answer = ""
+        const sluiceSeconds = yield* Effect.promise(() =>
+          timed(async () => {
+            answer = await get(`${sluice}/api/v1/query_range?${bigRange}`, token)
+          })
+        )
+        clearInterval(sampler)
+        peak = Math.max(peak, rssTree())
+        const expected = seriesCountOf(answer)
+        console.log(
+          `large range query: ${(BIG_SERIES * BIG_SAMPLES).toLocaleString("en")} samples, '${BIG_QUERY}' at 60 s steps ` +
+            `(${expected} series answered); sluice ${sluiceSeconds.toFixed(2)} s, prometheus ${referenceSeconds.toFixed(2)} s; ` +
+            `peak RSS growth ${mb(peak - baseline)} (server process and engine workers; target < 200 MB)`
+        )
+      })
+    )
+  )
+
+const seriesCountOf = (answer: string) => {
+  const parsed = Schema.decodeUnknownSync(
+    Schema.parseJson(
+      Schema.Struct({ data: Schema.Struct({ result: Schema.Array(Schema.Unknown) }) })
+    )
+  )(answer)
+  return parsed.data.result.length
+}
