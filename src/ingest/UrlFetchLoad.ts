@@ -20,6 +20,7 @@ import type { IngestWriter, RecordsFormat } from "../../domain/IngestWriter.js"
 import { decodedBody } from "../http/RequestBody.js"
 import { insertBodyRules } from "../tables/InsertBody.js"
 import type { FetchedUrl } from "./UrlFetch.js"
+import type { FetchError } from "./UrlFetchErrors.js"
 import type { UrlFileKind } from "./UrlFetchFormat.js"
 import { quoteString } from "../engine/Sql.js"
 
@@ -64,7 +65,11 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
   readonly token: string | undefined
 }) {
   const { engine, kind, counters } = options
+  // A fetch that fails mid-body (over the size limit, too slow) explains the failure of
+  // the insert reading it, which may otherwise surface first as the truncated record.
+  let fetchFailed: FetchError | undefined
   const received = options.fetched.body.pipe(
+    Stream.tapError((error) => Effect.sync(() => (fetchFailed = error))),
     Stream.tap((bytes) => Effect.sync(() => (counters.readBytes += bytes.length)))
   )
   const hash = createHash("sha256")
@@ -81,7 +86,10 @@ export const loadFetched = Effect.fn("UrlIngest.load")(function* (options: {
   const insert = <E>(bytes: Stream.Stream<Uint8Array, E>, format: RecordsFormat) =>
     options.writer
       .insertRecords(options.scope, options.database, options.table, { bytes, format, token })
-      .pipe(Effect.map(({ inserted }) => inserted))
+      .pipe(
+        Effect.map(({ inserted }) => inserted),
+        Effect.catchAll((error) => Effect.fail(fetchFailed ?? error))
+      )
 
   if (kind.format === "json") return yield* insert(decoded, "json")
   if (kind.format === "ndjson") return yield* insert(countLines(counters)(decoded), "ndjson")
