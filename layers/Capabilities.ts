@@ -44,6 +44,7 @@ import {
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { PromQLLive } from "../src/metrics/PromQLLive.js"
 import { OtlpSeriesLive } from "../src/metrics/otlp/OtlpSeriesLive.js"
+import { SeriesStore } from "../src/metrics/SeriesStore.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
 import { SplSearchLive } from "../src/spl/search/SplSearchLive.js"
@@ -146,7 +147,10 @@ export const DataPlaneLive = Layer.mergeAll(
 )
 
 /** PromQL over the metrics-app's series, on the data plane's SQL path; OTLP metrics as series. */
-const MetricsLive = Layer.merge(PromQLLive, OtlpSeriesLive).pipe(Layer.provideMerge(DataPlaneLive))
+const MetricsLive = Layer.merge(PromQLLive, OtlpSeriesLive).pipe(
+  Layer.provideMerge(SeriesStore.Default),
+  Layer.provideMerge(DataPlaneLive)
+)
 
 export const CapabilitiesLive = MetricsLive.pipe(
   Layer.provideMerge(ClustersLive),

@@ -1,21 +1,18 @@
 /**
  * Where a remote write lands and storing it: the caller's cluster with an insert key,
  * the metrics-app installed, the selected database; the series tables are created on the
- * first write into a database. Built once by the HTTP group.
+ * first write into a database (SeriesStore.ts). Built once by the HTTP group.
  */
 import { Effect } from "effect"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { Authorization } from "../../domain/Authorization.js"
 import type { ScopeParams } from "../../domain/Authorization.js"
 import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
-import { Engines } from "../../domain/Engine.js"
 import type { Caller } from "../../domain/Identity.js"
 import { positiveInt } from "../config/ConfigValues.js"
-import { engineDatabase } from "../databases/EngineDatabase.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { createTables, insertWrite } from "./MetricsTables.js"
 import { decodeRemoteWrite } from "./RemoteWriteDecode.js"
-import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
+import { SeriesStore } from "./SeriesStore.js"
 
 export const METRICS_APP = "metrics-app" as const
 
@@ -26,11 +23,8 @@ export const makeRemoteWrites = Effect.gen(function* () {
   const authorization = yield* Authorization
   const selection = yield* DatabaseSelection
   const apps = yield* AppRegistry
-  const engines = yield* Engines
+  const store = yield* SeriesStore
   const limit = yield* Effect.orDie(writeLimit)
-  // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
-  const created = new Set<string>()
-  const written = makeSeriesRowsWritten()
 
   const write = Effect.fn("RemoteWrite.write")(function* (
     caller: Caller,
@@ -41,25 +35,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
     yield* apps.require(scope.clusterId, METRICS_APP)
     const database = yield* selection.select(scope, where.database)
     const decoded = yield* decodeRemoteWrite(body, limit)
-    const engine = yield* engines
-      .forCluster(scope.clusterId)
-      .pipe(Effect.mapError(engineAccessError))
-    const name = engineDatabase(engine, database)
-    const key = `${scope.clusterId}/${name}`
-    if (!created.has(key)) {
-      yield* createTables(engine, name).pipe(Effect.orDie)
-      created.add(key)
-    }
-    // The engine failing an insert of valid rows is not the sender's to fix.
-    yield* insertWrite(
-      engine,
-      name,
-      decoded.series,
-      decoded.samples,
-      decoded.metadata,
-      written,
-      key
-    ).pipe(Effect.orDie)
+    yield* store.store(scope.clusterId, database, decoded).pipe(Effect.mapError(engineAccessError))
     return decoded.samples
   })
 
