@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { installApp } from "../support/client.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { PromError } from "../support/prometheusReplies.js"
 
 const ADMIN = "explain-admin@example.com"
 const PASSWORD = "explain admin password"
@@ -29,11 +30,6 @@ const Explained = Schema.Struct({
       })
     )
   })
-})
-const PromError = Schema.Struct({
-  status: Schema.Literal("error"),
-  errorType: Schema.String,
-  error: Schema.String
 })
 
 const get = (path: string) =>

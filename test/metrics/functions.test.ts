@@ -5,34 +5,17 @@
  * every expected value worked out by hand from Prometheus's definitions.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { installApp } from "../support/client.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { PromError, Vector } from "../support/prometheusReplies.js"
 
 const ADMIN = "functions-admin@example.com"
 const PASSWORD = "functions admin password"
 const BASE = "/metrics-compat/api/v1"
 const T0 = 1_700_000_000_000
 const q = encodeURIComponent
-
-const Vector = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.Literal("vector"),
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        value: Schema.Tuple(Schema.Number, Schema.String)
-      })
-    )
-  })
-})
-const PromError = Schema.Struct({
-  status: Schema.Literal("error"),
-  errorType: Schema.String,
-  error: Schema.String
-})
 
 const get = (path: string) =>
   Effect.flatMap(TestServer, (server) =>

@@ -11,34 +11,18 @@ import { ExportResultCode } from "@opentelemetry/core"
 import { resourceFromAttributes } from "@opentelemetry/resources"
 import { AggregationTemporality, DataPointType } from "@opentelemetry/sdk-metrics"
 import type { ResourceMetrics } from "@opentelemetry/sdk-metrics"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { installApp } from "../support/client.js"
 import type { Transport } from "../support/otel.js"
 import { destinationOf, installOtlpApp, metricExporter, send } from "../support/otel.js"
 import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import { Strings, Vector } from "../support/prometheusReplies.js"
 
 const ADMIN = "otlp-series-admin@example.com"
 const PASSWORD = "otlp series admin password"
 const T0 = 1_700_000_000
 const at = (seconds: number): HrTime => [seconds, 0]
 const q = encodeURIComponent
-
-const Vector = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.Literal("vector"),
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        value: Schema.Tuple(Schema.Number, Schema.String)
-      })
-    )
-  })
-})
-const Strings = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Array(Schema.String)
-})
 
 const resource = resourceFromAttributes({
   "service.name": "checkout",

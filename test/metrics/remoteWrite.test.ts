@@ -19,45 +19,13 @@ import {
   STALE_MARKER,
   writeRequestBytes
 } from "../support/remoteWrite.js"
+import { Matrix, PromError, Strings, Vector } from "../support/prometheusReplies.js"
 
 const ADMIN = "metrics-admin@example.com"
 const PASSWORD = "metrics admin password"
 const BASE = "/metrics-compat/api/v1"
 const T0 = 1_700_000_000_000
 
-const PromError = Schema.Struct({
-  status: Schema.Literal("error"),
-  errorType: Schema.String,
-  error: Schema.String
-})
-const Matrix = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.Literal("matrix"),
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        values: Schema.Array(Schema.Tuple(Schema.Number, Schema.String))
-      })
-    )
-  })
-})
-const Vector = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.Literal("vector"),
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        value: Schema.Tuple(Schema.Number, Schema.String)
-      })
-    )
-  })
-})
-const Strings = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Array(Schema.String)
-})
 const CreatedKey = Schema.Struct({ key: CreatedApiKey })
 
 const gauge = { __name__: "rw_gauge", job: "test", instance: "a" }
