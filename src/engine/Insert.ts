@@ -1,13 +1,17 @@
-/** Streams an Effect `Stream` into `INSERT … FORMAT …` without holding it whole. */
-import { Cause, Effect, Exit, Option, Stream } from "effect"
+/**
+ * Streams an Effect `Stream` into `INSERT … FORMAT …`. Over HTTP the body is never held
+ * whole; chDB takes an insert's data only as the end of its SQL text, so there the body
+ * is gathered and the statement runs as one native call on its session.
+ */
+import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { Readable } from "node:stream"
 import { InsertSummary } from "../../domain/Engine.js"
 import type { EngineError, InsertRequest } from "../../domain/Engine.js"
 import * as Sql from "./Sql.js"
-import type { Statement } from "./Statements.js"
+import type { NativeSession, Statement } from "./Statements.js"
 
-export const run = <E>(
+const overHttp = <E>(
   statement: Statement,
   request: InsertRequest,
   body: Stream.Stream<Uint8Array, E>
@@ -45,10 +49,43 @@ export const run = <E>(
         Option.isSome(bodyFailure) ? Effect.failCause(bodyFailure.value) : Effect.fail(error)
       )
     )
-    // chDB's connection reports zeros: it runs the insert as one query and keeps only
-    // that query's read counters.
     return new InsertSummary({
       writtenRows: Number(summary?.written_rows ?? 0),
       writtenBytes: Number(summary?.written_bytes ?? 0)
     })
   })
+
+const decoder = new TextDecoder()
+
+/**
+ * One call, settings in the statement's `SETTINGS` clause (its session is its own, so
+ * nothing needs setting up first). The client adapter took about 8 ms more per insert
+ * (a stream, a session `SET`, a statement), measured on 1-record inserts.
+ */
+const natively = <E>(
+  native: NativeSession,
+  statement: Statement,
+  request: InsertRequest,
+  body: Stream.Stream<Uint8Array, E>
+): Effect.Effect<InsertSummary, EngineError | E> =>
+  Effect.gen(function* () {
+    const pieces = Chunk.toReadonlyArray(yield* Stream.runCollect(body))
+    const data =
+      pieces.length === 1 ? decoder.decode(pieces[0]) : Buffer.concat(pieces).toString("utf8")
+    const sql = `${Sql.insertStatement(request, statement.settings)}\n${data}`
+    yield* Effect.tryPromise({
+      try: () => native.once(sql, "TabSeparated", statement.signal),
+      catch: statement.failure
+    }).pipe(Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))))
+    // chDB reports no counters for an insert (the client adapter's summary was zeros too).
+    return new InsertSummary({ writtenRows: 0, writtenBytes: 0 })
+  })
+
+export const run = <E>(
+  statement: Statement,
+  request: InsertRequest,
+  body: Stream.Stream<Uint8Array, E>
+): Effect.Effect<InsertSummary, EngineError | E, Scope.Scope> =>
+  statement.native === undefined
+    ? overHttp(statement, request, body)
+    : natively(statement.native, statement, request, body)

@@ -54,11 +54,20 @@ export const quoteIdentifier = (name: string): string =>
 export const quoteString = (value: string): string =>
   "'" + value.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"
 
-export const insertStatement = (request: InsertRequest): string => {
+/**
+ * `settings`, when given, go in the statement's own `SETTINGS` clause: chDB then runs the
+ * insert in one call instead of a session `SET` and the insert.
+ */
+export const insertStatement = (
+  request: InsertRequest,
+  settings: Record<string, string | number | boolean> = {}
+): string => {
   const columns =
     request.columns === undefined ? "" : ` (${request.columns.map(quoteIdentifier).join(", ")})`
   const table = `${quoteIdentifier(request.database)}.${quoteIdentifier(request.table)}`
-  return `INSERT INTO ${table}${columns} FORMAT ${request.format}`
+  const changes = settingChanges(settings)
+  const clause = changes.length === 0 ? "" : ` SETTINGS ${changes.join(", ")}`
+  return `INSERT INTO ${table}${columns}${clause} FORMAT ${request.format}`
 }
 
 /**
@@ -118,6 +127,11 @@ const settingValue = (value: string | number | boolean): string =>
         : "0"
       : quoteString(value)
 
+const settingChanges = (settings: Record<string, string | number | boolean>) =>
+  Object.entries(settings)
+    .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+    .map(([key, value]) => `${key} = ${settingValue(value)}`)
+
 /**
  * Session statements for chDB's native calls: the current database, then one `SET` of
  * the settings in the order given (`statementSettings` puts `readonly` last). One `SET`
@@ -129,9 +143,7 @@ export const sessionStatements = (
   database: string | undefined,
   settings: Record<string, string | number | boolean>
 ): string => {
-  const changes = Object.entries(settings)
-    .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-    .map(([key, value]) => `${key} = ${settingValue(value)}`)
+  const changes = settingChanges(settings)
   return (
     [
       ...(database === undefined ? [] : [`USE ${quoteIdentifier(database)}`]),
