@@ -1,134 +1,31 @@
 /**
- * A body insert: the records stream into a private staging table chunk by chunk; only
- * when the whole body went in are the new paths made columns and the staging parts
- * attached to the table in one step (`ATTACH PARTITION … FROM`, which links the parts;
- * `MOVE PARTITION` did the same but took 20–200 ms where this takes ~4, measured on
- * chDB). The staging table is emptied afterwards, off the insert's path (Staging.ts).
- * A rejected body leaves the table untouched.
+ * A body insert. The records are cut into chunks of whole records without parsing them
+ * (RecordSplitter.ts). A body of one chunk, into a table this process has written to,
+ * goes in as one statement (DirectInsert.ts); anything else through a staging table
+ * (StagedInsert.ts): several statements are atomic only that way, and a table's first
+ * insert in a process may create it, which a refused body must not. Measured on chDB in
+ * one process: one statement against the staging table's four (insert, its paths, the
+ * attach, emptying it) for 1 record, 2 ms against 21.
  */
-import { Effect, Option, Stream } from "effect"
-import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { EngineError, InsertRequest } from "../../domain/Engine.js"
-import { InsertTokenReused, MalformedRecords } from "../../domain/Errors.js"
-import type { InsertToken } from "../../domain/IngestWriter.js"
-import * as EngineSql from "../tables/EngineSql.js"
-import * as InsertTokens from "../tables/InsertTokens.js"
-import * as Layout from "../tables/Layout.js"
-import {
-  MAX_PATH_BYTES,
-  addsPaths,
-  knownPaths,
-  mergePaths,
-  overlongPath,
-  stagingPaths
-} from "../tables/LeafPaths.js"
-import type { SchemalessTables } from "../tables/SchemalessTables.js"
-import type { TableEvents } from "../tables/TableEvents.js"
-import type { TableLocks } from "../tables/TableLocks.js"
-import type { Chunk } from "./RecordSplitter.js"
-import { RecordSplitter, SplitError, locate } from "./RecordSplitter.js"
-import { acquireStaging } from "./Staging.js"
+import { Chunk, Effect, Option, Sink, Stream } from "effect"
+import type { BodyInsertDependencies, BodyInsertRequest, HashedToken } from "./BodyInsertRequest.js"
+import { insertDirect } from "./DirectInsert.js"
+import { splitFailure } from "./InsertRefusals.js"
+import { RecordSplitter } from "./RecordSplitter.js"
+import type { Chunk as RecordChunk } from "./RecordSplitter.js"
+import { insertStaged } from "./StagedInsert.js"
 
-/** About how much of a body goes into the staging table per statement. */
+/** About how much of a body goes into the engine per statement. */
 export const CHUNK_BYTES = 4 * 1024 * 1024
 
-export interface BodyInsertRequest<E> {
-  readonly engine: AnalyticalEngine
-  /** The engine's name of the database. */
-  readonly database: string
-  readonly table: string
-  /** Decoded body bytes. */
-  readonly body: Stream.Stream<Uint8Array, E>
-  /** NDJSON: one object per line, no top-level array. */
-  readonly lines: boolean
-  readonly token: InsertToken | undefined
-  /** Of the table, and so of its staging tables and the rows sent (Layout.ts). */
-  readonly layout: Layout.TableLayout
-}
-
-/** What every insert shares, taken once when the writer is built. */
-export interface BodyInsertDependencies {
-  readonly tables: SchemalessTables
-  readonly locks: TableLocks
-  readonly events: TableEvents
-}
-
-const ROW = /\(at row (\d+)\)/
-// The engine refuses an ALTER whose statement, or the table definition it would leave,
-// passes `max_query_size`: too many new columns at once, or in all.
-const TOO_WIDE = /max_query_size/
-
-type PublishError = EngineError | InsertTokenReused | MalformedRecords
-
-const malformed = (chunk: Chunk, error: EngineError) => {
-  const row = Number(ROW.exec(error.message)?.[1] ?? "1")
-  const { line, record } = locate(chunk, row)
-  const detail = error.message
-    .replace(ROW, "")
-    .replace(/:?\s*While executing \w+\.?/, "")
-    .trim()
-  return new MalformedRecords({
-    message: `Malformed JSON in record ${record} (line ${line}): ${detail}`,
-    hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
-  })
-}
-
-const splitFailure = (error: unknown) =>
-  error instanceof SplitError
-    ? new MalformedRecords({
-        message: `Malformed body: ${error.message}.`,
-        hint: "Send one JSON object, an array of objects, or one object per line (application/x-ndjson). Nothing was inserted."
-      })
-    : new MalformedRecords({ message: String(error) })
+export type { BodyInsertDependencies, BodyInsertRequest } from "./BodyInsertRequest.js"
 
 export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
-  { tables, locks, events }: BodyInsertDependencies,
+  dependencies: BodyInsertDependencies,
   request: BodyInsertRequest<E>
 ) {
-  const { engine, database, table } = request
-  const orDie = <A, R>(effect: Effect.Effect<A, EngineError, R>) => Effect.orDie(effect)
-  let moved = false
-
-  const pooled = yield* acquireStaging(engine, database, locks, request.layout, () => moved)
-  const shape = Layout.insertShape(request.layout)
-  const staging = pooled.name
-  // A pooled staging table that vanished (its database was dropped since) is made again
-  // before the first chunk goes in; after that, a missing table is a failure.
-  let mayRecreate = !pooled.created
-
   const splitter = new RecordSplitter(CHUNK_BYTES, request.lines)
-  const insertChunk = (chunk: Chunk) => {
-    const attempt = engine.insert(
-      new InsertRequest({
-        database,
-        table: staging,
-        format: shape.format,
-        columns: shape.columns,
-        queryId: crypto.randomUUID()
-      }),
-      Stream.fromIterable(chunk.parts)
-    )
-    const retrying = mayRecreate
-      ? Effect.catchIf(
-          attempt,
-          (error) => error instanceof EngineError && error.type === "UNKNOWN_TABLE",
-          () => Effect.zipRight(pooled.create, attempt)
-        )
-      : attempt
-    mayRecreate = false
-    return retrying.pipe(
-      Effect.catchIf(
-        (error): error is EngineError => error instanceof EngineError,
-        // Only the body's fault is a 400; an engine in trouble is ours (a 500).
-        (error) =>
-          ROW.test(error.message) || /JSON|parse/i.test(error.message)
-            ? Effect.fail(malformed(chunk, error))
-            : Effect.die(error)
-      )
-    )
-  }
-
-  yield* request.body.pipe(
+  const chunks = request.body.pipe(
     Stream.mapConcatEffect((bytes) =>
       Effect.try({ try: () => splitter.push(bytes), catch: splitFailure })
     ),
@@ -137,87 +34,26 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
         Stream.fromEffect(Effect.try({ try: () => splitter.end(), catch: splitFailure })),
         Stream.fromIterable
       )
-    ),
-    Stream.runForEach(insertChunk)
+    )
   )
-  const inserted = splitter.totalRecords
-
-  const found = yield* orDie(stagingPaths(engine, database, staging))
-  const overlong = overlongPath(found)
-  if (overlong !== undefined) {
-    return yield* new MalformedRecords({
-      message: `A field name is ${Buffer.byteLength(overlong)} bytes long (${overlong.slice(0, 40)}…); at most ${MAX_PATH_BYTES} are accepted.`,
-      hint: "Use shorter keys (dotted paths count whole). Nothing was inserted."
-    })
-  }
-  const state = locks.stateOf(database, table)
-  const token =
+  // Two chunks tell a body of one chunk (the stream ended after it) from a longer one.
+  const [head, rest] = yield* Stream.peel(chunks, Sink.take<RecordChunk>(2))
+  const token = Effect.suspend(() =>
     request.token === undefined
-      ? Option.none()
-      : Option.some({ token: request.token.token, hash: yield* request.token.bodyHash })
-
-  const moveIn = EngineSql.command(
-    engine,
-    `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`
-  ).pipe(
-    Effect.tap(() => {
-      moved = true
-    })
+      ? Effect.succeed(Option.none<HashedToken>())
+      : Effect.map(request.token.bodyHash, (hash) =>
+          Option.some({ token: request.token!.token, hash })
+        )
   )
+  const records = () => splitter.totalRecords
+  const staged = (body: Stream.Stream<RecordChunk, never> | typeof rest) =>
+    insertStaged(dependencies, request, body, records, token)
 
-  const publish: Effect.Effect<number, PublishError> = Effect.gen(function* () {
-    if (Option.isSome(token)) {
-      const seen = yield* InsertTokens.find(engine, database, table, token.value.token)
-      if (Option.isSome(seen)) {
-        if (seen.value.body_hash === token.value.hash) return seen.value.inserted
-        return yield* new InsertTokenReused({
-          message: "This insert token was already used with a different body.",
-          hint: "Use a new token for new data; reuse a token only to retry the same body."
-        })
-      }
-    }
-    if (state.columns === undefined) {
-      yield* tables.create(engine, database, table, request.layout)
-      state.columns = yield* knownPaths(engine, database, table)
-    }
-    const mixed = yield* mergePaths(engine, database, table, staging, found, state.columns).pipe(
-      Effect.catchIf(
-        (error) => TOO_WIDE.test(error.message),
-        () =>
-          new MalformedRecords({
-            message: `Table '${table}' cannot take this insert's new fields: its definition would pass the engine's 256 KiB limit.`,
-            hint: "Send fewer distinct fields or shorter names, or keep rarely queried data in one string field. Nothing was inserted."
-          })
-      )
-    )
-    yield* moveIn
-    if (mixed) yield* events.publish({ database, table })
-    if (Option.isSome(token)) {
-      const { token: value, hash } = token.value
-      yield* InsertTokens.record(engine, database, table, value, hash, inserted)
-    }
-    return inserted
-  })
-
-  // A failure may come from a stale cache (the table or database was dropped): retry once.
-  const forget = Effect.sync(() => {
-    state.columns = undefined
-  })
-  const locked = state.lock.withPermits(1)(
-    publish.pipe(
-      Effect.catchTag("EngineError", () => Effect.zipRight(forget, publish)),
-      Effect.catchTag("EngineError", (error) => Effect.zipRight(forget, Effect.die(error)))
-    )
+  const known = dependencies.locks.stateOf(request.database, request.table).columns !== undefined
+  if (Chunk.size(head) !== 1 || !known)
+    return yield* staged(Stream.concat(Stream.fromChunk(head), rest))
+  const only = Chunk.unsafeGet(head, 0)
+  return yield* insertDirect(dependencies, request, only, records(), yield* token).pipe(
+    Effect.catchTag("NotDirect", () => staged(Stream.make(only)))
   )
-  // Nothing to change and no token to check: the columns for every path already exist
-  // (they are known only once added), so the rows can move in without waiting for the
-  // table's lock. Any failure takes the locked path, which starts from the engine again.
-  const columns = state.columns
-  if (Option.isNone(token) && columns !== undefined && !addsPaths(found, columns)) {
-    return yield* moveIn.pipe(
-      Effect.as(inserted),
-      Effect.catchTag("EngineError", () => locked)
-    )
-  }
-  return yield* locked
 }, Effect.scoped)

@@ -17,7 +17,14 @@ export const rows = <A, I>(
   // (its piece, the acknowledgement, its end); these answers are small.
   engine
     .queryWhole(
-      new QueryRequest({ sql, format: "JSONEachRow", queryId: crypto.randomUUID() }),
+      // Read-only, so the worker may run it on a session kept from an earlier read
+      // (opening one costs about as much as these statements themselves).
+      new QueryRequest({
+        sql,
+        format: "JSONEachRow",
+        queryId: crypto.randomUUID(),
+        settings: { readonly: 1 }
+      }),
       ROWS_MAX_BYTES
     )
     .pipe(

@@ -13,7 +13,9 @@ import {
  *   __raw) ENGINE = MergeTree ORDER BY tuple() COMMENT '{"created_at":…}'`. Inserts
  *   send raw bytes as `INSERT INTO db.t (__raw) FORMAT JSONAsObject`; the engine parses
  *   them (nothing parses JSON in JavaScript). `__raw_data` being MATERIALIZED keeps it
- *   out of `SELECT *`; it stays queryable by name.
+ *   out of `SELECT *`; it stays queryable by name. The table also has two constraints
+ *   (the length of a path, and that every path and type already has its column) and the
+ *   `Set` table of its known paths (below).
  * - Every leaf path of the stored records has an ALIAS column named by its dotted path
  *   (`request.client.geo.country`), so bare dotted names work in SQL. Its `COMMENT` lists
  *   every engine type the path has held (`Int64,String`), so a query can tell a mixed
@@ -55,6 +57,52 @@ export const qualified = (database: string, table: string) =>
  */
 export type TableLayout = "records" | "events"
 
+/** The longest leaf path (in bytes, dots included) a record may hold: it becomes a column name. */
+export const MAX_PATH_BYTES = 1024
+
+/**
+ * Refuses, inside the insert, a record with a longer path, so a refused body leaves
+ * nothing behind (the engine checks constraints before it writes a part).
+ */
+export const PATH_LENGTH_CONSTRAINT = "__path_length"
+const pathLengthCheck =
+  `CHECK arrayAll(p -> length(p) <= ${MAX_PATH_BYTES}, ` +
+  `JSONAllPaths(${quoteIdentifier(RAW_COLUMN)}))`
+
+/**
+ * The (path, type) pairs the table has columns for, in a `Set` table of its own, and a
+ * constraint that refuses a row holding any other: an insert of known paths only needs no
+ * more than its own statement, and one bringing a new path or type is refused before the
+ * engine writes anything, to go the way that adds columns first (BodyInsert). The check
+ * costs about 1% of an insert (5,000 records: 37.1 ms against 36.6, chDB in-process).
+ */
+export const KNOWN_PATHS_CONSTRAINT = "__known_paths"
+export const knownPathsTable = (table: string) => `__paths_${table}`
+
+export const createKnownPathsSql = (database: string, table: string) =>
+  `CREATE TABLE IF NOT EXISTS ${qualified(database, knownPathsTable(table))} ` +
+  "(path String, type String) ENGINE = Set"
+
+export const rememberPathsSql = (
+  database: string,
+  table: string,
+  pairs: ReadonlyArray<readonly [path: string, type: string]>
+) =>
+  `INSERT INTO ${qualified(database, knownPathsTable(table))} (path, type) VALUES ` +
+  pairs.map(([path, type]) => `(${quoteString(path)}, ${quoteString(type)})`).join(", ")
+
+/**
+ * The constraints of a table (its staging tables have only the length check, since
+ * their rows bring new paths by design); a table made before them gets them at its
+ * first insert in a process.
+ */
+export const addConstraintsSql = (database: string, table: string) =>
+  `ALTER TABLE ${qualified(database, table)} ` +
+  `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}, ` +
+  `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(KNOWN_PATHS_CONSTRAINT)} CHECK ` +
+  `mapAll((p, t) -> (p, t) IN ${qualified(database, knownPathsTable(table))}, ` +
+  `JSONAllPathsWithTypes(${quoteIdentifier(RAW_COLUMN)}))`
+
 export const createTableSql = (
   database: string,
   table: string,
@@ -63,7 +111,8 @@ export const createTableSql = (
 ) =>
   `CREATE TABLE IF NOT EXISTS ${qualified(database, table)} ` +
   `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}` +
-  `${layout === "events" ? `, ${eventColumnsSql}` : ""}) ` +
+  `${layout === "events" ? `, ${eventColumnsSql}` : ""}, ` +
+  `CONSTRAINT ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}) ` +
   `ENGINE = MergeTree ORDER BY ${layout === "events" ? EVENT_ORDER_BY : "tuple()"} ` +
   `COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
 

@@ -1,7 +1,8 @@
 /**
  * Keeps a table's ALIAS columns in step with the leaf paths its records hold: the paths
  * of a staging table (an insert not yet visible) are merged into the target's columns
- * before its rows are moved in, so they are queryable the moment they appear.
+ * before its rows are moved in, so they are queryable the moment they appear; the
+ * table's known-paths table follows its columns.
  */
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -10,12 +11,8 @@ import * as Layout from "./Layout.js"
 import { aliasColumns } from "./SchemalessTables.js"
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 
-/** The longest leaf path (in bytes, dots included) an insert may add as a column. */
-export const MAX_PATH_BYTES = 1024
-
-/** The first of `found`'s paths that is too long to become a column, if any. */
-export const overlongPath = (found: Readonly<Record<string, ReadonlyArray<string>>>) =>
-  Object.keys(found).find((path) => Buffer.byteLength(path) > MAX_PATH_BYTES)
+/** Path → the engine types its values had. */
+export type FoundPaths = Readonly<Record<string, ReadonlyArray<string>>>
 
 const PathsRow = Schema.Struct({
   paths: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
@@ -30,7 +27,7 @@ interface Change {
 }
 
 const changesOf = (
-  found: Readonly<Record<string, ReadonlyArray<string>>>,
+  found: FoundPaths,
   existing: ReadonlyMap<string, ReadonlyArray<string>>
 ): Array<Change> =>
   Object.entries(found).flatMap(([path, types]): Array<Change> => {
@@ -42,12 +39,10 @@ const changesOf = (
   })
 
 /** Whether `found` holds a path, or a type of a path, that `known` lacks. */
-export const addsPaths = (
-  found: Readonly<Record<string, ReadonlyArray<string>>>,
-  known: ReadonlyMap<string, ReadonlyArray<string>>
-) => changesOf(found, known).length > 0
+export const addsPaths = (found: FoundPaths, known: ReadonlyMap<string, ReadonlyArray<string>>) =>
+  changesOf(found, known).length > 0
 
-/** The leaf paths and types of the records in `staging`. */
+/** The leaf paths and types of the records in `staging` (an insert not yet visible). */
 export const stagingPaths = (engine: AnalyticalEngine, database: string, staging: string) =>
   Effect.map(
     EngineSql.rows(
@@ -59,6 +54,23 @@ export const stagingPaths = (engine: AnalyticalEngine, database: string, staging
     (found) => found[0]?.paths ?? {}
   )
 
+/**
+ * Records `known` (the table's columns) in its known-paths table, so inserts of these
+ * paths and types pass its constraint. All of them each time: the `Set` keeps each once,
+ * and a pair lost (a crash between a column and its record) comes back.
+ */
+export const rememberPaths = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  known: ReadonlyMap<string, ReadonlyArray<string>>
+) => {
+  const pairs = [...known].flatMap(([path, types]) => types.map((type) => [path, type] as const))
+  return pairs.length === 0
+    ? Effect.void
+    : EngineSql.command(engine, Layout.rememberPathsSql(database, table, pairs))
+}
+
 /** The ALIAS columns of `table` as path → types. */
 export const knownPaths = (engine: AnalyticalEngine, database: string, table: string) =>
   Effect.map(
@@ -67,15 +79,15 @@ export const knownPaths = (engine: AnalyticalEngine, database: string, table: st
   )
 
 /**
- * Adds or widens the ALIAS columns of `table` for `found` (paths of `staging`), and
- * records them in `known`.
+ * Adds or widens the ALIAS columns of `table` for `found`, and records them in `known`.
+ * The types are asked of the table itself: an alias expression's type depends on the
+ * JSON column's declaration only, never on the rows.
  */
 export const mergePaths = (
   engine: AnalyticalEngine,
   database: string,
   table: string,
-  staging: string,
-  found: Readonly<Record<string, ReadonlyArray<string>>>,
+  found: FoundPaths,
   known: Map<string, ReadonlyArray<string>>
 ) =>
   Effect.gen(function* () {
@@ -86,7 +98,7 @@ export const mergePaths = (
       engine,
       DescribeRow,
       `DESCRIBE (SELECT ${expressions.map((e, i) => `${e} AS c${i}`).join(", ")} ` +
-        `FROM ${Layout.qualified(database, staging)})`
+        `FROM ${Layout.qualified(database, table)})`
     )
     const clauses = changes.map((change, i) => {
       const type = described[i]?.type ?? "Dynamic"

@@ -74,19 +74,33 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
           engine,
           `DROP TABLE IF EXISTS ${Layout.qualified(database, table)} SYNC`
         )
+        // After the table, whose constraint depends on it; a new table of the same name
+        // starts with no known paths.
+        yield* EngineSql.command(
+          engine,
+          `DROP TABLE IF EXISTS ${Layout.qualified(database, Layout.knownPathsTable(table))} SYNC`
+        )
         yield* events.publish({ database, table })
       }),
 
+      /**
+       * Creates the table if it does not exist, with its known-paths table and its
+       * constraints (added to a table made before them). Once per table and process:
+       * an insert calls it before its first write.
+       */
       create: Effect.fn("SchemalessTables.create")(function* (
         engine: AnalyticalEngine,
         database: string,
         table: string,
         layout: Layout.TableLayout = "records"
       ) {
-        yield* EngineSql.command(
-          engine,
-          Layout.createTableSql(database, table, new Date().toISOString(), layout)
-        )
+        for (const sql of [
+          Layout.createTableSql(database, table, new Date().toISOString(), layout),
+          Layout.createKnownPathsSql(database, table),
+          Layout.addConstraintsSql(database, table)
+        ]) {
+          yield* EngineSql.command(engine, sql)
+        }
       })
     })),
     dependencies: [TableEvents.Default]

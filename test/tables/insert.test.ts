@@ -214,6 +214,46 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           expect(never.status).toBe(404)
         })
       )
+
+      // A one-chunk body into a table this server has written to goes in as one statement.
+      it.effect("into a table written before, a refused body leaves no row and no column", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const columns = Effect.map(
+            call(server, "GET", "/v1/tables/single", { token: adminKeyOf(server) }),
+            (reply) =>
+              (reply.json as { table: { columns: Array<{ name: string }> } }).table.columns.map(
+                (c) => c.name
+              )
+          )
+          expect((yield* insert(server, "single", JSON.stringify(records(2)))).json).toEqual({
+            inserted: 2
+          })
+          const withExtra = records(500, 2).map((r) => ({ ...r, extra: { flag: true } }))
+          const badLast = JSON.stringify(withExtra).slice(0, -1) + ', {"id": }]'
+          const malformed = yield* insert(server, "single", badLast)
+          expect(malformed.status).toBe(400)
+          expect(malformed.json).toMatchObject({ message: expect.stringMatching(/record 500 /) })
+          const longKey = [
+            { id: 9, [`k${"x".repeat(2_000)}`]: 1 },
+            { id: 10, fine: 2 }
+          ]
+          const overlong = yield* insert(server, "single", JSON.stringify(longKey))
+          expect(overlong.status).toBe(400)
+          expect(overlong.json).toMatchObject({
+            message: expect.stringContaining("Record 0 (line 1) has a field name")
+          })
+          expect(yield* count("single")).toBe(2)
+          expect(yield* columns).toEqual(["id", "message", "nested.level.deep"])
+          // The same records without the bad one: every row, and the new field a column.
+          const good = yield* insert(server, "single", JSON.stringify(withExtra))
+          expect(good.json).toEqual({ inserted: 500 })
+          expect(yield* count("single")).toBe(502)
+          expect(yield* columns).toEqual(["extra.flag", "id", "message", "nested.level.deep"])
+          const flagged = yield* sql(server, "SELECT count() AS c FROM single WHERE extra.flag")
+          expect(Number(flagged[0]?.c)).toBe(500)
+        })
+      )
     })
   }
 )
