@@ -58,7 +58,8 @@ export const make = (
       body: Stream.Stream<Uint8Array, E>
     ) {
       yield* Sql.formatName(request.format)
-      const statement = yield* statements.begin(request.queryId, request.settings)
+      // On chDB an insert carries its settings in its text (Insert.ts).
+      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
       return yield* Insert.run(statement, request, body)
     }, Effect.scoped)
 

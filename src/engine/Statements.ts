@@ -73,6 +73,8 @@ const KILL_TIMEOUT = "5 seconds"
  * finds its query by the marker at the end of the query text (`Sql.withQueryMarker`).
  */
 const IDLE_SESSIONS_PER_SETUP = 4
+/** The key of sessions kept for statements with inline settings (no setup to run). */
+const INLINE = "inline"
 const IDLE_SESSIONS = 16
 
 const closeClient = (c: StatementClient) =>
@@ -121,13 +123,15 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
 
   /**
    * Registers a statement; if its scope ends before it settles, aborts and kills it.
-   * `session` (queries only): the database it runs in, and that its session may be one
-   * kept from an earlier query with the same setup, and kept again if it ends cleanly.
+   * `session`: for a query, the database it runs in, and that its session may be one
+   * kept from an earlier query with the same setup, and kept again if it ends cleanly;
+   * `inline` for a statement that carries its settings in its own text (an insert on
+   * chDB), which leaves any session as it found it, so one kept for that is used.
    */
   const begin = (
     queryId: string | undefined,
     settings: EngineSettings,
-    session?: { readonly database: string | undefined }
+    session?: { readonly database: string | undefined } | "inline"
   ): Effect.Effect<Statement, EngineError, Scope.Scope> =>
     Effect.gen(function* () {
       let settled = false
@@ -135,16 +139,18 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       const controller = yield* inFlight.enter(queryId)
       // Only `readonly=1` keeps a session as its setup left it, whatever the query runs.
       const readonly = { ...defaults, ...settings }.readonly
+      const inline = session === "inline"
       const reusable =
         session !== undefined &&
         perStatement !== undefined &&
-        (readonly === 1 || readonly === "1" || readonly === true)
+        (inline || readonly === 1 || readonly === "1" || readonly === true)
+      // A kept query session cannot take a `log_comment`: its query is found by a marker.
       const statementSettings = Sql.statementSettings(
         defaults,
         settings,
-        reusable ? undefined : queryId
+        reusable && !inline ? undefined : queryId
       )
-      const setup = Sql.sessionStatements(session?.database, statementSettings)
+      const setup = inline ? INLINE : Sql.sessionStatements(session?.database, statementSettings)
       let kept: StatementClient | undefined = undefined
       const statementClient: StatementClient =
         perStatement === undefined
