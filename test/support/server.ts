@@ -12,8 +12,19 @@ import { testServerLive } from "../../layers/Test.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import { controlPlaneSettings } from "./controlPlane.js"
 
-export const freshDataDir = (label = "sluice") =>
-  fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))
+// Removed when the test process exits (a server reopened on its directory within the
+// process still finds it): each holds a control plane and engine data, 100 MB and more.
+const madeDirs = new Set<string>()
+const removeMadeDirs = () => {
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true })
+}
+
+export const freshDataDir = (label = "sluice") => {
+  if (madeDirs.size === 0) process.once("exit", removeMadeDirs)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`))
+  madeDirs.add(dir)
+  return dir
+}
 
 export interface RunningServer {
   readonly url: string
