@@ -1,14 +1,20 @@
 /**
- * A body insert. The records are cut into chunks of whole records without parsing them
- * (RecordSplitter.ts). A body of one chunk, into a table this process has written to,
- * goes in as one statement (DirectInsert.ts); anything else through a staging table
- * (StagedInsert.ts): several statements are atomic only that way, and a table's first
- * insert in a process may create it, which a refused body must not. Measured on chDB in
- * one process: one statement against the staging table's four (insert, its paths, the
- * attach, emptying it) for 1 record, 2 ms against 21.
+ * Inserts of records. A client's body is cut into chunks of whole records without
+ * parsing it (RecordSplitter.ts); rows made here (a transform's, events) are one JSON
+ * object each, so their chunks are built without a scan. A body of one chunk, into a
+ * table this process has written to, goes in as one statement (DirectInsert.ts);
+ * anything else through a staging table (StagedInsert.ts): several statements are atomic
+ * only that way, and a table's first insert in a process may create it, which a refused
+ * body must not. Measured on chDB in one process: one statement against the staging
+ * table's four (insert, its paths, the attach, emptying it) for 1 record, 2 ms against 21.
  */
 import { Chunk, Effect, Either, Option, Stream } from "effect"
-import type { BodyInsertDependencies, BodyInsertRequest, HashedToken } from "./BodyInsertRequest.js"
+import type {
+  BodyInsertDependencies,
+  BodyInsertRequest,
+  HashedToken,
+  InsertTarget
+} from "./BodyInsertRequest.js"
 import { insertDirect } from "./DirectInsert.js"
 import { splitFailure } from "./InsertRefusals.js"
 import { RecordSplitter } from "./RecordSplitter.js"
@@ -18,9 +24,53 @@ import { insertStaged } from "./StagedInsert.js"
 /** About how much of a body goes into the engine per statement. */
 export const CHUNK_BYTES = 4 * 1024 * 1024
 
+/** The largest piece of a chunk sent on: each travels to the engine as one message. */
+const PIECE_BYTES = CHUNK_BYTES / 4
+
 export type { BodyInsertDependencies, BodyInsertRequest } from "./BodyInsertRequest.js"
 
-export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
+const insertChunks = <E>(
+  dependencies: BodyInsertDependencies,
+  target: InsertTarget,
+  chunks: Stream.Stream<RecordChunk, E>,
+  /** The records sent, once `chunks` has ended. */
+  records: () => number
+) =>
+  Effect.gen(function* () {
+    // Two chunks tell a body of one chunk (the stream ended after it) from a longer one.
+    // Pulled by hand: `Stream.peel` forks a fiber for the rest, which cost 0.6 ms here.
+    const pull = yield* Stream.toPull(chunks)
+    const ahead: Array<RecordChunk> = []
+    let ended = false
+    while (!ended && ahead.length < 2) {
+      const next = yield* Effect.either(pull)
+      if (Either.isRight(next)) ahead.push(...next.right)
+      else if (Option.isNone(next.left)) ended = true
+      else return yield* Effect.fail(next.left.value)
+    }
+    const rest = ended ? Stream.empty : Stream.repeatEffectChunkOption(pull)
+    const token = Effect.suspend(() =>
+      target.token === undefined
+        ? Effect.succeed(Option.none<HashedToken>())
+        : Effect.map(target.token.bodyHash, (hash) =>
+            Option.some({ token: target.token!.token, hash })
+          )
+    )
+    const staged = (body: Stream.Stream<RecordChunk, E>) =>
+      insertStaged(dependencies, target, body, records, token)
+
+    const known = dependencies.locks.stateOf(target.database, target.table).columns !== undefined
+    const only = ahead[0]
+    if (only === undefined || ahead.length > 1 || !known) {
+      return yield* staged(Stream.concat(Stream.fromChunk(Chunk.fromIterable(ahead)), rest))
+    }
+    return yield* insertDirect(dependencies, target, only, records(), yield* token).pipe(
+      Effect.catchTag("NotDirect", () => staged(Stream.make(only)))
+    )
+  }).pipe(Effect.scoped)
+
+/** A client's body of records: one object, an array of objects, or NDJSON. */
+export const insertBody = Effect.fn("BodyInsert.insertBody")(function* <E>(
   dependencies: BodyInsertDependencies,
   request: BodyInsertRequest<E>
 ) {
@@ -36,35 +86,48 @@ export const insertBody = Effect.fn("BodyInsert.insert")(function* <E>(
       )
     )
   )
-  // Two chunks tell a body of one chunk (the stream ended after it) from a longer one.
-  // Pulled by hand: `Stream.peel` forks a fiber for the rest, which cost 0.6 ms here.
-  const pull = yield* Stream.toPull(chunks)
-  const ahead: Array<RecordChunk> = []
-  let ended = false
-  while (!ended && ahead.length < 2) {
-    const next = yield* Effect.either(pull)
-    if (Either.isRight(next)) ahead.push(...next.right)
-    else if (Option.isNone(next.left)) ended = true
-    else return yield* Effect.fail(next.left.value)
-  }
-  const head = Chunk.fromIterable(ahead)
-  const rest = ended ? Stream.empty : Stream.repeatEffectChunkOption(pull)
-  const token = Effect.suspend(() =>
-    request.token === undefined
-      ? Effect.succeed(Option.none<HashedToken>())
-      : Effect.map(request.token.bodyHash, (hash) =>
-          Option.some({ token: request.token!.token, hash })
-        )
-  )
-  const records = () => splitter.totalRecords
-  const staged = (body: Stream.Stream<RecordChunk, never> | typeof rest) =>
-    insertStaged(dependencies, request, body, records, token)
+  return yield* insertChunks(dependencies, request, chunks, () => splitter.totalRecords)
+})
 
-  const known = dependencies.locks.stateOf(request.database, request.table).columns !== undefined
-  if (Chunk.size(head) !== 1 || !known)
-    return yield* staged(Stream.concat(Stream.fromChunk(head), rest))
-  const only = ahead[0]!
-  return yield* insertDirect(dependencies, request, only, records(), yield* token).pipe(
-    Effect.catchTag("NotDirect", () => staged(Stream.make(only)))
+// One huge row (a 64 MiB event) in one piece took its cluster's engine worker down.
+function* pieces(bytes: Uint8Array) {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    yield bytes.subarray(at, at + PIECE_BYTES)
+  }
+}
+
+/** Rows, each one JSON object on one line, as chunks of about `CHUNK_BYTES`. */
+function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> {
+  const encoder = new TextEncoder()
+  let first = 0
+  while (first < rows.length) {
+    let end = first
+    let size = 0
+    while (end < rows.length && (end === first || size < CHUNK_BYTES)) {
+      size += rows[end]!.length + 1
+      end++
+    }
+    const bytes = encoder.encode(rows.slice(first, end).join("\n") + "\n")
+    yield {
+      parts: [...pieces(bytes)],
+      firstRecord: first,
+      records: end - first,
+      lines: Array.from({ length: end - first }, (_, i) => first + i + 1)
+    }
+    first = end
+  }
+}
+
+/** Rows made here (a transform's, events), each one JSON object (`JSON.stringify`'s). */
+export const insertRows = Effect.fn("BodyInsert.insertRows")(function* (
+  dependencies: BodyInsertDependencies,
+  target: InsertTarget,
+  rows: ReadonlyArray<string>
+) {
+  return yield* insertChunks(
+    dependencies,
+    target,
+    Stream.fromIterable(rowChunks(rows)),
+    () => rows.length
   )
-}, Effect.scoped)
+})

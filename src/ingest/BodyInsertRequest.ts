@@ -10,18 +10,23 @@ import type { SchemalessTables } from "../tables/SchemalessTables.js"
 import type { TableEvents } from "../tables/TableEvents.js"
 import type { TableLocks } from "../tables/TableLocks.js"
 
-export interface BodyInsertRequest<E> {
+/** Where an insert goes, and how its rows are laid out. */
+export interface InsertTarget {
   readonly engine: AnalyticalEngine
   /** The engine's name of the database. */
   readonly database: string
   readonly table: string
+  readonly token: InsertToken | undefined
+  /** Of the table, and so of its staging tables and the rows sent (Layout.ts). */
+  readonly layout: Layout.TableLayout
+}
+
+/** A body of records as a client sent it. */
+export interface BodyInsertRequest<E> extends InsertTarget {
   /** Decoded body bytes. */
   readonly body: Stream.Stream<Uint8Array, E>
   /** NDJSON: one object per line, no top-level array. */
   readonly lines: boolean
-  readonly token: InsertToken | undefined
-  /** Of the table, and so of its staging tables and the rows sent (Layout.ts). */
-  readonly layout: Layout.TableLayout
 }
 
 /** What every insert shares, taken once when the writer is built. */

@@ -11,7 +11,7 @@ import type { EngineError } from "../../domain/Engine.js"
 import type { InsertTokenReused, MalformedRecords } from "../../domain/Errors.js"
 import * as InsertTokens from "../tables/InsertTokens.js"
 import * as Layout from "../tables/Layout.js"
-import type { BodyInsertDependencies, BodyInsertRequest, HashedToken } from "./BodyInsertRequest.js"
+import type { BodyInsertDependencies, HashedToken, InsertTarget } from "./BodyInsertRequest.js"
 import { checkToken } from "./BodyInsertRequest.js"
 import { isEngineError, refusal } from "./InsertRefusals.js"
 import type { Chunk } from "./RecordSplitter.js"
@@ -29,9 +29,9 @@ const notDirect = (error: EngineError) =>
   (error.type === "VIOLATED_CONSTRAINT" && error.message.includes(Layout.KNOWN_PATHS_CONSTRAINT)) ||
   error.type === "UNKNOWN_TABLE"
 
-export const insertDirect = <E>(
+export const insertDirect = (
   { locks }: BodyInsertDependencies,
-  request: BodyInsertRequest<E>,
+  request: InsertTarget,
   chunk: Chunk,
   inserted: number,
   hashed: Option.Option<HashedToken>

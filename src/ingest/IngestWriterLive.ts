@@ -18,9 +18,9 @@ import { insertExport } from "../otlp/OtlpIngest.js"
 import { SchemalessTables } from "../tables/SchemalessTables.js"
 import { TableEvents } from "../tables/TableEvents.js"
 import { TableLocks } from "../tables/TableLocks.js"
-import { insertBody } from "./BodyInsert.js"
+import * as BodyInsert from "./BodyInsert.js"
 import { eventRow } from "./EventRows.js"
-import { ndjson, rowsToken } from "./RowsBody.js"
+import { rowsToken } from "./RowsBody.js"
 
 export const IngestWriterLive = Layer.effect(
   IngestWriter,
@@ -46,7 +46,7 @@ export const IngestWriterLive = Layer.effect(
       records: Records<E>
     ) {
       const where = yield* target(scope, database)
-      const inserted = yield* insertBody(dependencies, {
+      const inserted = yield* BodyInsert.insertBody(dependencies, {
         ...where,
         table,
         body: records.bytes,
@@ -66,14 +66,11 @@ export const IngestWriterLive = Layer.effect(
     ) {
       const where = yield* target(scope, database)
       if (rows.length === 0) return { inserted: 0 }
-      const inserted = yield* insertBody(dependencies, {
-        ...where,
-        table,
-        body: ndjson(rows),
-        lines: true,
-        token: rowsToken(rows, token),
-        layout: "records"
-      })
+      const inserted = yield* BodyInsert.insertRows(
+        dependencies,
+        { ...where, table, token: rowsToken(rows, token), layout: "records" },
+        rows
+      )
       return { inserted }
     })
 
@@ -85,14 +82,11 @@ export const IngestWriterLive = Layer.effect(
     ) {
       const where = yield* target(scope, database)
       if (events.length === 0) return { inserted: 0 }
-      const inserted = yield* insertBody(dependencies, {
-        ...where,
-        table,
-        body: ndjson(events.map(eventRow)),
-        lines: true,
-        token: undefined,
-        layout: "events"
-      })
+      const inserted = yield* BodyInsert.insertRows(
+        dependencies,
+        { ...where, table, token: undefined, layout: "events" },
+        events.map(eventRow)
+      )
       return { inserted }
     })
 

@@ -20,7 +20,7 @@ import {
   rememberPaths,
   stagingPaths
 } from "../tables/LeafPaths.js"
-import type { BodyInsertDependencies, BodyInsertRequest, HashedToken } from "./BodyInsertRequest.js"
+import type { BodyInsertDependencies, HashedToken, InsertTarget } from "./BodyInsertRequest.js"
 import { checkToken } from "./BodyInsertRequest.js"
 import { isEngineError, isTooWide, refusal, tooWide } from "./InsertRefusals.js"
 import type { Chunk } from "./RecordSplitter.js"
@@ -30,7 +30,7 @@ type PublishError = EngineError | InsertTokenReused | MalformedRecords
 
 export const insertStaged = <E>(
   { tables, locks, events }: BodyInsertDependencies,
-  request: BodyInsertRequest<E>,
+  request: InsertTarget,
   chunks: Stream.Stream<Chunk, MalformedRecords | E>,
   /** The records sent, once `chunks` has ended. */
   records: () => number,
