@@ -9,7 +9,7 @@ import { quoteString } from "../engine/Sql.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, ident, numberLiteral, usableName } from "./Rows.js"
 import type { Rows } from "./Rows.js"
-import { segmentPattern, segmentPrefilter } from "./Segments.js"
+import { segmentTest } from "./Segments.js"
 
 const TIME_MODIFIERS = ["earliest", "latest"]
 
@@ -23,16 +23,16 @@ export const likePattern = (value: string) =>
 const STORED_RAW = ident("_raw")
 
 const segments = (rows: Rows, text: string) => {
-  const pattern = segmentPattern(text)
-  if (pattern === null) return "1"
+  const test = segmentTest(text)
+  if (test === null) return "1"
   const raw = asText(fieldValue(rows, "_raw"))
   // ifNull only where `_raw` can be null (made by eval): it costs time on every event.
-  const never = (test: string) => (raw === STORED_RAW ? test : `ifNull(${test}, 0)`)
-  const matched = never(`match(${raw}, ${quoteString(pattern)})`)
-  const literal = segmentPrefilter(text)
-  return literal === null
+  const never = (sql: string) => (raw === STORED_RAW ? sql : `ifNull(${sql}, 0)`)
+  const haystack = test.lowered ? `lower(${raw})` : raw
+  const matched = never(`match(${haystack}, ${quoteString(test.pattern)})`)
+  return test.prefilter === null
     ? matched
-    : `(${never(`positionCaseInsensitive(${raw}, ${quoteString(literal)}) > 0`)} AND ${matched})`
+    : `(${never(`positionCaseInsensitive(${raw}, ${quoteString(test.prefilter)}) > 0`)} AND ${matched})`
 }
 
 const equals = (text: string, value: SearchValue) =>
