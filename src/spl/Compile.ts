@@ -143,7 +143,7 @@ const compileWith = (
   // The condition reads the extracted fields by their aliases in the same SELECT.
   const conditions = [
     ...windowCondition(window),
-    ...(expression === null ? [] : [searchCondition(rows, expression, 0)])
+    ...(expression === null ? [] : [searchCondition(rows, expression, 0, true)])
   ]
   const base = flatStage(rows, {
     with: extractions(json),
