@@ -13,7 +13,14 @@ import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup } from "./DedupCommand.js"
 import { evaluate, head, search, sort, where } from "./RowCommands.js"
-import { EVENTS_TABLE, eventRows, extractField, ident, selectCarried } from "./Rows.js"
+import {
+  EVENTS_TABLE,
+  eventRows,
+  extractField,
+  extractNumber,
+  ident,
+  selectCarried
+} from "./Rows.js"
 import type { JsonFields, Rows } from "./Rows.js"
 import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
@@ -90,7 +97,10 @@ const checkWindow = (window: SearchWindow) => {
 
 /** The table's fields `json` extracts, named for the columns that carry them. */
 const extractions = (json: JsonFields) =>
-  [...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`).join(", ")
+  [
+    ...[...json.columns].map(([name, sql]) => `${extractField(name)} AS ${ident(sql)}`),
+    ...[...json.numbers].map(([name, sql]) => `${extractNumber(name)} AS ${ident(sql)}`)
+  ].join(", ")
 
 /**
  * `now` is when the search started (epoch ms): in-text time modifiers and `now()` read it.
@@ -103,12 +113,13 @@ export const compileSearch = (
   requested: SearchWindow,
   now: number
 ): CompiledSearch => {
-  const first: JsonFields = { columns: new Map(), read: new Set(), whole: true }
+  const first: JsonFields = { columns: new Map(), numbers: new Map(), read: new Set(), whole: true }
   const carrying = compileWith(spl, requested, now, first)
   // No field read: the JSON carried along is never read either (the engine prunes it).
   if (first.read.size === 0) return carrying
   const second: JsonFields = {
     columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
+    numbers: new Map([...first.read].map((name, i) => [name, `__n${i}`])),
     read: new Set(),
     whole: false
   }
