@@ -6,7 +6,7 @@
  */
 import { CompiledSearch, SplStage } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
-import type { Command } from "./Ast.js"
+import type { Command, Pipeline } from "./Ast.js"
 import { SQL_BUDGET } from "./Budget.js"
 import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"
 import { parsePipeline } from "./Parse.js"
@@ -121,7 +121,10 @@ export const compileSearch = (
   now: number
 ): CompiledSearch => {
   const first: JsonFields = { columns: new Map(), numbers: new Map(), read: new Set(), whole: true }
-  const carrying = compileWith(spl, requested, now, first)
+  checkWindow(requested)
+  // Parsed once for both compilations: the parser is a good part of a compilation's time.
+  const pipeline = parsePipeline(spl)
+  const carrying = compileWith(spl, pipeline, requested, now, first)
   // No field read: the JSON carried along is never read either (the engine prunes it).
   if (first.read.size === 0) return carrying
   const second: JsonFields = {
@@ -131,7 +134,7 @@ export const compileSearch = (
     whole: false
   }
   try {
-    const extracting = compileWith(spl, requested, now, second)
+    const extracting = compileWith(spl, pipeline, requested, now, second)
     return [...second.read].every((name) => second.columns.has(name)) ? extracting : carrying
   } catch (error) {
     if (error instanceof Refusal) return carrying
@@ -141,12 +144,11 @@ export const compileSearch = (
 
 const compileWith = (
   spl: string,
+  pipeline: Pipeline,
   requested: SearchWindow,
   now: number,
   json: JsonFields
 ): CompiledSearch => {
-  checkWindow(requested)
-  const pipeline = parsePipeline(spl)
   if (pipeline.commands.length > MAX_COMMANDS)
     refuse("search", 0, `the search has more than ${MAX_COMMANDS} commands`)
   if (pipeline.search !== null && searchDepth(pipeline.search.expression) > MAX_DEPTH)
