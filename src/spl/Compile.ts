@@ -65,7 +65,19 @@ const expressionsOf = (command: Command) => {
   }
 }
 
-const step = (names: Names, input: Stage, command: Command, window: SearchWindow): Stage => {
+/**
+ * A stage's rows as the next command reads them. The numbers read beside the JSON fields'
+ * text (`JsonFields.numbers`) are computed where `spl_events` is read, for every event
+ * passing its WHERE: worth it while the rows are still those events, not once a stage
+ * kept fewer (a LIMIT, LIMIT BY, a grouping), where parsing the few rows' text is cheaper.
+ */
+const readable = (stage: Stage): Stage =>
+  (stage.flat !== undefined && stage.flat.tail === undefined) || stage.rows.json === undefined
+    ? stage
+    : { ...stage, rows: { ...stage.rows, json: { ...stage.rows.json, numbers: new Map() } } }
+
+const step = (names: Names, stage: Stage, command: Command, window: SearchWindow): Stage => {
+  const input = readable(stage)
   if (expressionsOf(command).some((depth) => depth > MAX_DEPTH))
     refuse(command.command, command.at, `${command.command} nests deeper than ${MAX_DEPTH} levels`)
   switch (command.command) {
