@@ -39,8 +39,11 @@ const loweredExactly = (c: string) => {
  * engine then finds the pattern's longest literal with a plain substring search before
  * running RE2, which it cannot do for a `(?i)` pattern, and the statement needs no
  * second test (each test in a statement costs the engine's planning too, which shows
- * on a search that reads a few granules). A term with other characters keeps `(?i)`
- * (Unicode case folding) and a `prefilter` literal for `positionCaseInsensitive`.
+ * on a search that reads a few granules: `"a b" | head 100` over 1 M events, 0.3 ms of
+ * 4). The price is lowercasing every event read: a scan of the whole window for a rare
+ * term costs about a fifth more than `positionCaseInsensitive` first (1 ms per 1 M
+ * events, measured). A term with other characters keeps `(?i)` (Unicode case folding)
+ * and a `prefilter` literal for `positionCaseInsensitive`.
  */
 export interface SegmentTest {
   readonly pattern: string
