@@ -96,12 +96,15 @@ const node = (context: ExprContext, expr: Expr): Value => {
       if (expr.op === "+" && (textual(left) || textual(right)))
         return { sql: `concat(${asText(left)}, ${asText(right)})`, kind: "string" }
       const [l, r] = [asNumber(left), asNumber(right)]
-      // Division by zero is null in SPL, not infinity.
+      // Division by zero is null in SPL, not infinity; a literal divisor other than 0
+      // needs no test on every event.
+      const divisor =
+        expr.right.type === "number" && Number(expr.right.value) !== 0 ? r : `nullIf(${r}, 0)`
       const sql =
         expr.op === "/"
-          ? `(${l} / nullIf(${r}, 0))`
+          ? `(${l} / ${divisor})`
           : expr.op === "%"
-            ? `modulo(${l}, nullIf(${r}, 0))`
+            ? `modulo(${l}, ${divisor})`
             : `(${l} ${expr.op} ${r})`
       return { sql, kind: "number" }
     }

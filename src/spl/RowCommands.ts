@@ -38,14 +38,12 @@ const filtered = (input: Stage, where: string): Stage =>
     : flatStage(input.rows, { ...input.flat, where: [...input.flat.where, where] })
 
 export const search = (input: Stage, command: Of<"search">): Stage =>
-  filtered(input, searchCondition(input.rows, command.expression, command.at))
+  filtered(input, searchCondition(input.rows, command.expression, command.at, true))
 
 export const where = (names: Names, input: Stage, command: Of<"where">): Stage => {
   const context = { rows: input.rows, command: "where", at: command.at, now: names.now }
-  return filtered(
-    input,
-    `ifNull(${condition(context, expression(context, command.expression))}, 0)`
-  )
+  // A WHERE drops a row whose condition is null: the condition needs no ifNull.
+  return filtered(input, condition(context, expression(context, command.expression)))
 }
 
 const assign = (names: Names, input: Stage, field: string, expr: Expr, at: number): Stage => {

@@ -31,11 +31,13 @@ export interface OrderKey {
  * The stored JSON's fields a search reads, extracted once where `spl_events` is read:
  * reading a field of the JSON after a subquery reads the whole JSON column (every path),
  * the base stage's subcolumn only that path. `columns`: field → SQL column holding its
- * text; `read`: every field asked for (a first compilation learns them); `whole`: the
- * JSON itself is still carried (for fields not extracted).
+ * text; `numbers`: field → SQL column holding it as a number (`extractNumber`); `read`:
+ * every field asked for (a first compilation learns them); `whole`: the JSON itself is
+ * still carried (for fields not extracted).
  */
 export interface JsonFields {
   readonly columns: ReadonlyMap<string, string>
+  readonly numbers: ReadonlyMap<string, string>
   readonly read: Set<string>
   readonly whole: boolean
 }
@@ -52,6 +54,8 @@ export interface Rows {
 export interface Value {
   readonly sql: string
   readonly kind: Kind
+  /** The same value as a number, read more cheaply than by parsing `sql` (a JSON field). */
+  readonly number?: string
 }
 
 export const RAW_DATA = "__raw_data"
@@ -81,6 +85,7 @@ export const carried = (rows: Rows): Array<string> => [
     ...rows.columns.map((c) => c.sql),
     ...rows.order.map((o) => o.sql),
     ...(rows.raw ? [...(rows.json?.columns.values() ?? [])] : []),
+    ...(rows.raw ? [...(rows.json?.numbers.values() ?? [])] : []),
     ...(rows.raw && rows.json?.whole !== false ? [RAW_DATA] : [])
   ])
 ]
@@ -94,6 +99,15 @@ export const orderBy = (order: ReadonlyArray<OrderKey>, qualifier = "") =>
 export const extractField = (name: string) =>
   `CAST(${ident(RAW_DATA)}.${ident(name)} AS Nullable(String))`
 
+/**
+ * A field of the stored JSON as a number, null when its text is not numeric: the same
+ * numbers as `toFloat64OrNull` of `extractField`, since a missing field's text here is
+ * '' (never numeric), and about a tenth faster over many events, measured: the engine
+ * converts JSON values to `String` more quickly than to `Nullable(String)`.
+ */
+export const extractNumber = (name: string) =>
+  `toFloat64OrNull(CAST(${ident(RAW_DATA)}.${ident(name)} AS String))`
+
 const NULL_TEXT = "CAST(NULL AS Nullable(String))"
 
 /** A field's value in `rows`: a visible column, a field of the stored JSON, or null. */
@@ -105,7 +119,13 @@ export const fieldValue = (rows: Rows, name: string): Value => {
   if (name === "_time") return { sql: NULL_TEXT, kind: "value" }
   rows.json?.read.add(name)
   const extracted = rows.json?.columns.get(name)
-  if (extracted !== undefined) return { sql: ident(extracted), kind: "value" }
+  const number = rows.json?.numbers.get(name)
+  if (extracted !== undefined)
+    return {
+      sql: ident(extracted),
+      kind: "value",
+      ...(number === undefined ? {} : { number: ident(number) })
+    }
   return {
     sql: `CAST(getSubcolumn(${ident(RAW_DATA)}, ${quoteString(name)}) AS Nullable(String))`,
     kind: "value"
@@ -138,7 +158,7 @@ export const asNumber = (value: Value): string => {
     case "bool":
       return `toFloat64(${value.sql})`
     default:
-      return `toFloat64OrNull(${asText(value)})`
+      return value.number ?? `toFloat64OrNull(${asText(value)})`
   }
 }
 

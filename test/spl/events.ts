@@ -13,7 +13,7 @@ import { createTableSql, insertShape, QUERY_SETTINGS } from "../../src/tables/La
 export const T0 = Date.UTC(2026, 0, 1)
 export const at = (minute: number) => T0 + minute * 60_000
 
-interface Event {
+export interface Event {
   readonly raw: string
   readonly host: string
   readonly index?: string
@@ -95,8 +95,10 @@ export const EVENTS: ReadonlyArray<Event> = [
   }
 ]
 
-/** A chDB in this process holding `EVENTS` in `default.spl_events`. */
-export const openEvents = async (): Promise<ClickHouseClient> => {
+/** A chDB in this process holding `events` (by default `EVENTS`) in `default.spl_events`. */
+export const openEvents = async (
+  events: ReadonlyArray<Event> = EVENTS
+): Promise<ClickHouseClient> => {
   const chdb = client(":memory:")
   await chdb.command({
     query: createTableSql("default", "spl_events", "2026-01-01T00:00:00Z", "events")
@@ -106,7 +108,7 @@ export const openEvents = async (): Promise<ClickHouseClient> => {
     table: "default.spl_events",
     format: format as "JSONEachRow",
     columns: columns as [string, ...Array<string>],
-    values: EVENTS.map((event, i) => ({
+    values: events.map((event, i) => ({
       _time: at(i + 1),
       _raw: event.raw,
       host: event.host,

@@ -35,6 +35,16 @@ const idCases: ReadonlyArray<
     ["e10", "e1"]
   ],
   [
+    "where: a null comparison does not sink an OR whose other side is true",
+    '| where bytes > 1000 OR user="bob"',
+    ["e10", "e7", "e2", "e1"]
+  ],
+  [
+    "where: NOT of a null comparison is null too (bytes missing or not numeric drops the event)",
+    "| where NOT (bytes > 1000)",
+    ["e11", "e8", "e5", "e2"]
+  ],
+  [
     "where: AND before OR: web-1 OR (web-2 AND bob)",
     '| where host="web-1" OR host="web-2" AND user="bob"',
     ["e11", "e9", "e3", "e2", "e1"]

@@ -83,6 +83,17 @@ layer(SplCompilerLive)("SPL safety", (it) => {
     )
   )
 
+  it.effect("division and modulo: by a literal, by zero (null), by a field that is zero", () =>
+    Effect.map(
+      search(
+        chdb,
+        "id=e1 | eval zero=bytes-1200, a=bytes/1024, b=bytes%7, c=bytes/0, d=bytes%0, e=bytes/zero, f=bytes%zero | table a, b, c, d, e, f"
+      ),
+      // 1200/1024 = 1.171875; 1200 = 171·7 + 3; every divisor that is zero gives null.
+      (rows) => expect(rows).toEqual([{ a: 1.171875, b: 3, c: null, d: null, e: null, f: null }])
+    )
+  )
+
   it.effect("control characters and non-ASCII text reach SQL as literals", () =>
     Effect.gen(function* () {
       for (const spl of [

@@ -60,6 +60,16 @@ const cases: ReadonlyArray<readonly [rule: string, spl: string, expected: Readon
     ],
     ["`<` with a number literal ignores non-numeric values", "bytes<100", ["e8", "e5"]],
     [
+      "an OR passes on one side when the other reads a missing or non-numeric field",
+      "bytes>1000 OR user=bob",
+      ["e10", "e7", "e2", "e1"]
+    ],
+    [
+      "NOT of a numeric comparison includes events without the field or a number in it",
+      "NOT bytes>1000",
+      ["e12", "e11", "e9", "e8", "e7", "e6", "e5", "e4", "e3", "e2"]
+    ],
+    [
       'IN is an OR of equalities with wildcards; 404 and "404", 200 and "200"',
       "status IN (4*, 200)",
       ["e11", "e9", "e3", "e2"]
