@@ -21,6 +21,7 @@ import { explainingFetch } from "./promql/Explain.js"
 import { rangeInput } from "./promql/Selectors.js"
 import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
+import { makeKnownLabels } from "./promql/KnownLabels.js"
 import {
   asInstant,
   asMatrix,
@@ -40,6 +41,7 @@ export const PromQLLive = Layer.effect(
     const { timeoutSeconds } = yield* queryConfig
     const engines = yield* Engines
     const created = new Set<string>()
+    const known = makeKnownLabels()
 
     const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
       Effect.gen(function* () {
@@ -51,7 +53,7 @@ export const PromQLLive = Layer.effect(
           yield* createTables(engine, name).pipe(Effect.orDie)
           created.add(`${scope.clusterId}/${name}`)
         }
-        return makeFetch(runner, scope, database)
+        return makeFetch(runner, scope, database, known)
       })
 
     const withTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
