@@ -101,25 +101,6 @@ export const QueryRunnerLive = Layer.scoped(
       })
 
     /**
-     * `RowBinary` (PromQL's sample reads, never over HTTP) is made by the engine in one
-     * piece, so it is asked for whole: one message each way to a cluster's worker, where a
-     * stream adds an acknowledgement per piece and one for its end.
-     */
-    const binaryResult = (run: Run) =>
-      Effect.gen(function* () {
-        const body = yield* running
-          .whileRegistered(
-            run.scope,
-            run.queryId,
-            run.registration,
-            run.engine.queryWhole(run.request, limits.maxResultBytes)
-          )
-          .pipe(Effect.catchTag("EngineError", run.failed))
-        const hints = yield* run.hints
-        return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryResult
-      })
-
-    /**
      * Other formats stream. The first two pieces are read before answering: a result that
      * ends within them (most small results) is whole, and a query the engine refuses, or
      * that fails in its second piece, fails cleanly. Past them a failure can only end the
@@ -208,11 +189,7 @@ export const QueryRunnerLive = Layer.scoped(
           sql: statement.sql
         })
       }
-      return yield* statement.format === "JSON"
-        ? jsonResult(r)
-        : statement.format === "RowBinary"
-          ? binaryResult(r)
-          : streamedResult(r)
+      return yield* statement.format === "JSON" ? jsonResult(r) : streamedResult(r)
     })
 
     return QueryRunner.of({
