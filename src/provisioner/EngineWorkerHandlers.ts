@@ -17,9 +17,12 @@ interface OpenInsert {
 /**
  * A message of the channel holds at most 16 MB (the serialization's bound), and a
  * result the engine makes in one piece (`RowBinary`, formats it cannot stream) can be
- * larger: it travels in slices, views of the piece, not copies.
+ * larger: it travels in slices, views of the piece, not copies. Small ones: the reading
+ * side joins a message's socket reads by copying what it holds so far at each one, so a
+ * message costs copies in proportion to its size squared (measured: a 2 MB selector read
+ * answered in 77 ms at 256 kB slices, 142 ms at 4 MB).
  */
-const SLICE_BYTES = 4 * 1024 * 1024
+const SLICE_BYTES = 256 * 1024
 
 const slices = (piece: Uint8Array): ReadonlyArray<Uint8Array> => {
   if (piece.byteLength <= SLICE_BYTES) return [piece]
