@@ -11,9 +11,16 @@ import type { ClusterScope } from "./Authorization.js"
 import type { Conflict, Forbidden, NotFound, QueryRefused, Unavailable } from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
 
+/**
+ * The formats of `POST /v1/query`, and `RowBinary` for callers inside the program that
+ * read numbers straight off the bytes (PromQL's sample reads): not offered over HTTP.
+ */
+export const StatementFormat = Schema.Union(QueryFormat, Schema.Literal("RowBinary"))
+export type StatementFormat = typeof StatementFormat.Type
+
 export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement")({
   sql: Schema.String,
-  format: QueryFormat,
+  format: StatementFormat,
   /** The caller's name for the query, for cancel: unique in its database while it runs. */
   queryId: Schema.String
 }) {}

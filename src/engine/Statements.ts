@@ -10,6 +10,17 @@ import { cancelledError, toEngineError } from "./EngineMessage.js"
 import * as InFlight from "./InFlight.js"
 import * as Sql from "./Sql.js"
 
+/** An insert of a whole body, by chDB's raw insert (no SQL text around the body). */
+export interface NativeInsert {
+  /** `database.table`, names of letters, digits and underscores. */
+  readonly table: string
+  readonly columns: ReadonlyArray<string> | undefined
+  readonly format: string
+  readonly bytes: Uint8Array
+  readonly settings: Record<string, string | number | boolean>
+  readonly signal: AbortSignal
+}
+
 /**
  * chDB's own calls on a statement's session. Its `@clickhouse/client` adapter
  * materialises every result, so queries go through these to stream for real.
@@ -20,6 +31,9 @@ export interface NativeSession {
   readonly stream: (sql: string, format: string, signal: AbortSignal) => AsyncIterable<Uint8Array>
   /** Single-shot, for statements chDB cannot stream (`SHOW`, `EXISTS`, `DESCRIBE` …). */
   readonly once: (sql: string, format: string, signal: AbortSignal) => Promise<Uint8Array>
+  /** The formats `insert` takes; others go as the end of an `INSERT`'s text. */
+  readonly insertFormats: ReadonlySet<string>
+  readonly insert: (insert: NativeInsert) => Promise<void>
 }
 
 /** A statement's own connection. */

@@ -18,6 +18,7 @@ import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
+import { samplesBody } from "./SamplesBody.js"
 import type { SeriesRow, SeriesRowsWritten } from "./SeriesRowsWritten.js"
 
 export const SERIES_TABLE = "prometheus_series"
@@ -56,7 +57,7 @@ const insert = (
   database: string,
   table: string,
   format: string,
-  text: string,
+  body: string | ReadonlyArray<Uint8Array>,
   columns?: ReadonlyArray<string>
 ): Effect.Effect<void, EngineError> =>
   engine
@@ -69,18 +70,11 @@ const insert = (
         settings: {},
         ...(columns === undefined ? {} : { columns })
       }),
-      Stream.make(new TextEncoder().encode(text))
+      typeof body === "string"
+        ? Stream.make(new TextEncoder().encode(body))
+        : Stream.fromIterable(body)
     )
     .pipe(Effect.asVoid)
-
-/** `id, ms, bits` lines. */
-const samplesText = (series: ReadonlyArray<DecodedSeries>) => {
-  const lines: Array<string> = []
-  for (const one of series)
-    for (let index = 0; index < one.timestamps.length; index++)
-      lines.push(`${one.id}\t${one.timestamps[index]}\t${one.bits[index]}`)
-  return lines.join("\n") + "\n"
-}
 
 const seriesRows = (rows: ReadonlyArray<SeriesRow>) =>
   rows
@@ -124,7 +118,7 @@ export const insertWrite = (
       yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
       written.remember(key, rows)
     }
-    yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesText(series), [
+    yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesBody(series), [
       "id",
       "time_ms",
       "bits"

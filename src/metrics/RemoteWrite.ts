@@ -11,7 +11,7 @@ import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import type { Caller } from "../../domain/Identity.js"
 import { positiveInt } from "../config/ConfigValues.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { decodeRemoteWrite } from "./RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeKnownSeries } from "./RemoteWriteDecode.js"
 import { SeriesStore } from "./SeriesStore.js"
 
 export const METRICS_APP = "metrics-app" as const
@@ -25,6 +25,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
   const apps = yield* AppRegistry
   const store = yield* SeriesStore
   const limit = yield* Effect.orDie(writeLimit)
+  const known = makeKnownSeries()
 
   const write = Effect.fn("RemoteWrite.write")(function* (
     caller: Caller,
@@ -34,7 +35,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
     const scope = yield* authorization.clusterScope(caller, "insert", where)
     yield* apps.require(scope.clusterId, METRICS_APP)
     const database = yield* selection.select(scope, where.database)
-    const decoded = yield* decodeRemoteWrite(body, limit)
+    const decoded = yield* decodeRemoteWrite(body, limit, known)
     yield* store.store(scope.clusterId, database, decoded).pipe(Effect.mapError(engineAccessError))
     return decoded.samples
   })

@@ -50,9 +50,30 @@ const announcedLength = (bytes: Uint8Array): number | undefined => {
   return undefined
 }
 
+/**
+ * What a writer made of a series' label bytes before (`ReadSeries.labelBytes`): its
+ * label set and id. Equal bytes are the equal label set, so an entry never goes out of
+ * date; past the bound it is forgotten whole. Measured on the demo data (2k series sent
+ * again every minute): decoding, checking, sorting and hashing the labels was about half
+ * of decoding a body.
+ */
+export const makeKnownSeries = (bound = 200_000) => {
+  const known = new Map<string, { readonly id: string; readonly labels: Labels }>()
+  return {
+    get: (bytes: string) => known.get(bytes),
+    remember: (bytes: string, series: { readonly id: string; readonly labels: Labels }) => {
+      if (known.size >= bound) known.clear()
+      known.set(bytes, series)
+    }
+  }
+}
+
+export type KnownSeries = ReturnType<typeof makeKnownSeries>
+
 export const decodeRemoteWrite = (
   compressed: Uint8Array,
-  limit: number
+  limit: number,
+  known: KnownSeries
 ): Effect.Effect<DecodedWrite, BadRequest | PayloadTooLarge> =>
   Effect.gen(function* () {
     const length = announcedLength(compressed)
@@ -74,12 +95,21 @@ export const decodeRemoteWrite = (
     const series: Array<DecodedSeries> = []
     let samples = 0
     for (const one of request.series) {
-      const checked = validLabels(one.labels)
-      if ("problem" in checked) return yield* corrupt(checked.problem)
+      let identity = one.labelBytes === undefined ? undefined : known.get(one.labelBytes)
+      if (identity === undefined) {
+        const pairs = yield* Effect.try({
+          try: one.labels,
+          catch: () => corrupt("the protobuf WriteRequest does not decode")
+        })
+        const checked = validLabels(pairs)
+        if ("problem" in checked) return yield* corrupt(checked.problem)
+        identity = { id: seriesId(checked.labels), labels: checked.labels }
+        if (one.labelBytes !== undefined) known.remember(one.labelBytes, identity)
+      }
       samples += one.timestamps.length
       series.push({
-        id: seriesId(checked.labels),
-        labels: checked.labels,
+        id: identity.id,
+        labels: identity.labels,
         timestamps: one.timestamps,
         bits: one.bits
       })

@@ -13,7 +13,14 @@ import type { MetricMetadata } from "./gen/prometheus/remote_pb.js"
 import { MetricMetadataSchema } from "./gen/prometheus/remote_pb.js"
 
 export interface ReadSeries {
-  readonly labels: ReadonlyArray<{ readonly name: string; readonly value: string }>
+  /**
+   * The label fields' bytes as one latin1 string, when they lie side by side (as every
+   * sender writes them): equal bytes are an equal label set, so a writer can remember
+   * what it made of them. `undefined` otherwise.
+   */
+  readonly labelBytes: string | undefined
+  /** The labels, decoded when asked. */
+  readonly labels: () => ReadonlyArray<{ readonly name: string; readonly value: string }>
   /** Milliseconds since the epoch, in the order they arrived. */
   readonly timestamps: Float64Array
   /** Each value's IEEE-754 bits, little-endian as on the wire. */
@@ -131,14 +138,26 @@ const readSample = (c: Cursor, index: number, times: Float64Array, words: Uint32
 }
 
 const readSeries = (c: Cursor): ReadSeries => {
-  const labels: Array<{ name: string; value: string }> = []
+  // Label fields as (start, end) pairs of their messages; decoded only when asked.
+  const labelFields: Array<number> = []
+  let labelsStart = -1
+  let labelsEnd = -1
+  let adjacent = true
   // Samples are counted first so their arrays are allocated once, at their size.
   let count = 0
   const start = c.pos
   while (c.more()) {
+    const fieldStart = c.pos
     const key = c.varint()
     if (key === 18) count++
-    c.skip(key & 7)
+    if (key === 10) {
+      const end = c.delimited()
+      labelFields.push(c.pos, end)
+      if (labelsStart === -1) labelsStart = fieldStart
+      else if (labelsEnd !== fieldStart) adjacent = false
+      labelsEnd = end
+      c.pos = end
+    } else c.skip(key & 7)
   }
   c.pos = start
   const timestamps = new Float64Array(count)
@@ -147,11 +166,23 @@ const readSeries = (c: Cursor): ReadSeries => {
   let index = 0
   while (c.more()) {
     const key = c.varint()
-    if (key === 10) labels.push(readLabel(c.sub(c.delimited())))
-    else if (key === 18) readSample(c.sub(c.delimited()), index++, timestamps, words)
+    if (key === 18) readSample(c.sub(c.delimited()), index++, timestamps, words)
     else c.skip(key & 7)
   }
-  return { labels, timestamps, bits }
+  const { bytes, view } = c
+  const labels = () => {
+    const read: Array<{ name: string; value: string }> = []
+    for (let i = 0; i < labelFields.length; i += 2)
+      read.push(readLabel(new Cursor(bytes, view, labelFields[i]!, labelFields[i + 1]!)))
+    return read
+  }
+  const labelBytes =
+    labelsStart !== -1 && adjacent
+      ? Buffer.from(bytes.buffer, bytes.byteOffset + labelsStart, labelsEnd - labelsStart).toString(
+          "latin1"
+        )
+      : undefined
+  return { labelBytes, labels, timestamps, bits }
 }
 
 export const readWriteRequest = (bytes: Uint8Array): ReadRequest => {

@@ -14,6 +14,24 @@ interface OpenInsert {
   readonly done: Effect.Effect<InsertSummary, EngineError>
 }
 
+/**
+ * A message of the channel holds at most 16 MB (the serialization's bound), and a
+ * result the engine makes in one piece (`RowBinary`, formats it cannot stream) can be
+ * larger: it travels in slices, views of the piece, not copies. Small ones: the reading
+ * side joins a message's socket reads by copying what it holds so far at each one, so a
+ * message costs copies in proportion to its size squared (measured: a 2 MB selector read
+ * answered in 77 ms at 256 kB slices, 142 ms at 4 MB).
+ */
+const SLICE_BYTES = 256 * 1024
+
+const slices = (piece: Uint8Array): ReadonlyArray<Uint8Array> => {
+  if (piece.byteLength <= SLICE_BYTES) return [piece]
+  const out: Array<Uint8Array> = []
+  for (let at = 0; at < piece.byteLength; at += SLICE_BYTES)
+    out.push(piece.subarray(at, at + SLICE_BYTES))
+  return out
+}
+
 const unknownInsert = new EngineError({ message: "The insert is not open in the engine." })
 
 export const handlers = (engine: AnalyticalEngine) =>
@@ -33,10 +51,11 @@ export const handlers = (engine: AnalyticalEngine) =>
         // One piece of look-ahead marks the last; for a one-piece result (most small ones)
         // that costs nothing, as the engine's stream ends right after it.
         Query: (request) =>
-          Stream.map(Stream.zipWithNext(engine.query(request)), ([bytes, next]) => ({
-            bytes,
-            last: Option.isNone(next)
-          })),
+          Stream.map(
+            // One slice a message: the channel sends a stream's chunk as one message.
+            Stream.zipWithNext(Stream.rechunk(Stream.mapConcat(engine.query(request), slices), 1)),
+            ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
+          ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
         Insert: ({ bytes, request }) => engine.insert(request, Stream.make(bytes)),
         InsertOpen: ({ insertId, request }) =>

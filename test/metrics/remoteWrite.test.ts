@@ -299,6 +299,14 @@ layer(
       const refused = yield* write(badName, admin)
       expectSluiceError(refused, 400, "bad_request")
       expect(bodyOf(ErrorBody, refused).message).toContain("bad-name")
+      // A label value that is not UTF-8 (labels are decoded after the samples are read).
+      const valid = writeRequestBytes([
+        { labels: { __name__: "rw_bad_utf8", where: "QQ" }, samples: [[T0, 1]] }
+      ])
+      const at = Buffer.from(valid).indexOf("QQ")
+      const notUtf8 = Uint8Array.from(valid)
+      notUtf8.set([0xff, 0xfe], at)
+      expectSluiceError(yield* write(Snappy.compress(notUtf8), admin), 400, "bad_request")
       // A snappy header announcing 1 GiB: refused before anything is inflated.
       const huge = Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x04, 0x00])
       expectSluiceError(yield* write(huge, admin), 413, "payload_too_large")

@@ -8,7 +8,7 @@ import type { ExplainedSelector } from "../../../domain/PromQL.js"
 import type { Matcher } from "./Ast.js"
 import { printMatchers } from "./Print.js"
 import type { Fetch } from "./Selectors.js"
-import { seriesSamplesSql } from "./SeriesSql.js"
+import { samplesSql } from "./SeriesSql.js"
 
 export const explainingFetch = () => {
   const selectors: Array<typeof ExplainedSelector.Type> = []
@@ -18,7 +18,7 @@ export const explainingFetch = () => {
         node: printMatchers(matchers),
         from,
         to,
-        sql: [seriesSamplesSql(matchers, from, to)]
+        sql: [samplesSql(matchers, from, to)]
       })
       return []
     })

@@ -3,9 +3,11 @@ import { Chunk, Effect, Schema, Stream } from "effect"
 import type { ClusterScope } from "../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import { QueryRunner, QueryStatement } from "../../../domain/QueryRunner.js"
-import type { QueryFormat } from "../../../domain/api/QueryApi.js"
+import type { StatementFormat } from "../../../domain/QueryRunner.js"
 import type { Matcher } from "./Ast.js"
-import { metadataSql, seriesSamplesSql, seriesSql } from "./SeriesSql.js"
+import type { KnownLabels } from "./KnownLabels.js"
+import { sampleRuns } from "./SampleRows.js"
+import { labelsSql, metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "./Values.js"
 import { labelsKey } from "./Values.js"
 
@@ -27,66 +29,25 @@ const decodeMetadataRow = Schema.decodeUnknownSync(
   )
 )
 
-const decodeLabels = Schema.decodeUnknownSync(
-  Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))
-)
-
-/** The engine's Float64 text: shortest round-trip digits, or `nan`, `inf`, `-inf`. */
-const float = (text: string) =>
-  text === "nan" || text === "-nan"
-    ? NaN
-    : text === "inf"
-      ? Infinity
-      : text === "-inf"
-        ? -Infinity
-        : Number(text)
-
-const items = (array: string) => (array.length <= 2 ? [] : array.slice(1, -1).split(","))
-
-/** `labels \t [times] \t [values] \t [stale flags]` into one series. */
-const seriesOfLine = (line: string): RawSeries => {
-  const [labels, times, values, stale] = line.split("\t")
-  const t = items(times!)
-  const v = items(values!)
-  const f = items(stale!)
-  const outTimes = new Float64Array(t.length)
-  const outValues = new Float64Array(t.length)
-  const outStale = new Uint8Array(t.length)
-  let n = 0
-  for (let i = 0; i < t.length; i++) {
-    const time = Number(t[i])
-    if (n > 0 && outTimes[n - 1] === time) continue
-    outTimes[n] = time
-    outValues[n] = float(v[i]!)
-    outStale[n] = f[i] === "1" ? 1 : 0
-    n++
-  }
-  return {
-    labels: decodeLabels(Buffer.from(labels!, "base64").toString("utf8")),
-    times: n === t.length ? outTimes : outTimes.slice(0, n),
-    values: n === t.length ? outValues : outValues.slice(0, n),
-    stale: n === t.length ? outStale : outStale.slice(0, n)
-  }
-}
-
 export const makeFetch = (
   runner: QueryRunner["Type"],
   scope: ClusterScope,
-  database: DatabaseName
+  database: DatabaseName,
+  known: KnownLabels
 ) => {
-  const text = (sql: string, format: QueryFormat) =>
+  const bytes = (sql: string, format: StatementFormat) =>
     Effect.gen(function* () {
       const result = yield* runner.run(
         scope,
         database,
         new QueryStatement({ sql, format, queryId: crypto.randomUUID() })
       )
-      if (result._tag === "Whole") return new TextDecoder().decode(result.body)
+      if (result._tag === "Whole") return result.body
       const rest = yield* Stream.runCollect(result.rest)
-      return new TextDecoder().decode(
-        Buffer.concat([...result.head, ...Chunk.toReadonlyArray(rest)])
-      )
+      return Buffer.concat([...result.head, ...Chunk.toReadonlyArray(rest)])
     })
+  const text = (sql: string, format: StatementFormat) =>
+    Effect.map(bytes(sql, format), (body) => new TextDecoder().decode(body))
 
   const lines = (body: string) => body.split("\n").filter((line) => line.length > 0)
 
@@ -98,37 +59,36 @@ export const makeFetch = (
       })
     )
 
+  const keyOf = (id: string) => `${scope.clusterId}\u0000${database}\u0000${id}`
+
+  /** The label sets of `ids`, read only for those not known yet. */
+  const labelsOf = (ids: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const missing = ids.filter((id) => known.get(keyOf(id)) === undefined)
+      if (missing.length > 0)
+        for (const line of lines(yield* text(labelsSql(missing), "JSONEachRow"))) {
+          const row = decodeSeriesRow(line)
+          known.remember(keyOf(row.id), row.series_labels)
+        }
+      return (id: string) => known.get(keyOf(id))
+    })
+
   /**
-   * Samples in `(from, to]`, read as the engine streams them: one series' line at a time
-   * becomes typed arrays, so a long range costs its samples' 17 bytes each, not their text.
-   * A repeated timestamp (a retried write not merged yet) counts once.
+   * Samples in `(from, to]` per selected series, in the label order Prometheus hands
+   * series on (ties in topk and bottomk go to the first).
    */
   const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
     Effect.gen(function* () {
-      const result = yield* runner.run(
-        scope,
-        database,
-        new QueryStatement({
-          sql: seriesSamplesSql(matchers, from, to),
-          format: "TabSeparated",
-          queryId: crypto.randomUUID()
-        })
-      )
-      const bytes =
-        result._tag === "Whole"
-          ? Stream.make(result.body)
-          : Stream.concat(Stream.fromIterable(result.head), result.rest)
+      const body = yield* bytes(samplesSql(matchers, from, to), "RowBinary")
+      const runs = sampleRuns(body)
+      const labelsById = yield* labelsOf(runs.map((run) => run.id))
       const out: Array<RawSeries> = []
-      yield* bytes.pipe(
-        Stream.decodeText(),
-        Stream.splitLines,
-        Stream.runForEach((line) =>
-          Effect.sync(() => {
-            if (line.length > 0) out.push(seriesOfLine(line))
-          })
-        )
-      )
-      // Prometheus hands series on in label order, and ties (topk, bottomk) go to the first.
+      for (const run of runs) {
+        const labels = labelsById(run.id)
+        // Every selected id has a series row: the samples were selected through it.
+        if (labels !== undefined)
+          out.push({ labels, times: run.times, values: run.values, stale: run.stale })
+      }
       return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })
 

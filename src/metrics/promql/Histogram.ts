@@ -3,41 +3,47 @@ import type { Labels } from "../SeriesLabels.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
 
-interface Bucket {
-  upper: number
-  count: number
-}
-
-export const bucketQuantile = (q: number, input: ReadonlyArray<Bucket>): number => {
+/**
+ * The quantile of buckets already sorted by bound: `uppers` and `counts` at `0..n-1`
+ * (both rewritten in place). Buckets of one bound are summed; counts are made monotonic
+ * (a running maximum).
+ */
+const sortedBucketQuantile = (
+  q: number,
+  uppers: Float64Array,
+  counts: Float64Array,
+  n: number
+): number => {
   if (Number.isNaN(q)) return NaN
   if (q < 0) return -Infinity
   if (q > 1) return Infinity
-  const sorted = [...input].sort((a, b) => a.upper - b.upper)
-  if (sorted.length === 0 || sorted[sorted.length - 1]!.upper !== Infinity) return NaN
-  // Buckets of one bound are summed; counts are made monotonic (a running maximum).
-  const buckets: Array<Bucket> = []
-  for (const b of sorted) {
-    const last = buckets[buckets.length - 1]
-    if (last && last.upper === b.upper) last.count += b.count
-    else buckets.push({ ...b })
+  if (n === 0 || uppers[n - 1] !== Infinity) return NaN
+  let length = 0
+  for (let i = 0; i < n; i++) {
+    if (length > 0 && uppers[length - 1] === uppers[i]) counts[length - 1]! += counts[i]!
+    else {
+      uppers[length] = uppers[i]!
+      counts[length] = counts[i]!
+      length++
+    }
   }
-  for (let i = 1; i < buckets.length; i++)
-    if (buckets[i]!.count < buckets[i - 1]!.count) buckets[i]!.count = buckets[i - 1]!.count
-  if (buckets.length < 2) return NaN
-  const observations = buckets[buckets.length - 1]!.count
+  for (let i = 1; i < length; i++) if (counts[i]! < counts[i - 1]!) counts[i] = counts[i - 1]!
+  if (length < 2) return NaN
+  const observations = counts[length - 1]!
   if (observations === 0) return NaN
   let rank = q * observations
-  let b = buckets.findIndex((bucket) => bucket.count >= rank)
-  if (b === -1) b = buckets.length - 1
-  if (b === buckets.length - 1) return buckets[buckets.length - 2]!.upper
-  if (b === 0 && buckets[0]!.upper <= 0) return buckets[0]!.upper
+  let b = 0
+  while (b < length && !(counts[b]! >= rank)) b++
+  if (b === length) b = length - 1
+  if (b === length - 1) return uppers[length - 2]!
+  if (b === 0 && uppers[0]! <= 0) return uppers[0]!
   let start = 0
-  const end = buckets[b]!.upper
-  let count = buckets[b]!.count
+  const end = uppers[b]!
+  let count = counts[b]!
   if (b > 0) {
-    start = buckets[b - 1]!.upper
-    count -= buckets[b - 1]!.count
-    rank -= buckets[b - 1]!.count
+    start = uppers[b - 1]!
+    count -= counts[b - 1]!
+    rank -= counts[b - 1]!
   }
   return start + (end - start) * (rank / count)
 }
@@ -70,13 +76,21 @@ export const histogramQuantile = (phi: Value, input: Value, steps: number): Valu
   }
   const out = new VectorBuilder(steps)
   for (const group of groups.values()) {
+    // Bounds do not change between steps: sorted once per group (stable, as before).
+    const members = group.members.sort((a, b) => a.upper - b.upper)
+    const uppers = new Float64Array(members.length)
+    const counts = new Float64Array(members.length)
     for (let step = 0; step < steps; step++) {
-      const buckets = group.members.flatMap((m) => {
-        const count = m.values[step]
-        return count === undefined ? [] : [{ upper: m.upper, count }]
-      })
-      if (buckets.length === 0) continue
-      out.add(group.labels, step, bucketQuantile(scalarAt(phi, step), buckets))
+      let n = 0
+      for (const member of members) {
+        const count = member.values[step]
+        if (count === undefined) continue
+        uppers[n] = member.upper
+        counts[n] = count
+        n++
+      }
+      if (n === 0) continue
+      out.add(group.labels, step, sortedBucketQuantile(scalarAt(phi, step), uppers, counts, n))
     }
   }
   return out.vector()

@@ -133,7 +133,7 @@ export const RANGE: Readonly<Record<string, RangeFunction>> = {
   stdvar_over_time: fold(variance),
   stddev_over_time: fold((values, lo, hi) => Math.sqrt(variance(values, lo, hi))),
   quantile_over_time: (w, q) =>
-    w.hi > w.lo ? quantile(q, Array.from(w.values.subarray(w.lo, w.hi))) : undefined,
+    w.hi > w.lo ? quantile(q, w.values.subarray(w.lo, w.hi)) : undefined,
   mad_over_time: madOverTime,
   double_exponential_smoothing: doubleExponentialSmoothing
 }

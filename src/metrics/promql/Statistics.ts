@@ -1,19 +1,23 @@
 /** Prometheus's own numeric helpers: quantile by linear interpolation, linear regression. */
 
-/** Go's `sort.Float64s` order: NaNs first. */
-const goOrder = (a: number, b: number) =>
-  Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : Number.isNaN(b) ? 1 : a - b
-
-export const quantile = (q: number, values: ReadonlyArray<number>): number => {
+/**
+ * Linear interpolation between the closest ranks, over Go's `sort.Float64s` order (NaNs
+ * first). A typed array's own sort (NaNs last) instead of a comparator: measured, the
+ * comparator sort was most of `quantile_over_time` over hour-long windows.
+ */
+export const quantile = (q: number, values: ArrayLike<number>): number => {
   if (values.length === 0 || Number.isNaN(q)) return NaN
   if (q < 0) return -Infinity
   if (q > 1) return Infinity
-  const sorted = [...values].sort(goOrder)
+  const sorted = Float64Array.from(values).sort()
+  let nans = 0
+  while (nans < sorted.length && Number.isNaN(sorted[sorted.length - 1 - nans]!)) nans++
+  const at = (rank: number) => (rank < nans ? NaN : sorted[rank - nans]!)
   const rank = q * (sorted.length - 1)
   const lower = Math.max(0, Math.floor(rank))
   const upper = Math.min(sorted.length - 1, lower + 1)
   const weight = rank - Math.floor(rank)
-  return sorted[lower]! * (1 - weight) + sorted[upper]! * weight
+  return at(lower) * (1 - weight) + at(upper) * weight
 }
 
 /** Slope per second and intercept at `interceptTime` (ms) of the least-squares line. */
