@@ -7,13 +7,14 @@ import { RpcClient, RpcSerialization } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
 import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
-import { Cause, Effect, Either, Exit, Layer, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
 import type { WorkerSample } from "./EngineRpcs.js"
+import { lookAhead } from "../stream/LookAhead.js"
 
 /** Inserts travel in pieces of about this size: fewer round trips than the body's own chunks. */
 const INSERT_PIECE_BYTES = 4 * 1024 * 1024
@@ -103,24 +104,13 @@ export const connect = (
           Effect.gen(function* () {
             // Up to two pieces are read ahead: a body that ends within one goes as one
             // message; a longer one is opened and fed piece by piece.
-            const pull = yield* Stream.toPull(pieces(INSERT_PIECE_BYTES)(body))
-            const ahead: Array<Uint8Array> = []
-            let ended = false
-            while (!ended && ahead.length < 2) {
-              const next = yield* Effect.either(pull)
-              if (Either.isRight(next)) ahead.push(...next.right)
-              else if (Option.isNone(next.left)) ended = true
-              else return yield* Effect.fail(next.left.value)
-            }
+            const { ahead, ended, all } = yield* lookAhead(pieces(INSERT_PIECE_BYTES)(body), 2)
             if (ended && ahead.length <= 1) {
               return yield* lost(client.Insert({ request, bytes: ahead[0] ?? new Uint8Array(0) }))
             }
             const insertId = crypto.randomUUID()
             yield* lost(client.InsertOpen({ insertId, request }))
-            return yield* Stream.concat(
-              Stream.fromIterable(ahead),
-              Stream.repeatEffectChunkOption(pull)
-            ).pipe(
+            return yield* all.pipe(
               Stream.runForEach((bytes) => lost(client.InsertChunk({ insertId, bytes }))),
               Effect.zipRight(lost(client.InsertCommit({ insertId }))),
               Effect.onExit((exit) =>
