@@ -38,8 +38,10 @@ const insertChunks = <E>(
   records: () => number
 ) =>
   Effect.gen(function* () {
-    // Two chunks tell a body of one chunk (the stream ended after it) from a longer one.
-    const { ahead, all } = yield* lookAhead(chunks, 2)
+    // A body's first chunk that is also its last goes in as one statement. Only that is
+    // waited for: a longer body's first chunk is full, and it starts into the staging
+    // table while the rest of the body is still arriving.
+    const { ahead, all } = yield* lookAhead(chunks, 1)
     const token = Effect.suspend(() =>
       target.token === undefined
         ? Effect.succeed(Option.none<HashedToken>())
@@ -52,7 +54,7 @@ const insertChunks = <E>(
 
     const known = dependencies.locks.stateOf(target.database, target.table).columns !== undefined
     const only = ahead[0]
-    if (only === undefined || ahead.length > 1 || !known) {
+    if (only === undefined || ahead.length > 1 || !only.last || !known) {
       return yield* staged(all)
     }
     return yield* insertDirect(dependencies, target, only, records(), yield* token).pipe(
@@ -103,7 +105,8 @@ function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> {
       parts: [...pieces(bytes)],
       firstRecord: first,
       records: end - first,
-      lines: Array.from({ length: end - first }, (_, i) => first + i + 1)
+      lines: Array.from({ length: end - first }, (_, i) => first + i + 1),
+      last: end === rows.length
     }
     first = end
   }

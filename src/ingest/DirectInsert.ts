@@ -25,9 +25,18 @@ const ONE_PART = { max_insert_block_size: 16_777_216 }
  */
 export class NotDirect extends Data.TaggedError("NotDirect") {}
 
-const notDirect = (error: EngineError) =>
-  (error.type === "VIOLATED_CONSTRAINT" && error.message.includes(Layout.KNOWN_PATHS_CONSTRAINT)) ||
-  error.type === "UNKNOWN_TABLE"
+/**
+ * Why the engine refused the rows, when the staged way should take them: a path or type
+ * without its column (`new`), or the table or its known-paths table gone (`gone`: dropped
+ * since this process wrote to it, or lost with an engine killed just after making them).
+ */
+const notDirect = (error: EngineError, table: string): "new" | "gone" | undefined => {
+  if (error.type === "VIOLATED_CONSTRAINT" && error.message.includes(Layout.KNOWN_PATHS_CONSTRAINT))
+    return "new"
+  if (error.type === "UNKNOWN_TABLE" || error.message.includes(Layout.knownPathsTable(table)))
+    return "gone"
+  return undefined
+}
 
 export const insertDirect = (
   { locks }: BodyInsertDependencies,
@@ -55,8 +64,13 @@ export const insertDirect = (
     .pipe(
       Effect.catchIf(
         isEngineError,
-        (error): Effect.Effect<never, NotDirect | MalformedRecords | EngineError> =>
-          notDirect(error) ? Effect.fail(new NotDirect()) : refusal(chunk, error)
+        (error): Effect.Effect<never, NotDirect | MalformedRecords | EngineError> => {
+          const why = notDirect(error, table)
+          if (why === undefined) return refusal(chunk, error)
+          // Gone: the staged way makes the table and its known paths again.
+          if (why === "gone") state.columns = undefined
+          return Effect.fail(new NotDirect())
+        }
       )
     )
 

@@ -12,6 +12,7 @@ import { SplitError, locate } from "./RecordSplitter.js"
 
 const ROW = /\(at row (\d+)\)/
 const CONSTRAINT_ROW = /violated at row (\d+)/
+const PARSE_ERRORS = /^(CANNOT_PARSE|INCORRECT_DATA|INCORRECT_JSON|CANNOT_READ)/
 // The engine refuses an ALTER whose statement, or the table definition it would leave,
 // passes `max_query_size`: too many new columns at once, or in all.
 const TOO_WIDE = /max_query_size/
@@ -50,7 +51,8 @@ export const refusal = (
   if (error.type === "VIOLATED_CONSTRAINT" && error.message.includes(PATH_LENGTH_CONSTRAINT)) {
     return Effect.fail(overlong(chunk, error))
   }
-  if (ROW.test(error.message) || /JSON|parse/i.test(error.message)) {
+  // The body's own fault: the engine names the row, or the error is one of parsing.
+  if (ROW.test(error.message) || PARSE_ERRORS.test(error.type ?? "")) {
     return Effect.fail(malformed(chunk, error))
   }
   return Effect.fail(error)

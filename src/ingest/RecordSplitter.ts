@@ -15,6 +15,8 @@ export interface Chunk {
   readonly records: number
   /** 1-based line of each record's first byte. */
   readonly lines: ReadonlyArray<number>
+  /** The body's last chunk (the one its end gave). */
+  readonly last: boolean
 }
 
 export class SplitError extends Error {}
@@ -82,14 +84,14 @@ export class RecordSplitter {
     }
   }
 
-  private take(chunks: Array<Chunk>) {
+  private take(chunks: Array<Chunk>, last = false) {
     const records = this.record - this.chunkFirst
     if (records === 0) return
     const parts =
       this.mode === "array" || this.mode === "done"
         ? [OPEN_BRACKET, ...this.parts, CLOSE_BRACKET]
         : this.parts
-    chunks.push({ parts, firstRecord: this.chunkFirst, records, lines: this.chunkLines })
+    chunks.push({ parts, firstRecord: this.chunkFirst, records, lines: this.chunkLines, last })
     this.parts = []
     this.bytes = 0
     this.chunkFirst = this.record
@@ -191,7 +193,7 @@ export class RecordSplitter {
     if (this.depth !== 0) this.fail("The last object is not closed with }")
     if (this.record === 0) this.fail("The array holds no records")
     const chunks: Array<Chunk> = []
-    this.take(chunks)
+    this.take(chunks, true)
     return chunks
   }
 

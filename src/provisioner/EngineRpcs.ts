@@ -41,8 +41,17 @@ const sentAsBuilt = <Fields extends Schema.Struct.Fields>(fields: Fields) => {
   return Schema.make<typeof struct.Type, typeof struct.Encoded, never>(struct.ast)
 }
 
-/** A piece of a query's result; `last` on the final one. */
-export const QueryPiece = Schema.Struct({ bytes: Schema.Uint8ArrayFromSelf, last: Schema.Boolean })
+/**
+ * A piece of a query's result; `last` on the final one. A piece the engine made larger
+ * than a message should be travels as slices, `more` on all but its last, and is joined
+ * again on arrival: a reader sees the engine's pieces (the query path decides by its
+ * first two whether a result fits whole).
+ */
+export const QueryPiece = Schema.Struct({
+  bytes: Schema.Uint8ArrayFromSelf,
+  more: Schema.Boolean,
+  last: Schema.Boolean
+})
 
 export class EngineRpcs extends RpcGroup.make(
   Rpc.make("Query", {

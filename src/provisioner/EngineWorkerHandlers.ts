@@ -24,11 +24,14 @@ interface OpenInsert {
  */
 const SLICE_BYTES = 256 * 1024
 
-const slices = (piece: Uint8Array): ReadonlyArray<Uint8Array> => {
-  if (piece.byteLength <= SLICE_BYTES) return [piece]
-  const out: Array<Uint8Array> = []
+const slices = (piece: Uint8Array): ReadonlyArray<{ bytes: Uint8Array; more: boolean }> => {
+  if (piece.byteLength <= SLICE_BYTES) return [{ bytes: piece, more: false }]
+  const out: Array<{ bytes: Uint8Array; more: boolean }> = []
   for (let at = 0; at < piece.byteLength; at += SLICE_BYTES)
-    out.push(piece.subarray(at, at + SLICE_BYTES))
+    out.push({
+      bytes: piece.subarray(at, at + SLICE_BYTES),
+      more: at + SLICE_BYTES < piece.byteLength
+    })
   return out
 }
 
@@ -54,7 +57,7 @@ export const handlers = (engine: AnalyticalEngine) =>
           Stream.map(
             // One slice a message: the channel sends a stream's chunk as one message.
             Stream.zipWithNext(Stream.rechunk(Stream.mapConcat(engine.query(request), slices), 1)),
-            ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
+            ([slice, next]) => ({ ...slice, last: Option.isNone(next) })
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
         Insert: ({ bytes, request }) => engine.insert(request, Stream.make(bytes)),

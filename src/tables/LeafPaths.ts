@@ -56,7 +56,7 @@ export const stagingPaths = (engine: AnalyticalEngine, database: string, staging
 
 /**
  * Records `known` (the table's columns) in its known-paths table, so inserts of these
- * paths and types pass its constraint. All of them each time: the `Set` keeps each once,
+ * paths and types pass its constraint. All of them each time: the `Join` keeps each once,
  * and a pair lost (a crash between a column and its record) comes back.
  */
 export const rememberPaths = (
