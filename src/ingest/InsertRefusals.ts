@@ -51,8 +51,13 @@ export const refusal = (
   if (error.type === "VIOLATED_CONSTRAINT" && error.message.includes(PATH_LENGTH_CONSTRAINT)) {
     return Effect.fail(overlong(chunk, error))
   }
-  // The body's own fault: the engine names the row, or the error is one of parsing.
-  if (ROW.test(error.message) || PARSE_ERRORS.test(error.type ?? "")) {
+  // The body's own fault: the engine names the row, or the error is one of parsing (its
+  // message may quote the record, so neither its type nor its row is always found).
+  if (
+    ROW.test(error.message) ||
+    PARSE_ERRORS.test(error.type ?? "") ||
+    /JSON|parse/i.test(error.message)
+  ) {
     return Effect.fail(malformed(chunk, error))
   }
   return Effect.fail(error)
