@@ -38,10 +38,13 @@ const insertChunks = <E>(
   records: () => number
 ) =>
   Effect.gen(function* () {
-    // A body's first chunk that is also its last goes in as one statement. Only that is
-    // waited for: a longer body's first chunk is full, and it starts into the staging
-    // table while the rest of the body is still arriving.
-    const { ahead, all } = yield* lookAhead(chunks, 1)
+    // A body of one chunk goes in as one statement, once the body has ended (so all of
+    // it was checked). A longer body's first chunk is full (not its last): it starts into
+    // the staging table at once, while the rest of the body is still arriving.
+    const { ahead, all, ended } = yield* lookAhead(
+      chunks,
+      (read) => read.length >= 2 || (read.length === 1 && !read[0]!.last)
+    )
     const token = Effect.suspend(() =>
       target.token === undefined
         ? Effect.succeed(Option.none<HashedToken>())
@@ -54,7 +57,7 @@ const insertChunks = <E>(
 
     const known = dependencies.locks.stateOf(target.database, target.table).columns !== undefined
     const only = ahead[0]
-    if (only === undefined || ahead.length > 1 || !only.last || !known) {
+    if (only === undefined || ahead.length > 1 || !ended || !known) {
       return yield* staged(all)
     }
     return yield* insertDirect(dependencies, target, only, records(), yield* token).pipe(

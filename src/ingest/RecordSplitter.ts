@@ -15,7 +15,7 @@ export interface Chunk {
   readonly records: number
   /** 1-based line of each record's first byte. */
   readonly lines: ReadonlyArray<number>
-  /** The body's last chunk (the one its end gave). */
+  /** The body's last chunk of records (its array closed, or its end came). */
   readonly last: boolean
 }
 
@@ -146,7 +146,7 @@ export class RecordSplitter {
           this.closers.pop()
           this.depth = 0
           this.mode = "done"
-          this.take(chunks)
+          this.take(chunks, true)
         } else if (this.bytes + (i - spanStart) >= this.chunkBytes) {
           this.parts.push(input.subarray(spanStart, i))
           spanStart = i + 1

@@ -132,7 +132,10 @@ export const connect = (
           Effect.gen(function* () {
             // Up to two pieces are read ahead: a body that ends within one goes as one
             // message; a longer one is opened and fed piece by piece.
-            const { ahead, ended, all } = yield* lookAhead(pieces(INSERT_PIECE_BYTES)(body), 2)
+            const { ahead, ended, all } = yield* lookAhead(
+              pieces(INSERT_PIECE_BYTES)(body),
+              (ahead) => ahead.length >= 2
+            )
             if (ended && ahead.length <= 1) {
               return yield* lost(client.Insert({ request, bytes: ahead[0] ?? new Uint8Array(0) }))
             }

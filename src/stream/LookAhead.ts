@@ -6,19 +6,22 @@
 import { Effect, Either, Option, Stream } from "effect"
 
 export interface LookedAhead<A, E, R> {
-  /** At least `count` elements, unless the stream ended first. */
+  /** The elements read until `enough` held, or the stream ended. */
   readonly ahead: ReadonlyArray<A>
   readonly ended: boolean
   /** Every element: `ahead`, then the rest. */
   readonly all: Stream.Stream<A, E, R>
 }
 
-export const lookAhead = <A, E, R>(stream: Stream.Stream<A, E, R>, count: number) =>
+export const lookAhead = <A, E, R>(
+  stream: Stream.Stream<A, E, R>,
+  enough: (ahead: ReadonlyArray<A>) => boolean
+) =>
   Effect.gen(function* () {
     const pull = yield* Stream.toPull(stream)
     const ahead: Array<A> = []
     let ended = false
-    while (!ended && ahead.length < count) {
+    while (!ended && !enough(ahead)) {
       const next = yield* Effect.either(pull)
       if (Either.isRight(next)) ahead.push(...next.right)
       else if (Option.isNone(next.left)) ended = true

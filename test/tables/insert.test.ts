@@ -243,6 +243,9 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           expect(overlong.json).toMatchObject({
             message: expect.stringContaining("Record 0 (line 1) has a field name")
           })
+          // Whole records and then something else: the body is refused once it has ended.
+          const trailing = yield* insert(server, "single", JSON.stringify(records(3, 2)) + " x")
+          expect(trailing.status).toBe(400)
           expect(yield* count("single")).toBe(2)
           expect(yield* columns).toEqual(["id", "message", "nested.level.deep"])
           // The same records without the bad one: every row, and the new field a column.
