@@ -6,13 +6,12 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { installApp } from "../support/client.js"
-import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { METRICS_BASE, writeSeries } from "../support/metricsApp.js"
 import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
 import { PromError } from "../support/prometheusReplies.js"
 
 const ADMIN = "explain-admin@example.com"
 const PASSWORD = "explain admin password"
-const BASE = "/metrics-compat/api/v1"
 const T0 = 1_700_000_000_000
 const q = encodeURIComponent
 
@@ -34,7 +33,7 @@ const Explained = Schema.Struct({
 
 const get = (path: string) =>
   Effect.flatMap(TestServer, (server) =>
-    call(server, "GET", `${BASE}${path}`, { token: adminKeyOf(server) })
+    call(server, "GET", `${METRICS_BASE}${path}`, { token: adminKeyOf(server) })
   )
 
 layer(
@@ -48,14 +47,10 @@ layer(
     Effect.gen(function* () {
       const server = yield* TestServer
       yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-      const written = yield* call(server, "POST", `${BASE}/write`, {
-        token: adminKeyOf(server),
-        rawBody: remoteWriteBody([
-          { labels: { __name__: "ex_total", job: "a" }, samples: [[T0, 1]] },
-          { labels: { __name__: "ex_gauge", job: "a" }, samples: [[T0, 2]] }
-        ]),
-        headers: REMOTE_WRITE_HEADERS
-      })
+      const written = yield* writeSeries(server, [
+        { labels: { __name__: "ex_total", job: "a" }, samples: [[T0, 1]] },
+        { labels: { __name__: "ex_gauge", job: "a" }, samples: [[T0, 2]] }
+      ])
       expect(written.status, written.text).toBe(204)
       // Without explain the query answers a sample: 2 at T0 + 10 s (lookback 5 m).
       const plain = yield* get(`/query?query=ex_gauge&time=${(T0 + 10_000) / 1000}`)

@@ -7,19 +7,18 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { installApp } from "../support/client.js"
-import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { METRICS_BASE, writeSeries } from "../support/metricsApp.js"
 import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
 import { PromError, Vector } from "../support/prometheusReplies.js"
 
 const ADMIN = "functions-admin@example.com"
 const PASSWORD = "functions admin password"
-const BASE = "/metrics-compat/api/v1"
 const T0 = 1_700_000_000_000
 const q = encodeURIComponent
 
 const get = (path: string) =>
   Effect.flatMap(TestServer, (server) =>
-    call(server, "GET", `${BASE}${path}`, { token: adminKeyOf(server) })
+    call(server, "GET", `${METRICS_BASE}${path}`, { token: adminKeyOf(server) })
   )
 
 /** The answer at `ms`, as [labels, value] pairs in the order given. */
@@ -52,27 +51,23 @@ layer(
     Effect.gen(function* () {
       const server = yield* TestServer
       yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-      const written = yield* call(server, "POST", `${BASE}/write`, {
-        token: adminKeyOf(server),
-        rawBody: remoteWriteBody([
-          {
-            labels: { __name__: "sm" },
-            samples: [
-              [T0, 1],
-              [T0 + 15_000, 3],
-              [T0 + 30_000, 2],
-              [T0 + 45_000, 6]
-            ]
-          },
-          { labels: lk("x", "a"), samples: [[T0, 1]] },
-          { labels: lk("x", "b"), samples: [[T0, 2]] },
-          { labels: lk("y", "c"), samples: [[T0, 3]] },
-          { labels: sl("item10"), samples: [[T0, 5]] },
-          { labels: sl("item9"), samples: [[T0, NaN]] },
-          { labels: sl("item1"), samples: [[T0, 7]] }
-        ]),
-        headers: REMOTE_WRITE_HEADERS
-      })
+      const written = yield* writeSeries(server, [
+        {
+          labels: { __name__: "sm" },
+          samples: [
+            [T0, 1],
+            [T0 + 15_000, 3],
+            [T0 + 30_000, 2],
+            [T0 + 45_000, 6]
+          ]
+        },
+        { labels: lk("x", "a"), samples: [[T0, 1]] },
+        { labels: lk("x", "b"), samples: [[T0, 2]] },
+        { labels: lk("y", "c"), samples: [[T0, 3]] },
+        { labels: sl("item10"), samples: [[T0, 5]] },
+        { labels: sl("item9"), samples: [[T0, NaN]] },
+        { labels: sl("item1"), samples: [[T0, 7]] }
+      ])
       expect(written.status, written.text).toBe(204)
     })
   )
