@@ -28,7 +28,9 @@ const resource = resourceFromAttributes({
   "service.name": "checkout",
   "service.namespace": "shop",
   "service.instance.id": "pod-1",
-  "host.name": "node-7"
+  "host.name": "node-7",
+  // Not a string: a label value is its JSON text, as the OpenTelemetry spec writes it.
+  "host.ports": [80, 443]
 })
 const scope = { name: "sluice-tests", version: "1.0.0" }
 
@@ -354,14 +356,16 @@ layer(
 
   it.effect("the resource's other attributes label target_info; a bare service has none", () =>
     Effect.gen(function* () {
-      // host.name is the one other attribute of the first resource; the others have none.
+      // host.name and host.ports are the other attributes of the first resource; the
+      // others have none.
       expect(yield* promql("target_info", T0 + 60)).toEqual([
         {
           metric: {
             __name__: "target_info",
             job: "shop/checkout",
             instance: "pod-1",
-            host_name: "node-7"
+            host_name: "node-7",
+            host_ports: "[80,443]"
           },
           value: "1"
         }
