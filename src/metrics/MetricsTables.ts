@@ -12,9 +12,8 @@
  * included, survives, which no JSON number and no JavaScript double could promise, and
  * chDB's insert path reads a body as UTF-8 text, so RowBinary is not an option.
  */
-import { Effect, Stream } from "effect"
-import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
-import { InsertRequest } from "../../domain/Engine.js"
+import { Effect } from "effect"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
@@ -52,30 +51,6 @@ const ddl = (database: string) => [
 export const createTables = (engine: AnalyticalEngine, database: string) =>
   Effect.forEach(ddl(database), (sql) => EngineSql.command(engine, sql), { discard: true })
 
-const insert = (
-  engine: AnalyticalEngine,
-  database: string,
-  table: string,
-  format: string,
-  body: string | ReadonlyArray<Uint8Array>,
-  columns?: ReadonlyArray<string>
-): Effect.Effect<void, EngineError> =>
-  engine
-    .insert(
-      new InsertRequest({
-        database,
-        table,
-        format,
-        queryId: crypto.randomUUID(),
-        settings: {},
-        ...(columns === undefined ? {} : { columns })
-      }),
-      typeof body === "string"
-        ? Stream.make(new TextEncoder().encode(body))
-        : Stream.fromIterable(body)
-    )
-    .pipe(Effect.asVoid)
-
 const seriesRows = (rows: ReadonlyArray<SeriesRow>) =>
   rows
     .map((row) =>
@@ -111,16 +86,20 @@ export const insertWrite = (
 ) =>
   Effect.gen(function* () {
     if (metadata.length > 0)
-      yield* insert(engine, database, METADATA_TABLE, "JSONEachRow", metadataRows(metadata))
+      yield* EngineSql.insert(
+        engine,
+        database,
+        METADATA_TABLE,
+        "JSONEachRow",
+        metadataRows(metadata)
+      )
     if (samples === 0) return
     const rows = written.needed(key, series)
     if (rows.length > 0) {
-      yield* insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
+      yield* EngineSql.insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
       written.remember(key, rows)
     }
-    yield* insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesBody(series), [
-      "id",
-      "time_ms",
-      "bits"
-    ])
+    yield* EngineSql.insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesBody(series), {
+      columns: ["id", "time_ms", "bits"]
+    })
   })

@@ -2,9 +2,8 @@
  * The typed tables OTLP rows land in, created on first insert: `{t}` for traces or
  * logs, `{t}_gauge` … `{t}_summary` for metrics (the exporter's prefix naming).
  */
-import { Effect, Schema, Stream } from "effect"
+import { Effect, Schema } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
-import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import * as Layout from "../tables/Layout.js"
 import {
@@ -53,19 +52,10 @@ export const insertRows = (
   table: string,
   text: string
 ): Effect.Effect<void, EngineError> =>
-  engine
-    .insert(
-      new InsertRequest({
-        database,
-        table,
-        format: "JSONEachRow",
-        queryId: crypto.randomUUID(),
-        // Rows always carry every column; a missing one is a bug, not a default.
-        settings: { input_format_skip_unknown_fields: 0 }
-      }),
-      Stream.make(new TextEncoder().encode(text))
-    )
-    .pipe(Effect.asVoid)
+  EngineSql.insert(engine, database, table, "JSONEachRow", text, {
+    // Rows always carry every column; a missing one is a bug, not a default.
+    settings: { input_format_skip_unknown_fields: 0 }
+  })
 
 const ColumnName = Schema.Struct({ name: Schema.String })
 

@@ -1,6 +1,6 @@
 /** Small statements the tables code runs on an engine, with rows decoded by Schema. */
-import { Effect, Schema } from "effect"
-import { CommandRequest, QueryRequest } from "../../domain/Engine.js"
+import { Effect, Schema, Stream } from "effect"
+import { CommandRequest, InsertRequest, QueryRequest } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 
 /** Far above any catalogue answer (tables, columns, paths) these statements read. */
@@ -49,3 +49,31 @@ export const rows = <A, I>(
 
 export const command = (engine: AnalyticalEngine, sql: string): Effect.Effect<void, EngineError> =>
   engine.command(new CommandRequest({ sql, queryId: crypto.randomUUID() }))
+
+/** Appends `body` (text, or bytes in pieces) in `format` to a table that exists. */
+export const insert = (
+  engine: AnalyticalEngine,
+  database: string,
+  table: string,
+  format: string,
+  body: string | ReadonlyArray<Uint8Array>,
+  options: {
+    readonly columns?: ReadonlyArray<string>
+    readonly settings?: Record<string, string | number | boolean>
+  } = {}
+): Effect.Effect<void, EngineError> =>
+  engine
+    .insert(
+      new InsertRequest({
+        database,
+        table,
+        format,
+        queryId: crypto.randomUUID(),
+        settings: options.settings ?? {},
+        ...(options.columns === undefined ? {} : { columns: options.columns })
+      }),
+      typeof body === "string"
+        ? Stream.make(new TextEncoder().encode(body))
+        : Stream.fromIterable(body)
+    )
+    .pipe(Effect.asVoid)
