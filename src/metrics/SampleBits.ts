@@ -6,6 +6,9 @@
  */
 export const STALE_BITS = 0x7ff0000000000002n
 const QUIET_BIT = 0x0008000000000000n
+/** The marker as the two 32-bit words of its bits, for code that reads words. */
+export const STALE_HIGH = 0x7ff00000
+export const STALE_LOW = 2
 
 const view = new DataView(new ArrayBuffer(8))
 

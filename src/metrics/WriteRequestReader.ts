@@ -11,6 +11,7 @@
 import { fromBinary } from "@bufbuild/protobuf"
 import type { MetricMetadata } from "./gen/prometheus/remote_pb.js"
 import { MetricMetadataSchema } from "./gen/prometheus/remote_pb.js"
+import { STALE_HIGH, STALE_LOW } from "./SampleBits.js"
 
 export interface ReadSeries {
   /**
@@ -98,7 +99,6 @@ class Cursor {
   }
 }
 
-const STALE_HIGH = 0x7ff00000
 const QUIET_HIGH = 0x7ff80000
 
 const readLabel = (c: Cursor) => {
@@ -134,7 +134,7 @@ const readSample = (c: Cursor, index: number, times: Float64Array, words: Uint32
   }
   times[index] = time
   words[index * 2] = low
-  words[index * 2 + 1] = high === QUIET_HIGH && low === 2 ? STALE_HIGH : high
+  words[index * 2 + 1] = high === QUIET_HIGH && low === STALE_LOW ? STALE_HIGH : high
 }
 
 const readSeries = (c: Cursor): ReadSeries => {

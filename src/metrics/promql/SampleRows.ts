@@ -3,11 +3,9 @@
  * series: rows of `id UInt64, ms Int64, value Float64`, little-endian, 24 bytes each,
  * in series and time order.
  */
+import { STALE_HIGH, STALE_LOW } from "../SampleBits.js"
 const ROW = 24
 const TWO_32 = 4294967296
-// The stale marker 0x7ff0000000000002, as the two words of its bits.
-const STALE_HIGH = 0x7ff00000
-const STALE_LOW = 2
 
 export interface SampleRun {
   /** The series id as decimal text, as the series table is queried by it. */
