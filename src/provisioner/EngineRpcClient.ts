@@ -3,17 +3,18 @@
  * Callers cannot tell it from an in-process engine: interrupting a query's stream or an
  * insert interrupts the RPC, which interrupts the work in the worker.
  */
-import { RpcClient, RpcSerialization } from "@effect/rpc"
+import { RpcClient } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
 import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
-import { Cause, Chunk, Effect, Exit, Layer, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
-import type { QueryPiece, WorkerSample } from "./EngineRpcs.js"
+import { layerFramedMsgPack } from "./FramedMsgPack.js"
+import type { WorkerSample } from "./EngineRpcs.js"
 import { lookAhead } from "../stream/LookAhead.js"
 
 /** Inserts travel in pieces of about this size: fewer round trips than the body's own chunks. */
@@ -69,41 +70,13 @@ const pieces =
       )
     })
 
-/**
- * The engine's pieces again from their slices (`QueryPiece`), with no empty chunk between
- * them: a reader counts pieces by the chunks it pulls.
- */
-const joinSlices = <E, R>(
-  pieces: Stream.Stream<typeof QueryPiece.Type, E, R>
-): Stream.Stream<Uint8Array, E, R> =>
-  Stream.unwrapScoped(
-    Effect.map(Stream.toPull(pieces), (pull) => {
-      let held: Array<Uint8Array> = []
-      const nextPieces = Effect.gen(function* () {
-        for (;;) {
-          const whole: Array<Uint8Array> = []
-          for (const piece of yield* pull) {
-            if (piece.more) {
-              held.push(piece.bytes)
-              continue
-            }
-            whole.push(held.length === 0 ? piece.bytes : Buffer.concat([...held, piece.bytes]))
-            held = []
-          }
-          if (whole.length > 0) return Chunk.unsafeFromArray(whole)
-        }
-      })
-      return Stream.repeatEffectChunkOption(nextPieces)
-    })
-  )
-
 export const connect = (
   socketPath: string
 ): Effect.Effect<RemoteEngine, EngineUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
     const protocol = RpcClient.layerProtocolSocket().pipe(
       Layer.provide(NodeSocket.layerNet({ path: socketPath })),
-      Layer.provide(RpcSerialization.layerMsgPack)
+      Layer.provide(layerFramedMsgPack)
     )
     const context = yield* Layer.build(protocol).pipe(
       Effect.mapError(
@@ -119,7 +92,7 @@ export const connect = (
         client.Query(request).pipe(
           // Done at the last piece: the stream's own end follows one round trip later.
           Stream.takeUntil((piece) => piece.last),
-          joinSlices,
+          Stream.map((piece) => piece.bytes),
           Stream.catchAllCause((cause) =>
             isLost(cause)
               ? Stream.die(engineLost)

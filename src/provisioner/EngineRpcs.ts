@@ -42,14 +42,11 @@ const sentAsBuilt = <Fields extends Schema.Struct.Fields>(fields: Fields) => {
 }
 
 /**
- * A piece of a query's result; `last` on the final one. A piece the engine made larger
- * than a message should be travels as slices, `more` on all but its last, and is joined
- * again on arrival: a reader sees the engine's pieces (the query path decides by its
- * first two whether a result fits whole).
+ * A piece of a query's result, as the engine made it (the query path decides by the
+ * first two whether a result fits whole); `last` on the final one.
  */
 export const QueryPiece = Schema.Struct({
   bytes: Schema.Uint8ArrayFromSelf,
-  more: Schema.Boolean,
   last: Schema.Boolean
 })
 

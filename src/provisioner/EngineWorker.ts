@@ -5,13 +5,14 @@
  * tells its parent "ready" over the IPC channel. It stops (draining the engine) on
  * SIGTERM or when the parent goes away.
  */
-import { RpcSerialization, RpcServer } from "@effect/rpc"
+import { RpcServer } from "@effect/rpc"
 import { NodeRuntime, NodeSocketServer } from "@effect/platform-node"
 import { Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ChdbEngine from "../engine/ChdbEngine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
+import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import { handlers } from "./EngineWorkerHandlers.js"
 
 /** What the provisioner passes as the single argument. */
@@ -59,7 +60,7 @@ const serverFor = (args: WorkerArgs) =>
         return NodeSocketServer.layer({ path: args.socketPath })
       })
     ),
-    Layer.provide(RpcSerialization.layerMsgPack)
+    Layer.provide(layerFramedMsgPack)
   )
 
 process.on("disconnect", () => process.kill(process.pid, "SIGTERM"))

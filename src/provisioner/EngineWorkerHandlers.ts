@@ -14,27 +14,6 @@ interface OpenInsert {
   readonly done: Effect.Effect<InsertSummary, EngineError>
 }
 
-/**
- * A message of the channel holds at most 16 MB (the serialization's bound), and a
- * result the engine makes in one piece (`RowBinary`, formats it cannot stream) can be
- * larger: it travels in slices, views of the piece, not copies. Small ones: the reading
- * side joins a message's socket reads by copying what it holds so far at each one, so a
- * message costs copies in proportion to its size squared (measured: a 2 MB selector read
- * answered in 77 ms at 256 kB slices, 142 ms at 4 MB).
- */
-const SLICE_BYTES = 256 * 1024
-
-const slices = (piece: Uint8Array): ReadonlyArray<{ bytes: Uint8Array; more: boolean }> => {
-  if (piece.byteLength <= SLICE_BYTES) return [{ bytes: piece, more: false }]
-  const out: Array<{ bytes: Uint8Array; more: boolean }> = []
-  for (let at = 0; at < piece.byteLength; at += SLICE_BYTES)
-    out.push({
-      bytes: piece.subarray(at, at + SLICE_BYTES),
-      more: at + SLICE_BYTES < piece.byteLength
-    })
-  return out
-}
-
 const unknownInsert = new EngineError({ message: "The insert is not open in the engine." })
 
 export const handlers = (engine: AnalyticalEngine) =>
@@ -55,9 +34,9 @@ export const handlers = (engine: AnalyticalEngine) =>
         // that costs nothing, as the engine's stream ends right after it.
         Query: (request) =>
           Stream.map(
-            // One slice a message: the channel sends a stream's chunk as one message.
-            Stream.zipWithNext(Stream.rechunk(Stream.mapConcat(engine.query(request), slices), 1)),
-            ([slice, next]) => ({ ...slice, last: Option.isNone(next) })
+            // One piece a message: the channel sends a stream's chunk as one message.
+            Stream.zipWithNext(Stream.rechunk(engine.query(request), 1)),
+            ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
         Insert: ({ bytes, request }) => engine.insert(request, Stream.make(bytes)),

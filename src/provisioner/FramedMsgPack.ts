@@ -1,0 +1,74 @@
+/**
+ * The engine channel's serialization: each message is MessagePack behind a 4-byte length,
+ * and a message is unpacked once all of it has arrived. `@effect/rpc`'s own MessagePack
+ * serialization finds a message's end by trying to unpack everything buffered on each
+ * socket read, copying the buffer again each time: a 1 MB result arriving in 64 kB reads
+ * cost 18.6 ms over the worker against 2.2 ms for the engine in-process (measured with
+ * `RowBinary` results); time grows with the square of a message's size.
+ */
+import { RpcSerialization } from "@effect/rpc"
+import { Layer } from "effect"
+import { Packr, Unpackr } from "msgpackr"
+
+const LENGTH_BYTES = 4
+
+/** The bytes of `pieces` (`total` of them) from `start` to `end`, copied only if split. */
+const slice = (pieces: ReadonlyArray<Uint8Array>, start: number, end: number): Uint8Array => {
+  let offset = 0
+  for (const piece of pieces) {
+    if (start >= offset && end <= offset + piece.length) {
+      return piece.subarray(start - offset, end - offset)
+    }
+    offset += piece.length
+  }
+  return Buffer.concat(pieces).subarray(start, end)
+}
+
+export const framedMsgPack: RpcSerialization.RpcSerialization["Type"] =
+  RpcSerialization.RpcSerialization.of({
+    contentType: "application/x-sluice-framed-msgpack",
+    includesFraming: true,
+    unsafeMake() {
+      const packr = new Packr({ useRecords: true })
+      const unpackr = new Unpackr({ useRecords: true })
+      // What has arrived of the next messages, in socket reads, and its length.
+      let held: Array<Uint8Array> = []
+      let heldBytes = 0
+      return {
+        encode(message) {
+          const body = packr.pack(message)
+          const frame = Buffer.allocUnsafe(LENGTH_BYTES + body.length)
+          frame.writeUInt32BE(body.length, 0)
+          frame.set(body, LENGTH_BYTES)
+          return frame
+        },
+        decode(bytes) {
+          const read =
+            typeof bytes === "string" ? new TextEncoder().encode(bytes) : (bytes as Uint8Array)
+          held.push(read)
+          heldBytes += read.length
+          const messages: Array<unknown> = []
+          let at = 0
+          while (heldBytes - at >= LENGTH_BYTES) {
+            const header = slice(held, at, at + LENGTH_BYTES)
+            const length = Buffer.from(header.buffer, header.byteOffset, LENGTH_BYTES).readUInt32BE(
+              0
+            )
+            if (heldBytes - at < LENGTH_BYTES + length) break
+            messages.push(
+              unpackr.unpack(slice(held, at + LENGTH_BYTES, at + LENGTH_BYTES + length))
+            )
+            at += LENGTH_BYTES + length
+          }
+          if (at > 0) {
+            const rest = heldBytes === at ? [] : [slice(held, at, heldBytes)]
+            held = rest
+            heldBytes -= at
+          }
+          return messages
+        }
+      }
+    }
+  })
+
+export const layerFramedMsgPack = Layer.succeed(RpcSerialization.RpcSerialization, framedMsgPack)
