@@ -22,7 +22,13 @@ export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement
   sql: Schema.String,
   format: StatementFormat,
   /** The caller's name for the query, for cancel: unique in its database while it runs. */
-  queryId: Schema.String
+  queryId: Schema.String,
+  /**
+   * The caller reads the whole result anyway (up to the result-size limit): it is then
+   * asked for in one piece, one round trip to a cluster's engine where a stream takes
+   * three. `JSON` always is.
+   */
+  whole: Schema.optional(Schema.Boolean)
 }) {}
 
 /** Why a query failed: refused (the caller's to fix) or the engine unavailable. */

@@ -1,8 +1,9 @@
 /**
  * `QueryRunner` on the cluster engines: limits and the guard first, then the engine under
  * `readonly=1` (applied last, so nothing in the query can lift it). A `JSON` result is
- * one document, asked for whole; other formats stream as the engine produces them,
- * unless the result ends within its first two pieces, which are then answered whole.
+ * one document, asked for whole, as is any result its caller reads whole; other formats
+ * stream as the engine produces them, unless the result ends within its first two
+ * pieces, which are then answered whole.
  * Either way a query the engine refuses fails before anything is answered, and the query
  * stays registered for cancel until its result is read.
  */
@@ -79,8 +80,8 @@ export const QueryRunnerLive = Layer.scoped(
     const limits = yield* QueryConfig
     const hintsOf = yield* makeHints
 
-    /** A `JSON` result is one document, reshaped whole (`reshapeJson`), so it is asked for whole. */
-    const jsonResult = (run: Run) =>
+    /** The result in one piece, as the engine made it, with its hints. */
+    const wholeResult = (run: Run) =>
       Effect.gen(function* () {
         // Registered around the call rather than for a scope: a scope's finalizer costs a
         // diff of the fiber's whole context when it runs (~0.25 ms of a small query here).
@@ -92,7 +93,13 @@ export const QueryRunnerLive = Layer.scoped(
             run.engine.queryWhole(run.request, limits.maxResultBytes)
           )
           .pipe(Effect.catchTag("EngineError", run.failed))
-        const hints = yield* run.hints
+        return { bytes, hints: yield* run.hints }
+      })
+
+    /** A `JSON` result is one document, reshaped whole (`reshapeJson`), so it is asked for whole. */
+    const jsonResult = (run: Run) =>
+      Effect.gen(function* () {
+        const { bytes, hints } = yield* wholeResult(run)
         const json = yield* reshapeJson(bytes, hints).pipe(
           Effect.catchTag("EngineError", run.failed)
         )
@@ -189,7 +196,10 @@ export const QueryRunnerLive = Layer.scoped(
           sql: statement.sql
         })
       }
-      return yield* statement.format === "JSON" ? jsonResult(r) : streamedResult(r)
+      if (statement.format === "JSON") return yield* jsonResult(r)
+      if (statement.whole !== true) return yield* streamedResult(r)
+      const { bytes, hints } = yield* wholeResult(r)
+      return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryResult
     })
 
     return QueryRunner.of({

@@ -1,13 +1,14 @@
 /**
  * `QueryRunner`'s own decisions, before any engine: the SQL size limit and the read-only
  * guard refuse a statement without reaching a cluster, and a paused cluster is a conflict
- * naming how to resume it. The engines are a partial double: reaching any other method
+ * naming how to resume it; a statement read whole is one engine call. The engines are a partial double: reaching any other method
  * would fail the test.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Stream } from "effect"
 import { ClusterScope } from "../../domain/Authorization.js"
 import { ClusterPaused, Engines } from "../../domain/Engine.js"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { ApiKeyCaller } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
@@ -44,7 +45,12 @@ const runnerOver = (engines: Layer.Layer<Engines>) =>
     ),
     Layer.provide(
       Layer.setConfigProvider(
-        ConfigProvider.fromMap(new Map([["SLUICE_QUERY_MAX_SQL_BYTES", "64"]]))
+        ConfigProvider.fromMap(
+          new Map([
+            ["SLUICE_QUERY_MAX_SQL_BYTES", "64"],
+            ["SLUICE_QUERY_MAX_RESULT_BYTES", "4096"]
+          ])
+        )
       )
     )
   )
@@ -109,4 +115,39 @@ describe("QueryRunner before the engine", () => {
       )
     )
   )
+
+  it.effect("a statement read whole is asked of the engine in one piece, read-only", () => {
+    const asked: Array<{ readonly: unknown; maxBytes: number }> = []
+    const samples = new Uint8Array([1, 2, 3, 4])
+    // What the runner may reach; an insert or a command would be a defect.
+    const reached: Omit<AnalyticalEngine, "insert" | "command"> = {
+      databasePrefix: "",
+      query: () => Stream.dieMessage("streamed, not asked for whole"),
+      queryWhole: (request, maxBytes) =>
+        Effect.sync(() => {
+          asked.push({ readonly: request.settings?.readonly, maxBytes })
+          return samples
+        }),
+      cancel: () => Effect.succeed(false)
+    }
+    const engine = partial(Engines, {
+      forCluster: () =>
+        Effect.succeed({
+          ...reached,
+          insert: () => Effect.dieMessage("an insert"),
+          command: () => Effect.dieMessage("a command")
+        })
+    })
+    return Effect.gen(function* () {
+      const runner = yield* QueryRunner
+      const result = yield* runner.run(
+        scope,
+        DatabaseName.make("default"),
+        new QueryStatement({ sql: "SELECT 1", format: "RowBinary", queryId: "q2", whole: true })
+      )
+      expect(result._tag).toBe("Whole")
+      if (result._tag === "Whole") expect([...result.body]).toEqual([1, 2, 3, 4])
+      expect(asked).toEqual([{ readonly: 1, maxBytes: 4096 }])
+    }).pipe(Effect.provide(runnerOver(engine)))
+  })
 })

@@ -40,7 +40,8 @@ export const makeFetch = (
       const result = yield* runner.run(
         scope,
         database,
-        new QueryStatement({ sql, format, queryId: crypto.randomUUID() })
+        // Evaluation needs every sample read: one piece, not a stream.
+        new QueryStatement({ sql, format, queryId: crypto.randomUUID(), whole: true })
       )
       if (result._tag === "Whole") return result.body
       const rest = yield* Stream.runCollect(result.rest)
