@@ -8,9 +8,18 @@
  */
 import { RpcSerialization } from "@effect/rpc"
 import { Layer } from "effect"
-import { Packr, Unpackr } from "msgpackr"
+import { Packr, RESERVE_START_SPACE, Unpackr } from "msgpackr"
 
 const LENGTH_BYTES = 4
+
+/**
+ * A packer keeps its output buffer for the next messages (until it passes 1 GB): after a
+ * message larger than this, a fresh one is taken, so a worker does not hold a buffer the
+ * size of its largest result for good.
+ */
+const RETAINED_BYTES = 1024 * 1024
+
+const packer = () => new Packr({ useRecords: true })
 
 /** The bytes of `pieces` (`total` of them) from `start` to `end`, copied only if split. */
 const slice = (pieces: ReadonlyArray<Uint8Array>, start: number, end: number): Uint8Array => {
@@ -29,17 +38,18 @@ export const framedMsgPack: RpcSerialization.RpcSerialization["Type"] =
     contentType: "application/x-sluice-framed-msgpack",
     includesFraming: true,
     unsafeMake() {
-      const packr = new Packr({ useRecords: true })
+      let packr = packer()
       const unpackr = new Unpackr({ useRecords: true })
       // What has arrived of the next messages, in socket reads, and its length.
       let held: Array<Uint8Array> = []
       let heldBytes = 0
       return {
         encode(message) {
-          const body = packr.pack(message)
-          const frame = Buffer.allocUnsafe(LENGTH_BYTES + body.length)
-          frame.writeUInt32BE(body.length, 0)
-          frame.set(body, LENGTH_BYTES)
+          // Packed after room for the length: the frame is the packer's own bytes, not a
+          // copy (a packer never writes over bytes it has handed out).
+          const frame = packr.pack(message, RESERVE_START_SPACE | LENGTH_BYTES)
+          frame.writeUInt32BE(frame.length - LENGTH_BYTES, 0)
+          if (frame.length > RETAINED_BYTES) packr = packer()
           return frame
         },
         decode(bytes) {
