@@ -106,6 +106,15 @@ export interface AnalyticalEngine {
     request: InsertRequest,
     body: Stream.Stream<Uint8Array, E>
   ) => Effect.Effect<InsertSummary, EngineError | E>
+  /**
+   * Inserts a body its caller already holds whole: one engine call, where `insert` runs a
+   * stream (about 0.1 ms of CPU per stream run, measured, and a small insert met two on
+   * its way to a worker and one in it).
+   */
+  readonly insertWhole: (
+    request: InsertRequest,
+    bytes: Uint8Array
+  ) => Effect.Effect<InsertSummary, EngineError>
   readonly command: (request: CommandRequest) => Effect.Effect<void, EngineError>
   /** Stops a running query; `false` when no query with that id is running. */
   readonly cancel: (queryId: string) => Effect.Effect<boolean, EngineError>

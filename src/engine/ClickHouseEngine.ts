@@ -63,6 +63,15 @@ export const make = (
       return yield* Insert.run(statement, request, body)
     }, Effect.scoped)
 
+    const insertWhole = Effect.fn("Engine.insertWhole")(function* (
+      request: InsertRequest,
+      bytes: Uint8Array
+    ) {
+      yield* Sql.formatName(request.format)
+      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
+      return yield* Insert.whole(statement, request, bytes)
+    }, Effect.scoped)
+
     const command = Effect.fn("Engine.command")(function* (request: CommandRequest) {
       const statement = yield* statements.begin(request.queryId, request.settings)
       yield* Effect.tryPromise({
@@ -86,6 +95,7 @@ export const make = (
       query,
       queryWhole,
       insert,
+      insertWhole,
       command,
       cancel
     }

@@ -12,13 +12,14 @@ import type { EngineError, InsertRequest } from "../../domain/Engine.js"
 import * as Sql from "./Sql.js"
 import type { NativeSession, Statement } from "./Statements.js"
 
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
 /** chDB takes an insert's data only whole (its SQL path as text, its raw insert as bytes). */
 const wholeBody = <E>(body: Stream.Stream<Uint8Array, E>) =>
   Effect.map(Stream.runCollect(body), (chunks) => {
     const pieces = Chunk.toReadonlyArray(chunks)
-    return pieces.length === 1
-      ? Buffer.from(pieces[0]!.buffer, pieces[0]!.byteOffset, pieces[0]!.byteLength)
-      : Buffer.concat(pieces)
+    return pieces.length === 1 ? asBuffer(pieces[0]!) : Buffer.concat(pieces)
   })
 
 const overHttp = <E>(
@@ -75,14 +76,13 @@ const isBlank = (bytes: Uint8Array) =>
  * stream, a session `SET`, a statement), measured on 1-record inserts. chDB reports no
  * counts for an insert (the adapter's summary was zeros too).
  */
-const natively = <E>(
+const natively = (
   native: NativeSession,
   statement: Statement,
   request: InsertRequest,
-  body: Stream.Stream<Uint8Array, E>
-): Effect.Effect<InsertSummary, EngineError | E> =>
+  bytes: Buffer
+): Effect.Effect<InsertSummary, EngineError> =>
   Effect.gen(function* () {
-    const bytes = yield* wholeBody(body)
     const raw = native.insertFormats.has(request.format)
     // As the text path: a body of nothing but whitespace inserts nothing, successfully.
     if (raw && isBlank(bytes)) {
@@ -114,7 +114,19 @@ export const run = <E>(
   statement: Statement,
   request: InsertRequest,
   body: Stream.Stream<Uint8Array, E>
-): Effect.Effect<InsertSummary, EngineError | E, Scope.Scope> =>
-  statement.native === undefined
+): Effect.Effect<InsertSummary, EngineError | E, Scope.Scope> => {
+  const native = statement.native
+  return native === undefined
     ? overHttp(statement, request, body)
-    : natively(statement.native, statement, request, body)
+    : Effect.flatMap(wholeBody(body), (bytes) => natively(native, statement, request, bytes))
+}
+
+/** A body held whole: on chDB one native call, no stream run at all. */
+export const whole = (
+  statement: Statement,
+  request: InsertRequest,
+  bytes: Uint8Array
+): Effect.Effect<InsertSummary, EngineError, Scope.Scope> =>
+  statement.native === undefined
+    ? overHttp(statement, request, Stream.make(bytes))
+    : natively(statement.native, statement, request, asBuffer(bytes))

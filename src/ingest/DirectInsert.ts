@@ -5,10 +5,11 @@
  * an overlong path (the body's fault) and a path or type it has no column for yet: such
  * a body goes the staged way instead, which adds the columns before the rows appear.
  */
-import { Data, Effect, Option, Stream } from "effect"
+import { Data, Effect, Option } from "effect"
 import { InsertRequest } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
 import type { InsertTokenReused, MalformedRecords } from "../../domain/Errors.js"
+import * as EngineSql from "../tables/EngineSql.js"
 import * as InsertTokens from "../tables/InsertTokens.js"
 import * as Layout from "../tables/Layout.js"
 import type { BodyInsertDependencies, HashedToken, InsertTarget } from "./BodyInsertRequest.js"
@@ -49,19 +50,18 @@ export const insertDirect = (
   const state = locks.stateOf(database, table)
   const shape = Layout.insertShape(request.layout)
 
-  const write = engine
-    .insert(
-      new InsertRequest({
-        database,
-        table,
-        format: shape.format,
-        columns: shape.columns,
-        queryId: crypto.randomUUID(),
-        settings: ONE_PART
-      }),
-      Stream.fromIterable(chunk.parts)
-    )
-    .pipe(
+  const write = EngineSql.insertParts(
+    engine,
+    new InsertRequest({
+      database,
+      table,
+      format: shape.format,
+      columns: shape.columns,
+      queryId: crypto.randomUUID(),
+      settings: ONE_PART
+    }),
+    chunk.parts
+  ).pipe(
       Effect.catchIf(
         isEngineError,
         (error): Effect.Effect<never, NotDirect | MalformedRecords | EngineError> => {

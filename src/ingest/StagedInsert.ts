@@ -48,7 +48,8 @@ export const insertStaged = <E>(
     let mayRecreate = !pooled.created
 
     const insertChunk = (chunk: Chunk) => {
-      const attempt = engine.insert(
+      const attempt = EngineSql.insertParts(
+        engine,
         new InsertRequest({
           database,
           table: staging,
@@ -56,7 +57,7 @@ export const insertStaged = <E>(
           columns: shape.columns,
           queryId: crypto.randomUUID()
         }),
-        Stream.fromIterable(chunk.parts)
+        chunk.parts
       )
       const retrying = mayRecreate
         ? Effect.catchIf(

@@ -123,6 +123,7 @@ export const connect = (
             )
           })
         ),
+      insertWhole: (request, bytes) => lost(client.Insert({ request, bytes })),
       command: (request) => lost(client.Command(request)),
       cancel: (queryId) => lost(client.Cancel({ queryId }))
     }

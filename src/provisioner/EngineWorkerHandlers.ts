@@ -39,7 +39,7 @@ export const handlers = (engine: AnalyticalEngine) =>
             ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
-        Insert: ({ bytes, request }) => engine.insert(request, Stream.make(bytes)),
+        Insert: ({ bytes, request }) => engine.insertWhole(request, bytes),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)

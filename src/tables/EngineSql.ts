@@ -1,7 +1,7 @@
 /** Small statements the tables code runs on an engine, with rows decoded by Schema. */
 import { Effect, Schema, Stream } from "effect"
 import { CommandRequest, InsertRequest, QueryRequest } from "../../domain/Engine.js"
-import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
+import type { AnalyticalEngine, EngineError, InsertSummary } from "../../domain/Engine.js"
 
 /** Far above any catalogue answer (tables, columns, paths) these statements read. */
 const ROWS_MAX_BYTES = 256 * 1024 * 1024
@@ -50,6 +50,19 @@ export const rows = <A, I>(
 export const command = (engine: AnalyticalEngine, sql: string): Effect.Effect<void, EngineError> =>
   engine.command(new CommandRequest({ sql, queryId: crypto.randomUUID() }))
 
+/**
+ * `parts` into the engine: a body of one part in one call (`insertWhole`), a longer one as
+ * a stream of its parts, so no buffer or message has to hold all of it at once.
+ */
+export const insertParts = (
+  engine: AnalyticalEngine,
+  request: InsertRequest,
+  parts: ReadonlyArray<Uint8Array>
+): Effect.Effect<InsertSummary, EngineError> =>
+  parts.length === 1
+    ? engine.insertWhole(request, parts[0]!)
+    : engine.insert(request, Stream.fromIterable(parts))
+
 /** Appends `body` (text, or bytes in pieces) in `format` to a table that exists. */
 export const insert = (
   engine: AnalyticalEngine,
@@ -62,18 +75,15 @@ export const insert = (
     readonly settings?: Record<string, string | number | boolean>
   } = {}
 ): Effect.Effect<void, EngineError> =>
-  engine
-    .insert(
-      new InsertRequest({
-        database,
-        table,
-        format,
-        queryId: crypto.randomUUID(),
-        settings: options.settings ?? {},
-        ...(options.columns === undefined ? {} : { columns: options.columns })
-      }),
-      typeof body === "string"
-        ? Stream.make(new TextEncoder().encode(body))
-        : Stream.fromIterable(body)
-    )
-    .pipe(Effect.asVoid)
+  insertParts(
+    engine,
+    new InsertRequest({
+      database,
+      table,
+      format,
+      queryId: crypto.randomUUID(),
+      settings: options.settings ?? {},
+      ...(options.columns === undefined ? {} : { columns: options.columns })
+    }),
+    typeof body === "string" ? [new TextEncoder().encode(body)] : body
+  ).pipe(Effect.asVoid)

@@ -4,7 +4,7 @@
  * it is a conflict. Kept for a day in a service table of each engine database, next to
  * the data it protects.
  */
-import { Effect, Option, Schema, Stream } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
@@ -38,7 +38,7 @@ export const record = (
   bodyHash: string,
   inserted: number
 ) =>
-  engine.insert(
+  engine.insertWhole(
     new InsertRequest({
       database,
       table: Layout.TOKENS_TABLE,
@@ -46,9 +46,7 @@ export const record = (
       columns: ["table", "token", "body_hash", "inserted"],
       queryId: crypto.randomUUID()
     }),
-    Stream.make(
-      new TextEncoder().encode(JSON.stringify({ table, token, body_hash: bodyHash, inserted }))
-    )
+    new TextEncoder().encode(JSON.stringify({ table, token, body_hash: bodyHash, inserted }))
   )
 
 /** Forgets the tokens of a dropped table, so a new table of that name starts fresh. */

@@ -194,6 +194,35 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
     })
   )
 
+  it.effect("insertWhole inserts a held body in one call; a refused one inserts nothing", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      yield* e.command(
+        new CommandRequest({
+          sql: "CREATE TABLE logs.held (raw JSON) ENGINE = MergeTree ORDER BY tuple()"
+        })
+      )
+      const held = () => new InsertRequest({ ...insertRequest(), table: "held" })
+      const rowsHeld = queryText(e, "SELECT count() FROM logs.held", "TabSeparated")
+      yield* e.insertWhole(held(), bytes('{"service":"whole","status":201}\n'))
+      const refused = yield* Effect.flip(
+        e.insertWhole(held(), bytes('{"service":"half"}\n[1]\n'))
+      )
+      expect(refused).toMatchObject({ _tag: "EngineError", type: "INCORRECT_DATA" })
+      const unknown = yield* Effect.flip(
+        e.insertWhole(new InsertRequest({ ...held(), table: "no_such_table" }), bytes("{}\n"))
+      )
+      expect(unknown).toMatchObject({ _tag: "EngineError", type: "UNKNOWN_TABLE" })
+      expect(yield* rowsHeld).toBe("1\n")
+      const stored = yield* queryText(
+        e,
+        "SELECT raw.service::String, raw.status::Int64 FROM logs.held",
+        "TabSeparated"
+      )
+      expect(stored).toBe("whole\t201\n")
+    })
+  )
+
   it.effect("a session kept from one query carries nothing into a query set up otherwise", () =>
     Effect.gen(function* () {
       const e = yield* engine

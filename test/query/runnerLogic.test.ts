@@ -120,7 +120,7 @@ describe("QueryRunner before the engine", () => {
     const asked: Array<{ readonly: unknown; maxBytes: number }> = []
     const samples = new Uint8Array([1, 2, 3, 4])
     // What the runner may reach; an insert or a command would be a defect.
-    const reached: Omit<AnalyticalEngine, "insert" | "command"> = {
+    const reached: Omit<AnalyticalEngine, "insert" | "insertWhole" | "command"> = {
       databasePrefix: "",
       query: () => Stream.dieMessage("streamed, not asked for whole"),
       queryWhole: (request, maxBytes) =>
@@ -135,6 +135,7 @@ describe("QueryRunner before the engine", () => {
         Effect.succeed({
           ...reached,
           insert: () => Effect.dieMessage("an insert"),
+          insertWhole: () => Effect.dieMessage("an insert"),
           command: () => Effect.dieMessage("a command")
         })
     })
