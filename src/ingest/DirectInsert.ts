@@ -62,17 +62,17 @@ export const insertDirect = (
     }),
     chunk.parts
   ).pipe(
-      Effect.catchIf(
-        isEngineError,
-        (error): Effect.Effect<never, NotDirect | MalformedRecords | EngineError> => {
-          const why = notDirect(error, table)
-          if (why === undefined) return refusal(chunk, error)
-          // Gone: the staged way makes the table and its known paths again.
-          if (why === "gone") state.columns = undefined
-          return Effect.fail(new NotDirect())
-        }
-      )
+    Effect.catchIf(
+      isEngineError,
+      (error): Effect.Effect<never, NotDirect | MalformedRecords | EngineError> => {
+        const why = notDirect(error, table)
+        if (why === undefined) return refusal(chunk, error)
+        // Gone: the staged way makes the table and its known paths again.
+        if (why === "gone") state.columns = undefined
+        return Effect.fail(new NotDirect())
+      }
     )
+  )
 
   // A token is checked, used and recorded under the table's lock, so two retries of one
   // body cannot both insert.

@@ -205,9 +205,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const held = () => new InsertRequest({ ...insertRequest(), table: "held" })
       const rowsHeld = queryText(e, "SELECT count() FROM logs.held", "TabSeparated")
       yield* e.insertWhole(held(), bytes('{"service":"whole","status":201}\n'))
-      const refused = yield* Effect.flip(
-        e.insertWhole(held(), bytes('{"service":"half"}\n[1]\n'))
-      )
+      const refused = yield* Effect.flip(e.insertWhole(held(), bytes('{"service":"half"}\n[1]\n')))
       expect(refused).toMatchObject({ _tag: "EngineError", type: "INCORRECT_DATA" })
       const unknown = yield* Effect.flip(
         e.insertWhole(new InsertRequest({ ...held(), table: "no_such_table" }), bytes("{}\n"))
