@@ -8,7 +8,8 @@
  * body must not. Measured on chDB in one process: one statement against the staging
  * table's four (insert, its paths, the attach, emptying it) for 1 record, 2 ms against 21.
  */
-import { Effect, Option, Stream } from "effect"
+import { Chunk, Effect, Option, Stream } from "effect"
+import type { Scope } from "effect"
 import type {
   BodyInsertDependencies,
   BodyInsertRequest,
@@ -17,10 +18,12 @@ import type {
 } from "./BodyInsertRequest.js"
 import { insertDirect } from "./DirectInsert.js"
 import { splitFailure } from "./InsertRefusals.js"
+import type { MalformedRecords } from "../../domain/Errors.js"
 import { RecordSplitter } from "./RecordSplitter.js"
 import type { Chunk as RecordChunk } from "./RecordSplitter.js"
 import { insertStaged } from "./StagedInsert.js"
-import { lookAhead } from "../stream/LookAhead.js"
+import { lookAheadPull, pullIterator } from "../stream/LookAhead.js"
+import type { Pull } from "../stream/LookAhead.js"
 
 /** About how much of a body goes into the engine per statement. */
 export const CHUNK_BYTES = 4 * 1024 * 1024
@@ -33,16 +36,17 @@ export type { BodyInsertDependencies, BodyInsertRequest } from "./BodyInsertRequ
 const insertChunks = <E>(
   dependencies: BodyInsertDependencies,
   target: InsertTarget,
-  chunks: Stream.Stream<RecordChunk, E>,
-  /** The records sent, once `chunks` has ended. */
+  /** The body's chunks, opened in the insert's scope. */
+  open: Effect.Effect<Pull<RecordChunk, E>, never, Scope.Scope>,
+  /** The records sent, once the chunks have ended. */
   records: () => number
 ) =>
   Effect.gen(function* () {
     // A body of one chunk goes in as one statement, once the body has ended (so all of
     // it was checked). A longer body's first chunk is full (not its last): it starts into
     // the staging table at once, while the rest of the body is still arriving.
-    const { ahead, all, ended } = yield* lookAhead(
-      chunks,
+    const { ahead, all, ended } = yield* lookAheadPull(
+      yield* open,
       (read) => read.length >= 2 || (read.length === 1 && !read[0]!.last)
     )
     const token = Effect.suspend(() =>
@@ -65,24 +69,48 @@ const insertChunks = <E>(
     )
   }).pipe(Effect.scoped)
 
+/**
+ * The record chunks of `body`, cut as its bytes arrive: each read pulls the body once and
+ * hands what it brought to the splitter. Written as a pull, not as stream stages: those
+ * cost the small insert about 0.2 ms (measured between the body's end and the last chunk).
+ */
+const split = <E>(
+  body: Pull<Uint8Array, E>,
+  splitter: RecordSplitter
+): Pull<RecordChunk, E | MalformedRecords> => {
+  let ended = false
+  const cut = (chunks: () => Array<RecordChunk>): Pull<RecordChunk, E | MalformedRecords> =>
+    Effect.try({
+      try: () => Chunk.unsafeFromArray(chunks()),
+      catch: (error) => Option.some(splitFailure(error))
+    })
+  return Effect.suspend(() =>
+    ended
+      ? Effect.fail(Option.none())
+      : Effect.matchEffect(body, {
+          onSuccess: (pieces) =>
+            cut(() => Chunk.toReadonlyArray(pieces).flatMap((piece) => splitter.push(piece))),
+          onFailure: (end): Pull<RecordChunk, E | MalformedRecords> => {
+            if (Option.isSome(end)) return Effect.fail(end)
+            ended = true
+            return cut(() => splitter.end())
+          }
+        })
+  )
+}
+
 /** A client's body of records: one object, an array of objects, or NDJSON. */
 export const insertBody = Effect.fn("BodyInsert.insertBody")(function* <E>(
   dependencies: BodyInsertDependencies,
   request: BodyInsertRequest<E>
 ) {
   const splitter = new RecordSplitter(CHUNK_BYTES, request.lines)
-  const chunks = request.body.pipe(
-    Stream.mapConcatEffect((bytes) =>
-      Effect.try({ try: () => splitter.push(bytes), catch: splitFailure })
-    ),
-    Stream.concat(
-      Stream.flatMap(
-        Stream.fromEffect(Effect.try({ try: () => splitter.end(), catch: splitFailure })),
-        Stream.fromIterable
-      )
-    )
+  return yield* insertChunks(
+    dependencies,
+    request,
+    Effect.map(Stream.toPull(request.body), (body) => split(body, splitter)),
+    () => splitter.totalRecords
   )
-  return yield* insertChunks(dependencies, request, chunks, () => splitter.totalRecords)
 })
 
 // One huge row (a 64 MiB event) in one piece took its cluster's engine worker down.
@@ -124,7 +152,7 @@ export const insertRows = Effect.fn("BodyInsert.insertRows")(function* (
   return yield* insertChunks(
     dependencies,
     target,
-    Stream.fromIterable(rowChunks(rows)),
+    Effect.sync(() => pullIterator(rowChunks(rows))),
     () => rows.length
   )
 })

@@ -3,7 +3,8 @@
  * can take a one-message or one-statement path. Pulled by hand (`Stream.peel` forks a
  * fiber for the rest, which cost 0.6 ms an insert).
  */
-import { Effect, Either, Option, Stream } from "effect"
+import { Chunk as ChunkOf, Effect, Either, Option, Stream } from "effect"
+import type { Chunk, Scope } from "effect"
 
 export interface LookedAhead<A, E, R> {
   /** The elements read until `enough` held, or the stream ended. */
@@ -13,12 +14,25 @@ export interface LookedAhead<A, E, R> {
   readonly all: Stream.Stream<A, E, R>
 }
 
-export const lookAhead = <A, E, R>(
-  stream: Stream.Stream<A, E, R>,
+/**
+ * Elements as `Stream.toPull` gives them: a chunk per read (possibly empty), failing with
+ * `None` at the end. A stage written as a pull (see `BodyInsert`) costs a function call
+ * per read where a stream stage costs a run of its own (about 0.1 ms of CPU, measured).
+ */
+export type Pull<A, E, R = never> = Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>
+
+/** The elements of `items`, one per read. */
+export const pullIterator = <A>(items: Iterator<A>): Pull<A, never> =>
+  Effect.suspend(() => {
+    const next = items.next()
+    return next.done === true ? Effect.fail(Option.none()) : Effect.succeed(ChunkOf.of(next.value))
+  })
+
+export const lookAheadPull = <A, E, R>(
+  pull: Pull<A, E, R>,
   enough: (ahead: ReadonlyArray<A>) => boolean
-) =>
+): Effect.Effect<LookedAhead<A, E, R>, E, R> =>
   Effect.gen(function* () {
-    const pull = yield* Stream.toPull(stream)
     const ahead: Array<A> = []
     let ended = false
     while (!ended && !enough(ahead)) {
@@ -28,10 +42,11 @@ export const lookAhead = <A, E, R>(
       else return yield* Effect.fail(next.left.value)
     }
     const rest = ended ? Stream.empty : Stream.repeatEffectChunkOption(pull)
-    const looked: LookedAhead<A, E, R> = {
-      ahead,
-      ended,
-      all: Stream.concat(Stream.fromIterable(ahead), rest)
-    }
-    return looked
+    return { ahead, ended, all: Stream.concat(Stream.fromIterable(ahead), rest) }
   })
+
+export const lookAhead = <A, E, R>(
+  stream: Stream.Stream<A, E, R>,
+  enough: (ahead: ReadonlyArray<A>) => boolean
+): Effect.Effect<LookedAhead<A, E, R>, E, R | Scope.Scope> =>
+  Effect.flatMap(Stream.toPull(stream), (pull) => lookAheadPull(pull, enough))
