@@ -83,6 +83,13 @@ export class ClusterPaused extends Schema.TaggedError<ClusterPaused>()("ClusterP
   hint: Schema.String
 }) {}
 
+/**
+ * The largest body a caller hands to `insertWhole`; a longer one goes to `insert` as a
+ * stream. An engine in another process takes a streamed body in pieces of this size, so
+ * a body within it travels as one message either way.
+ */
+export const WHOLE_INSERT_BYTES = 4 * 1024 * 1024
+
 /** One engine: the data plane of one cluster. */
 export interface AnalyticalEngine {
   /**

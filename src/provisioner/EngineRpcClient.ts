@@ -9,16 +9,13 @@ import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
-import { EngineUnavailable } from "../../domain/Engine.js"
+import { EngineUnavailable, WHOLE_INSERT_BYTES } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineRpcs } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import type { WorkerSample } from "./EngineRpcs.js"
 import { lookAhead } from "../stream/LookAhead.js"
-
-/** Inserts travel in pieces of about this size: fewer round trips than the body's own chunks. */
-const INSERT_PIECE_BYTES = 4 * 1024 * 1024
 
 export interface RemoteEngine {
   readonly engine: AnalyticalEngine
@@ -106,7 +103,7 @@ export const connect = (
             // Up to two pieces are read ahead: a body that ends within one goes as one
             // message; a longer one is opened and fed piece by piece.
             const { ahead, ended, all } = yield* lookAhead(
-              pieces(INSERT_PIECE_BYTES)(body),
+              pieces(WHOLE_INSERT_BYTES)(body),
               (ahead) => ahead.length >= 2
             )
             if (ended && ahead.length <= 1) {

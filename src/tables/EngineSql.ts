@@ -1,6 +1,11 @@
 /** Small statements the tables code runs on an engine, with rows decoded by Schema. */
 import { Effect, Schema, Stream } from "effect"
-import { CommandRequest, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import {
+  CommandRequest,
+  InsertRequest,
+  QueryRequest,
+  WHOLE_INSERT_BYTES
+} from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError, InsertSummary } from "../../domain/Engine.js"
 
 /** Far above any catalogue answer (tables, columns, paths) these statements read. */
@@ -51,17 +56,19 @@ export const command = (engine: AnalyticalEngine, sql: string): Effect.Effect<vo
   engine.command(new CommandRequest({ sql, queryId: crypto.randomUUID() }))
 
 /**
- * `parts` into the engine: a body of one part in one call (`insertWhole`), a longer one as
- * a stream of its parts, so no buffer or message has to hold all of it at once.
+ * `parts` into the engine: up to `WHOLE_INSERT_BYTES` in one call (`insertWhole`, the
+ * parts joined when there are several, as a JSON array's brackets and records are), a
+ * longer body as a stream of its parts, so no buffer or message holds all of it at once.
  */
 export const insertParts = (
   engine: AnalyticalEngine,
   request: InsertRequest,
   parts: ReadonlyArray<Uint8Array>
-): Effect.Effect<InsertSummary, EngineError> =>
-  parts.length === 1
-    ? engine.insertWhole(request, parts[0]!)
-    : engine.insert(request, Stream.fromIterable(parts))
+): Effect.Effect<InsertSummary, EngineError> => {
+  const size = parts.reduce((total, part) => total + part.byteLength, 0)
+  if (size > WHOLE_INSERT_BYTES) return engine.insert(request, Stream.fromIterable(parts))
+  return engine.insertWhole(request, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))
+}
 
 /** Appends `body` (text, or bytes in pieces) in `format` to a table that exists. */
 export const insert = (
