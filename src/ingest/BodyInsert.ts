@@ -10,6 +10,7 @@
  */
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { Scope } from "effect"
+import { WHOLE_INSERT_BYTES } from "../../domain/Engine.js"
 import type {
   BodyInsertDependencies,
   BodyInsertRequest,
@@ -27,9 +28,6 @@ import type { Pull } from "../stream/LookAhead.js"
 
 /** About how much of a body goes into the engine per statement. */
 export const CHUNK_BYTES = 4 * 1024 * 1024
-
-/** The largest piece of a chunk sent on: each travels to the engine as one message. */
-const PIECE_BYTES = CHUNK_BYTES / 4
 
 export type { BodyInsertDependencies, BodyInsertRequest } from "./BodyInsertRequest.js"
 
@@ -113,10 +111,12 @@ export const insertBody = Effect.fn("BodyInsert.insertBody")(function* <E>(
   )
 })
 
-// One huge row (a 64 MiB event) in one piece took its cluster's engine worker down.
+// One huge row (a 64 MiB event) in one piece took its cluster's engine worker down, so a
+// chunk travels in pieces no larger than a whole insert; one within it stays one piece,
+// which the engine takes in one call without joining anything.
 function* pieces(bytes: Uint8Array) {
-  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
-    yield bytes.subarray(at, at + PIECE_BYTES)
+  for (let at = 0; at < bytes.length; at += WHOLE_INSERT_BYTES) {
+    yield bytes.subarray(at, at + WHOLE_INSERT_BYTES)
   }
 }
 
