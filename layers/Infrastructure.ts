@@ -1,15 +1,17 @@
 /**
  * The control plane and the provisioner of cluster engines, each embedded unless its `SLUICE_*` setting points
- * at an external one. Either half can be external without the other.
+ * at an external one. Either half can be external without the other. The metrics-app's
+ * write log is in the data directory either way.
  */
 import { Effect, Layer, Option } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
+import * as FileWriteLog from "../src/metrics/log/FileWriteLog.js"
 import { EmbeddedControlPlaneLive, EmbeddedProvisionerLive } from "./Embedded.js"
 import { ExternalControlPlaneLive, ExternalProvisionerLive } from "./External.js"
 
 export const InfrastructureLive = Layer.unwrapEffect(
   Effect.map(SluiceConfig, (config) =>
-    Layer.merge(
+    Layer.mergeAll(
       Option.match(config.databaseUrl, {
         onNone: () => EmbeddedControlPlaneLive,
         onSome: ExternalControlPlaneLive
@@ -17,7 +19,8 @@ export const InfrastructureLive = Layer.unwrapEffect(
       Option.match(config.clickhouse, {
         onNone: () => EmbeddedProvisionerLive,
         onSome: ExternalProvisionerLive
-      })
+      }),
+      FileWriteLog.layer
     )
   )
 )

@@ -13,6 +13,7 @@
 import { ConfigProvider, Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import * as ChdbEngine from "../src/engine/ChdbEngine.js"
+import * as MemoryWriteLog from "../src/metrics/log/MemoryWriteLog.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 import { CapabilitiesLive } from "./Capabilities.js"
@@ -24,8 +25,9 @@ const settings = (env: Readonly<Record<string, string>>) =>
   Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 /** The control plane and every cluster's engine in this process, in memory. */
-export const InMemoryInfrastructureLive = Layer.merge(
+export const InMemoryInfrastructureLive = Layer.mergeAll(
   ControlPlaneSql.inMemory,
+  MemoryWriteLog.layer,
   // Clusters share the one in-process chDB as namespaces, like clusters on a ClickHouse server.
   ServerProvisioner.layer({
     accessControl: false,

@@ -16,9 +16,9 @@ import { Effect } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
-import type { DecodedMetadata, DecodedSeries } from "./RemoteWriteDecode.js"
+import type { DecodedMetadata, DecodedWrite } from "./RemoteWriteDecode.js"
 import { samplesBody } from "./SamplesBody.js"
-import type { SeriesRow, SeriesRowsWritten } from "./SeriesRowsWritten.js"
+import type { SeriesRow } from "./SeriesRowsWritten.js"
 
 export const SERIES_TABLE = "prometheus_series"
 export const SAMPLES_TABLE = "prometheus_samples"
@@ -55,9 +55,9 @@ const seriesRows = (rows: ReadonlyArray<SeriesRow>) =>
   rows
     .map((row) =>
       JSON.stringify({
-        id: row.series.id,
-        metric_name: row.series.labels.__name__,
-        labels: row.series.labels,
+        id: row.id,
+        metric_name: row.labels.__name__,
+        labels: row.labels,
         min_time: row.minTime,
         max_time: row.maxTime
       })
@@ -72,19 +72,34 @@ const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
     .join("\n")
 
 /**
- * Series first: a sample is never readable before the series that selects it. `key`
- * names the database in `written` (the cluster's and its own name).
+ * A write as the tables take it: its samples' text, the series rows it adds, its
+ * metadata. Made when the write is accepted, so what waits for the engine is bytes
+ * rather than a typed array per series (those outlived young-generation collections
+ * and were most of the old generation's garbage).
  */
-export const insertWrite = (
+export interface TableRows {
+  readonly samples: ReadonlyArray<Uint8Array>
+  readonly seriesRows: ReadonlyArray<SeriesRow>
+  readonly metadata: ReadonlyArray<DecodedMetadata>
+}
+
+export const tableRows = (
+  write: DecodedWrite,
+  seriesRows: ReadonlyArray<SeriesRow>
+): TableRows => ({
+  samples: samplesBody(write.series),
+  seriesRows,
+  metadata: write.metadata
+})
+
+/** Writes into `database`, one insert per table; series first, so a sample is never readable before the series that selects it. */
+export const insertRows = (
   engine: AnalyticalEngine,
   database: string,
-  series: ReadonlyArray<DecodedSeries>,
-  samples: number,
-  metadata: ReadonlyArray<DecodedMetadata>,
-  written: SeriesRowsWritten,
-  key: string
+  writes: ReadonlyArray<TableRows>
 ) =>
   Effect.gen(function* () {
+    const metadata = writes.flatMap((write) => write.metadata)
     if (metadata.length > 0)
       yield* EngineSql.insert(
         engine,
@@ -93,13 +108,12 @@ export const insertWrite = (
         "JSONEachRow",
         metadataRows(metadata)
       )
-    if (samples === 0) return
-    const rows = written.needed(key, series)
-    if (rows.length > 0) {
+    const rows = writes.flatMap((write) => write.seriesRows)
+    if (rows.length > 0)
       yield* EngineSql.insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
-      written.remember(key, rows)
-    }
-    yield* EngineSql.insert(engine, database, SAMPLES_TABLE, "TabSeparated", samplesBody(series), {
-      columns: ["id", "time_ms", "bits"]
-    })
+    const samples = writes.flatMap((write) => write.samples)
+    if (samples.length > 0)
+      yield* EngineSql.insert(engine, database, SAMPLES_TABLE, "TabSeparated", samples, {
+        columns: ["id", "time_ms", "bits"]
+      })
   })

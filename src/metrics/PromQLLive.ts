@@ -1,20 +1,17 @@
 /**
  * `PromQL` on the metrics-app's tables: parse (Parse.ts), evaluate every step
  * (Eval.ts) over samples read through `QueryRunner`, shape the result as Prometheus
- * does. The series tables are created on first use of a database, as by a first write.
+ * does. A query reads once `SeriesStore` says every write accepted before it is stored.
  */
 import { Duration, Effect, Layer } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
-import { Engines } from "../../domain/Engine.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { PromQL, PromQLError } from "../../domain/PromQL.js"
 import { RangeQuery } from "../../domain/PromQL.js"
 import type { InstantQuery, PromQLResult, SeriesSelection } from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import { queryConfig } from "../config/SluiceConfig.js"
-import { engineDatabase } from "../databases/EngineDatabase.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { createTables } from "./MetricsTables.js"
 import type { Matcher } from "./promql/Ast.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
 import { explainingFetch } from "./promql/Explain.js"
@@ -22,6 +19,7 @@ import { rangeInput } from "./promql/Selectors.js"
 import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
 import { makeKnownLabels } from "./promql/KnownLabels.js"
+import { SeriesStore } from "./SeriesStore.js"
 import {
   asInstant,
   asMatrix,
@@ -39,22 +37,16 @@ export const PromQLLive = Layer.effect(
     const runner = yield* QueryRunner
     // The whole evaluation, its statements and the work between them, under the SQL timeout.
     const { timeoutSeconds } = yield* queryConfig
-    const engines = yield* Engines
-    const created = new Set<string>()
+    const store = yield* SeriesStore
     const known = makeKnownLabels()
 
     const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
-      Effect.gen(function* () {
-        const engine = yield* engines
-          .forCluster(scope.clusterId)
-          .pipe(Effect.mapError(engineAccessError))
-        const name = engineDatabase(engine, database)
-        if (!created.has(`${scope.clusterId}/${name}`)) {
-          yield* createTables(engine, name).pipe(Effect.orDie)
-          created.add(`${scope.clusterId}/${name}`)
-        }
-        return makeFetch(runner, scope, database, known)
-      })
+      store
+        .readable(scope.clusterId, database)
+        .pipe(
+          Effect.mapError(engineAccessError),
+          Effect.as(makeFetch(runner, scope, database, known))
+        )
 
     const withTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(

@@ -36,7 +36,9 @@ export const makeRemoteWrites = Effect.gen(function* () {
     yield* apps.require(scope.clusterId, METRICS_APP)
     const database = yield* selection.select(scope, where.database)
     const decoded = yield* decodeRemoteWrite(body, limit, known)
-    yield* store.store(scope.clusterId, database, decoded).pipe(Effect.mapError(engineAccessError))
+    yield* store
+      .store(scope.clusterId, database, decoded, body)
+      .pipe(Effect.mapError(engineAccessError))
     return decoded.samples
   })
 

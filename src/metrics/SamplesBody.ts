@@ -46,7 +46,10 @@ const unsigned64 = (out: Uint8Array, at: number, high: number, low: number): num
 
 export const samplesBody = (series: ReadonlyArray<DecodedSeries>): Array<Uint8Array> => {
   const pieces: Array<Uint8Array> = []
-  let piece = new Uint8Array(PIECE_BYTES)
+  // Sized to the lines left, at most a piece: a small body does not hold a megabyte.
+  let left = series.reduce((sum, one) => sum + one.timestamps.length, 0)
+  const nextPiece = () => new Uint8Array(Math.min(PIECE_BYTES, left * LINE_MAX))
+  let piece = nextPiece()
   let at = 0
   for (const one of series) {
     const id = Buffer.from(one.id, "latin1")
@@ -55,9 +58,10 @@ export const samplesBody = (series: ReadonlyArray<DecodedSeries>): Array<Uint8Ar
     for (let index = 0; index < one.timestamps.length; index++) {
       if (at + LINE_MAX > piece.length) {
         pieces.push(piece.subarray(0, at))
-        piece = new Uint8Array(PIECE_BYTES)
+        piece = nextPiece()
         at = 0
       }
+      left--
       piece.set(id, at)
       at += id.length
       piece[at++] = TAB

@@ -8,12 +8,14 @@
  * again, which the AggregatingMergeTree folds) and when it grows past a bound.
  */
 import type { DecodedSeries } from "./RemoteWriteDecode.js"
+import type { Labels } from "./SeriesLabels.js"
 
 const HOUR = 3_600_000
 const REMEMBERED = 1_000_000
 
 export interface SeriesRow {
-  readonly series: DecodedSeries
+  readonly id: string
+  readonly labels: Labels
   readonly minTime: number
   readonly maxTime: number
 }
@@ -31,31 +33,32 @@ const span = (timestamps: Float64Array) => {
 export const makeSeriesRowsWritten = () => {
   const written = new Map<string, { min: number; max: number }>()
 
-  /** The rows `series` still need in `database`. */
-  const needed = (database: string, series: ReadonlyArray<DecodedSeries>) => {
+  /**
+   * The rows `series` still need in `database`, remembered at once: the accepted write
+   * that carries them stores them, however many attempts that takes.
+   */
+  const rowsFor = (database: string, series: ReadonlyArray<DecodedSeries>) => {
     const rows: Array<SeriesRow> = []
     for (const one of series) {
       if (one.timestamps.length === 0) continue
       const { min, max } = span(one.timestamps)
-      const known = written.get(`${database}/${one.id}`)
+      const key = `${database}/${one.id}`
+      const known = written.get(key)
       if (known !== undefined && known.min <= min && known.max >= max) continue
-      rows.push({
-        series: one,
+      const row = {
+        id: one.id,
+        labels: one.labels,
         minTime: Math.min(min, known?.min ?? min),
         maxTime: Math.max(max, known?.max ?? max)
-      })
+      }
+      if (written.size >= REMEMBERED) written.clear()
+      written.set(key, { min: row.minTime, max: row.maxTime })
+      rows.push(row)
     }
     return rows
   }
 
-  /** Called once `rows` are stored. */
-  const remember = (database: string, rows: ReadonlyArray<SeriesRow>) => {
-    if (written.size + rows.length > REMEMBERED) written.clear()
-    for (const row of rows)
-      written.set(`${database}/${row.series.id}`, { min: row.minTime, max: row.maxTime })
-  }
-
-  return { needed, remember }
+  return { rowsFor }
 }
 
 export type SeriesRowsWritten = ReturnType<typeof makeSeriesRowsWritten>

@@ -1,51 +1,141 @@
 /**
- * Where decoded series land, for remote write and OTLP metrics alike: the selected
- * database's series tables, created on the first write into it, and series rows written
- * once per series and hour (SeriesRowsWritten.ts). One per process, so both writers
- * share what it remembers.
+ * Where decoded series land, for remote write and OTLP metrics alike. A write is
+ * accepted once `MetricsWriteLog` holds it; the database's writes then go into the engine
+ * in batches (GroupCommit.ts), series rows once per series and hour
+ * (SeriesRowsWritten.ts). Readers ask for `readable` first, so a query sees every write
+ * acknowledged before it. On start, writes the log still holds are stored again (a
+ * retried write changes no answer). One per process, so both writers share it.
+ *
+ * Measured on the demo data (100 one-minute bodies, one sender): a write answered after
+ * its engine insert took 20 ms a body at the median, Prometheus 7 ms; the engine insert
+ * alone in chDB in-process 6.7 ms.
  */
 import { Effect } from "effect"
-import { Engines } from "../../domain/Engine.js"
+import { ClusterPaused, EngineUnavailable, Engines } from "../../domain/Engine.js"
 import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
+import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"
+import type { LoggedWrite } from "../../domain/MetricsWriteLog.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
-import { createTables, insertWrite } from "./MetricsTables.js"
+import type { GroupCommit } from "./GroupCommit.js"
+import { makeGroupCommit } from "./GroupCommit.js"
+import type { TableRows } from "./MetricsTables.js"
+import { createTables, insertRows, tableRows } from "./MetricsTables.js"
 import type { DecodedWrite } from "./RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeKnownSeries } from "./RemoteWriteDecode.js"
 import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
 
+/** Samples accepted and not yet stored, per database, past which a write waits. */
+const WAITING_SAMPLES = 1_000_000
+
+interface Accepted {
+  readonly rows: TableRows
+  readonly samples: number
+  readonly logged: LoggedWrite
+}
+
+type StoreError = EngineUnavailable | ClusterPaused
+
 export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesStore", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const engines = yield* Engines
+    const log = yield* MetricsWriteLog
+    const scope = yield* Effect.scope
     // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
     const created = new Set<string>()
     const written = makeSeriesRowsWritten()
+    const commits = new Map<string, GroupCommit<Accepted, StoreError>>()
+
+    const keyOf = (where: SeriesDatabase) => `${where.clusterId}/${where.database}`
+
+    /** The database's engine, its series tables created on first use. */
+    const prepared = (where: SeriesDatabase) =>
+      Effect.gen(function* () {
+        const engine = yield* engines.forCluster(where.clusterId)
+        const name = engineDatabase(engine, where.database)
+        if (!created.has(keyOf(where))) {
+          yield* createTables(engine, name).pipe(Effect.mapError(refused))
+          created.add(keyOf(where))
+        }
+        return { engine, name }
+      })
+
+    const storeBatch = (where: SeriesDatabase) => (batch: ReadonlyArray<Accepted>) =>
+      Effect.gen(function* () {
+        const { engine, name } = yield* prepared(where)
+        yield* insertRows(
+          engine,
+          name,
+          batch.map((one) => one.rows)
+        ).pipe(Effect.mapError(refused))
+        yield* log.release(batch.map((one) => one.logged))
+      }).pipe(Effect.withSpan("SeriesStore.storeBatch"))
+
+    const commitOf = (where: SeriesDatabase) => {
+      let commit = commits.get(keyOf(where))
+      if (commit === undefined) {
+        commit = makeGroupCommit({
+          store: storeBatch(where),
+          weight: (one: Accepted) => one.samples,
+          bound: WAITING_SAMPLES,
+          scope
+        })
+        commits.set(keyOf(where), commit)
+      }
+      return commit
+    }
+
+    const accepted = (where: SeriesDatabase, write: DecodedWrite, logged: LoggedWrite) =>
+      commitOf(where).add({
+        rows: tableRows(write, written.rowsFor(keyOf(where), write.series)),
+        samples: write.samples,
+        logged
+      })
+
+    // What the log held at start: stored again, in the background, in the order accepted.
+    const known = makeKnownSeries()
+    for (const { write: logged, body } of yield* log.unreleased) {
+      const decoded = yield* Effect.either(decodeRemoteWrite(body, Number.MAX_SAFE_INTEGER, known))
+      // A body cut short by a crash while it was written was never acknowledged.
+      if (decoded._tag === "Left") yield* log.release([logged])
+      else yield* accepted(logged.where, decoded.right, logged)
+    }
 
     return {
       /**
-       * Fails only when the cluster's engine cannot be reached; the engine failing an
-       * insert of valid rows is not the sender's to fix (a defect).
+       * Accepts `write` (`body` is its remote-write body, what the log keeps). Fails
+       * only when the cluster's engine cannot be reached or the writes waiting for it
+       * are at the bound and cannot be stored.
        */
       store: Effect.fn("SeriesStore.store")(function* (
         clusterId: ClusterId,
         database: DatabaseName,
-        write: DecodedWrite
+        write: DecodedWrite,
+        body: Uint8Array
       ) {
-        const engine = yield* engines.forCluster(clusterId)
-        const name = engineDatabase(engine, database)
-        const key = `${clusterId}/${name}`
-        if (!created.has(key)) {
-          yield* createTables(engine, name).pipe(Effect.orDie)
-          created.add(key)
-        }
-        yield* insertWrite(
-          engine,
-          name,
-          write.series,
-          write.samples,
-          write.metadata,
-          written,
-          key
-        ).pipe(Effect.orDie)
+        const where = new SeriesDatabase({ clusterId, database }, { disableValidation: true })
+        // A paused cluster refuses the write rather than queueing it.
+        yield* prepared(where)
+        yield* commitOf(where).room
+        const logged = yield* log.append(where, body)
+        yield* accepted(where, write, logged)
+      }),
+
+      /** The database's series tables exist and hold every write accepted before this. */
+      readable: Effect.fn("SeriesStore.readable")(function* (
+        clusterId: ClusterId,
+        database: DatabaseName
+      ) {
+        const where = new SeriesDatabase({ clusterId, database }, { disableValidation: true })
+        yield* commitOf(where).settled
+        yield* prepared(where)
       })
     }
   })
 }) {}
+
+// The engine refusing rows this service decoded and checked is not the sender's to fix;
+// the writes stay logged and are stored again on the next attempt.
+const refused = (error: { readonly message: string }) =>
+  new EngineUnavailable({
+    message: `The cluster's engine did not store accepted samples (${error.message}); they are kept and stored on the next request.`
+  })

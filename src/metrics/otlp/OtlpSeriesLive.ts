@@ -1,8 +1,8 @@
 /**
  * `OtlpSeries` into the metrics-app's tables: the same series and samples a remote write
- * of them would store, so PromQL cannot tell them apart. The otlp-app has stored the
- * export's rows already; an engine failing this second insert is a defect, as it is for
- * remote write.
+ * of them would store (logged as the remote-write body they would arrive in), so PromQL
+ * cannot tell them apart. The otlp-app has stored the export's rows already; failing to
+ * accept them as series is a defect.
  */
 import { Effect, Layer } from "effect"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
@@ -12,6 +12,7 @@ import type { OtlpMetricsRequest } from "../../../domain/OtlpMetricsModel.js"
 import { OtlpSeries } from "../../../domain/OtlpSeries.js"
 import { METRICS_APP } from "../RemoteWrite.js"
 import { SeriesStore } from "../SeriesStore.js"
+import { remoteWriteBody } from "../WriteRequestWriter.js"
 import { otlpSeries } from "./OtlpToSeries.js"
 
 export const OtlpSeriesLive = Layer.effect(
@@ -28,7 +29,9 @@ export const OtlpSeriesLive = Layer.effect(
       if (!(yield* apps.installed(scope.clusterId, METRICS_APP))) return
       const write = otlpSeries(request)
       if (write.samples === 0 && write.metadata.length === 0) return
-      yield* series.store(scope.clusterId, database, write).pipe(Effect.orDie)
+      yield* series
+        .store(scope.clusterId, database, write, remoteWriteBody(write))
+        .pipe(Effect.orDie)
     })
 
     return OtlpSeries.of({ store })

@@ -1,0 +1,100 @@
+/**
+ * Accepted writes of one database into the engine in batches: while one batch is being
+ * stored, the writes that arrive wait, and the next batch takes them all. No timer: a
+ * batch starts as soon as the previous one ends, so an idle database stores a write at
+ * once and a busy one stores many per engine insert (measured on the demo data: an
+ * insert of five one-minute bodies costs chDB 4.4 ms a body, one body alone 6.7 ms).
+ *
+ * A failed batch is kept, ahead of newer writes, for the next attempt: the next `add`
+ * or `settled`. Whoever waits on it gets the failure.
+ */
+import { Deferred, Effect, Exit, FiberId } from "effect"
+import type { Scope } from "effect"
+
+export interface GroupCommit<W, E> {
+  /** Waits while the writes not yet stored reach the bound; fails if storing them fails. */
+  readonly room: Effect.Effect<void, E>
+  /** Queues an accepted write and starts a batch if none is running. */
+  readonly add: (write: W) => Effect.Effect<void>
+  /** Waits until every write added before it is stored. */
+  readonly settled: Effect.Effect<void, E>
+}
+
+export const makeGroupCommit = <W, E>(options: {
+  /** Stores one batch: all or nothing as far as the caller can tell (a retry repeats it). */
+  readonly store: (batch: ReadonlyArray<W>) => Effect.Effect<void, E>
+  readonly weight: (write: W) => number
+  /** Total weight of waiting writes at which `room` waits. */
+  readonly bound: number
+  /** Where batches run: they outlive the request that started them. */
+  readonly scope: Scope.Scope
+}): GroupCommit<W, E> => {
+  let waiting: Array<W> = []
+  let waitingWeight = 0
+  // Completes when the waiting writes are stored; made with the first of them.
+  let waitingDone: Deferred.Deferred<void, E> | undefined
+  // The batch being stored, if any.
+  let running: Deferred.Deferred<void, E> | undefined
+
+  const run = (batch: ReadonlyArray<W>, done: Deferred.Deferred<void, E>): Effect.Effect<void> =>
+    Effect.exit(options.store(batch)).pipe(
+      Effect.flatMap((exit) => {
+        if (Exit.isSuccess(exit)) return Effect.zipRight(Deferred.done(done, exit), next)
+        // Kept for the next attempt, and everyone waiting hears why it did not happen now.
+        const newer = waitingDone
+        waiting = [...batch, ...waiting]
+        waitingWeight = waiting.reduce((sum, write) => sum + options.weight(write), 0)
+        waitingDone = Deferred.unsafeMake<void, E>(FiberId.none)
+        running = undefined
+        return Effect.zipRight(
+          Deferred.done(done, exit),
+          newer === undefined ? Effect.void : Deferred.done(newer, exit)
+        )
+      })
+    )
+
+  // Takes every waiting write as the batch to store; the state changes before anything yields.
+  const take = (): Effect.Effect<void> => {
+    const batch = waiting
+    const done = waitingDone ?? Deferred.unsafeMake<void, E>(FiberId.none)
+    waiting = []
+    waitingWeight = 0
+    waitingDone = undefined
+    running = done
+    return run(batch, done)
+  }
+
+  const next: Effect.Effect<void> = Effect.suspend(() => {
+    if (waiting.length > 0) return take()
+    running = undefined
+    return Effect.void
+  })
+
+  const start: Effect.Effect<void> = Effect.suspend(() =>
+    running !== undefined || waiting.length === 0
+      ? Effect.void
+      : Effect.asVoid(Effect.forkIn(take(), options.scope))
+  )
+
+  const settled: Effect.Effect<void, E> = Effect.suspend(() => {
+    if (waitingDone !== undefined) {
+      const done = waitingDone
+      return Effect.zipRight(start, Deferred.await(done))
+    }
+    return running === undefined ? Effect.void : Deferred.await(running)
+  })
+
+  const room: Effect.Effect<void, E> = Effect.suspend(() =>
+    waitingWeight < options.bound ? Effect.void : Effect.zipRight(settled, room)
+  )
+
+  const add = (write: W) =>
+    Effect.suspend(() => {
+      waiting.push(write)
+      waitingWeight += options.weight(write)
+      waitingDone ??= Deferred.unsafeMake<void, E>(FiberId.none)
+      return start
+    })
+
+  return { room, add, settled }
+}

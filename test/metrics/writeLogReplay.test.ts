@@ -1,0 +1,88 @@
+/**
+ * A remote write is acknowledged once the write log holds it; what the log still holds
+ * when the service starts is stored then (the service stopped before its batch reached
+ * the engine). Here the log is written as a stopped service would have left it: one
+ * whole body and one cut short mid-write, which was never acknowledged.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect } from "effect"
+import { installApp } from "../support/client.js"
+import { Vector } from "../support/prometheusReplies.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { adminKeyOf, bodyOf, call, freshDataDir, startServer } from "../support/server.js"
+
+const ADMIN = "replay-admin@example.com"
+const PASSWORD = "replay admin password"
+const T0 = 1_700_000_000_000
+const BASE = "/metrics-compat/api/v1"
+
+const sample = (name: string, value: number) =>
+  remoteWriteBody([{ labels: { __name__: name, job: "replay" }, samples: [[T0, value]] }])
+
+const logDirectory = (dataDir: string, cluster: string) =>
+  path.join(dataDir, "metrics-log", cluster, "default")
+
+describe("the metrics write log", () => {
+  it.live(
+    "a restart stores what the log held; a body cut short is dropped; stored writes leave it",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = freshDataDir("metrics-replay")
+        const env = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
+        const { cluster, key } = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const server = yield* startServer(dataDir, env)
+            yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+            const key = adminKeyOf(server)
+            const written = yield* call(server, "POST", `${BASE}/write`, {
+              token: key,
+              rawBody: sample("written_before", 1),
+              headers: REMOTE_WRITE_HEADERS
+            })
+            expect(written.status, written.text).toBe(204)
+            const sql = Context.get(server.context, SqlClient.SqlClient)
+            const [row] = yield* sql<{ id: string }>`select id from clusters where name = 'default'`
+            // A query waits for the writes accepted before it; once stored, they leave the log.
+            const answered = yield* call(
+              server,
+              "GET",
+              `${BASE}/query?query=written_before&time=${T0 / 1000}`,
+              {
+                token: key
+              }
+            )
+            expect(bodyOf(Vector, answered).data.result.map((r) => r.value[1])).toEqual(["1"])
+            expect(fs.readdirSync(logDirectory(dataDir, row!.id))).toEqual([])
+            return { cluster: row!.id, key }
+          })
+        )
+
+        const directory = logDirectory(dataDir, cluster)
+        const whole = sample("held_in_log", 42)
+        fs.writeFileSync(path.join(directory, "000000000000001-000000000000.rw"), whole)
+        fs.writeFileSync(
+          path.join(directory, "000000000000001-000000000001.rw"),
+          sample("cut_short", 7).subarray(0, whole.length - 9)
+        )
+
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const server = yield* startServer(dataDir, env)
+            const ask = (name: string) =>
+              call(server, "GET", `${BASE}/query?query=${name}&time=${T0 / 1000}`, { token: key })
+            const held = yield* ask("held_in_log")
+            expect(bodyOf(Vector, held).data.result).toEqual([
+              { metric: { __name__: "held_in_log", job: "replay" }, value: [T0 / 1000, "42"] }
+            ])
+            expect(bodyOf(Vector, yield* ask("cut_short")).data.result).toEqual([])
+            expect(bodyOf(Vector, yield* ask("written_before")).data.result).toHaveLength(1)
+            expect(fs.readdirSync(directory)).toEqual([])
+          })
+        )
+      }),
+    120_000
+  )
+})
