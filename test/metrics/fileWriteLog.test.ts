@@ -1,6 +1,7 @@
 /**
  * The metrics-app's write log on disk: what is appended is found again, byte for byte and
- * in order, by the log of a later process over the same directory, until it is released.
+ * in order, by the log of a later process over the same directory, until it is released;
+ * a record cut short (a crash mid-append) ends what is read of its segment.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -16,41 +17,61 @@ const metrics = new SeriesDatabase({ clusterId: CLUSTER, database: DatabaseName.
 const other = new SeriesDatabase({ clusterId: CLUSTER, database: DatabaseName.make("other") })
 const bytes = (...values: Array<number>) => new Uint8Array(values)
 
+const found = (root: string) =>
+  Effect.scoped(Effect.flatMap(FileWriteLog.make(root), (log) => log.unreleased)).pipe(
+    Effect.map((writes) => writes.map(({ body, write }) => [write.where.database, [...body]]))
+  )
+
 describe("FileWriteLog", () => {
   it.effect("a later log over the same directory finds every unreleased write, in order", () =>
     Effect.gen(function* () {
       const root = path.join(freshDataDir("write-log"), "metrics-log")
-      const first = FileWriteLog.make(root)
-      const one = yield* first.append(metrics, bytes(1, 2, 3))
-      const two = yield* first.append(other, bytes(4))
-      const three = yield* first.append(metrics, bytes(5, 6))
-      yield* first.release([two])
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const log = yield* FileWriteLog.make(root)
+          yield* log.append(metrics, bytes(1, 2, 3))
+          const two = yield* log.append(other, bytes(4))
+          yield* log.append(metrics, bytes(5, 6))
+          yield* log.release([two])
+        })
+      )
+      // `other` held one write, released: its segment is gone with the log that wrote it.
+      expect(fs.readdirSync(path.join(root, CLUSTER, "other"))).toEqual([])
 
-      const later = FileWriteLog.make(root)
-      const found = yield* later.unreleased
-      expect(found.map(({ body, write }) => [write.where.database, [...body]])).toEqual([
-        ["metrics", [1, 2, 3]],
-        ["metrics", [5, 6]]
-      ])
-      expect(found.map(({ write }) => write.id)).toEqual([one.id, three.id])
-
-      // Writes appended after a restart sort after the ones found.
-      const four = yield* later.append(metrics, bytes(7))
-      yield* later.release(found.map(({ write }) => write))
-      const left = yield* FileWriteLog.make(root).unreleased
-      expect(left.map(({ write }) => write.id)).toEqual([four.id])
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const log = yield* FileWriteLog.make(root)
+          const held = yield* log.unreleased
+          expect(held.map(({ body, write }) => [write.where.database, [...body]])).toEqual([
+            ["metrics", [1, 2, 3]],
+            ["metrics", [5, 6]]
+          ])
+          yield* log.append(metrics, bytes(7))
+          yield* log.release(held.map(({ write }) => write))
+        })
+      )
+      expect(yield* found(root)).toEqual([["metrics", [7]]])
     })
   )
 
-  it.effect("an empty or missing directory holds nothing; stray names are not writes", () =>
+  it.effect("a record cut short ends its segment; stray names are not writes", () =>
     Effect.gen(function* () {
       const root = path.join(freshDataDir("write-log"), "metrics-log")
-      expect(yield* FileWriteLog.make(root).unreleased).toEqual([])
+      expect(yield* found(root)).toEqual([])
+      const directory = path.join(root, CLUSTER, "metrics")
+      fs.mkdirSync(directory, { recursive: true })
+      // Two whole records (lengths 3 and 1), then one announcing 5 bytes with only 2 there.
+      fs.writeFileSync(
+        path.join(directory, "000000000000001-000000000.wal"),
+        bytes(3, 0, 0, 0, 9, 8, 7, 1, 0, 0, 0, 6, 5, 0, 0, 0, 1, 2)
+      )
+      fs.writeFileSync(path.join(directory, "notes.txt"), "x")
       fs.mkdirSync(path.join(root, "not-a-cluster", "metrics"), { recursive: true })
-      fs.writeFileSync(path.join(root, "not-a-cluster", "metrics", "1.rw"), "x")
-      fs.mkdirSync(path.join(root, CLUSTER, "metrics"), { recursive: true })
-      fs.writeFileSync(path.join(root, CLUSTER, "metrics", "notes.txt"), "x")
-      expect(yield* FileWriteLog.make(root).unreleased).toEqual([])
+      fs.writeFileSync(path.join(root, "not-a-cluster", "metrics", "1.wal"), bytes(1, 0, 0, 0, 1))
+      expect(yield* found(root)).toEqual([
+        ["metrics", [9, 8, 7]],
+        ["metrics", [6]]
+      ])
     })
   )
 })

@@ -1,8 +1,8 @@
 /**
  * A remote write is acknowledged once the write log holds it; what the log still holds
  * when the service starts is stored then (the service stopped before its batch reached
- * the engine). Here the log is written as a stopped service would have left it: one
- * whole body and one cut short mid-write, which was never acknowledged.
+ * the engine). Here the log is written as a stopped service would have left it: a whole
+ * record and one cut short mid-append, which was never acknowledged.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -45,7 +45,7 @@ describe("the metrics write log", () => {
             expect(written.status, written.text).toBe(204)
             const sql = Context.get(server.context, SqlClient.SqlClient)
             const [row] = yield* sql<{ id: string }>`select id from clusters where name = 'default'`
-            // A query waits for the writes accepted before it; once stored, they leave the log.
+            // A query waits for the writes accepted before it.
             const answered = yield* call(
               server,
               "GET",
@@ -55,17 +55,23 @@ describe("the metrics write log", () => {
               }
             )
             expect(bodyOf(Vector, answered).data.result.map((r) => r.value[1])).toEqual(["1"])
-            expect(fs.readdirSync(logDirectory(dataDir, row!.id))).toEqual([])
             return { cluster: row!.id, key }
           })
         )
 
+        // Stored, the write left the log when the service stopped.
+        expect(fs.readdirSync(logDirectory(dataDir, cluster))).toEqual([])
+        // A segment as a stopped service leaves it: a whole record, then one cut short.
         const directory = logDirectory(dataDir, cluster)
-        const whole = sample("held_in_log", 42)
-        fs.writeFileSync(path.join(directory, "000000000000001-000000000000.rw"), whole)
+        const record = (body: Uint8Array) => {
+          const header = Buffer.alloc(4)
+          header.writeUInt32LE(body.length)
+          return Buffer.concat([header, body])
+        }
+        const cut = record(sample("cut_short", 7))
         fs.writeFileSync(
-          path.join(directory, "000000000000001-000000000001.rw"),
-          sample("cut_short", 7).subarray(0, whole.length - 9)
+          path.join(directory, "000000000000001-000000000.wal"),
+          Buffer.concat([record(sample("held_in_log", 42)), cut.subarray(0, cut.length - 9)])
         )
 
         yield* Effect.scoped(
