@@ -4,8 +4,10 @@
  *   each body sent to Prometheus's own receiver and to sluice in turn, one sender each;
  * - the 539 compliance queries as range queries (4 concurrent clients per side, one side
  *   after the other), total wall time per side;
- * - peak RSS growth (this process and its engine workers) of one range query reading
- *   ≥ 1M samples, over a second data set written for it.
+ * - peak RSS growth (the server process and its engine workers) of one range query
+ *   reading ≥ 1M samples, over a second data set written for it.
+ * The server runs as `npm start` runs it, in its own process: this one holds the data
+ * and the clients, as Prometheus's clients are outside Prometheus.
  * Skips with a note when no `prometheus` is on PATH.
  */
 import { Effect, Schema } from "effect"
@@ -17,8 +19,9 @@ import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
+import { freshDataDir } from "../support/server.js"
 import { pool, timed } from "./clients.js"
+import { startServerProcess } from "./serverProcess.js"
 
 const ADMIN = "bench@example.com"
 const PASSWORD = "bench admin password"
@@ -71,8 +74,8 @@ const get = async (url: string, token?: string) => {
   return text
 }
 
-const rssTree = () =>
-  [process.pid, ...childPids(process.pid)].reduce((sum, pid) => {
+const rssTree = (server: number) =>
+  [server, ...childPids(server)].reduce((sum, pid) => {
     try {
       return sum + rssOf(pid)
     } catch {
@@ -102,11 +105,11 @@ export const metrics = () =>
         yield* Effect.addFinalizer(() =>
           Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
         )
-        const server = yield* startServer(dataDir, {
+        const server = yield* startServerProcess(dataDir, {
           SLUICE_ADMIN_EMAIL: ADMIN,
           SLUICE_ADMIN_PASSWORD: PASSWORD
         })
-        const token = adminKeyOf(server)
+        const token = server.key
         yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
         const reference = yield* startReceiver
         const sluice = `${server.url}/metrics-compat`
@@ -184,10 +187,10 @@ export const metrics = () =>
         const referenceSeconds = yield* Effect.promise(() =>
           timed(async () => void (await get(`${reference.url}/api/v1/query_range?${bigRange}`)))
         )
-        const baseline = rssTree()
+        const baseline = rssTree(server.pid)
         let peak = baseline
         const sampler = setInterval(() => {
-          peak = Math.max(peak, rssTree())
+          peak = Math.max(peak, rssTree(server.pid))
         }, 20)
         let answer = ""
         const sluiceSeconds = yield* Effect.promise(() =>
@@ -196,7 +199,7 @@ export const metrics = () =>
           })
         )
         clearInterval(sampler)
-        peak = Math.max(peak, rssTree())
+        peak = Math.max(peak, rssTree(server.pid))
         const expected = seriesCountOf(answer)
         console.log(
           `large range query: ${(BIG_SERIES * BIG_SAMPLES).toLocaleString("en")} samples, '${BIG_QUERY}' at 60 s steps ` +

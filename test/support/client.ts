@@ -19,7 +19,7 @@ export const adminClientOf = (server: RunningServer) => clientOf(server, adminKe
 
 /** Installs `app` on the default cluster, signed in as the user `email`. */
 export const installApp = (
-  server: RunningServer,
+  server: { readonly url: string },
   app: "otlp-app" | "spl-app" | "metrics-app",
   email: string,
   password: string
