@@ -17,7 +17,6 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedWrite } from "./RemoteWriteDecode.js"
-import { samplesBody } from "./SamplesBody.js"
 import type { SeriesRow } from "./SeriesRowsWritten.js"
 
 export const SERIES_TABLE = "prometheus_series"
@@ -71,12 +70,7 @@ const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
     )
     .join("\n")
 
-/**
- * A write as the tables take it: its samples' text, the series rows it adds, its
- * metadata. Made when the write is accepted, so what waits for the engine is bytes
- * rather than a typed array per series (those outlived young-generation collections
- * and were most of the old generation's garbage).
- */
+/** A write as the tables take it: its samples' text, the series rows it adds, its metadata. */
 export interface TableRows {
   readonly samples: ReadonlyArray<Uint8Array>
   readonly seriesRows: ReadonlyArray<SeriesRow>
@@ -87,7 +81,7 @@ export const tableRows = (
   write: DecodedWrite,
   seriesRows: ReadonlyArray<SeriesRow>
 ): TableRows => ({
-  samples: samplesBody(write.series),
+  samples: write.text,
   seriesRows,
   metadata: write.metadata
 })

@@ -1,6 +1,7 @@
 /**
- * A remote-write 1.0 body into series and samples: snappy block format, then the
- * protobuf `WriteRequest`. Nothing is stored from a body that does not decode whole.
+ * A remote-write 1.0 body into what the series tables take: snappy block format, then
+ * the protobuf `WriteRequest`, read into its series (checked and identified) and its
+ * samples' insert text. Nothing is stored from a body that does not decode whole.
  */
 import { Effect } from "effect"
 import * as Snappy from "snappyjs"
@@ -8,15 +9,17 @@ import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
 import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
 import type { Labels } from "./SeriesLabels.js"
 import { seriesId, validLabels } from "./SeriesLabels.js"
-import { readWriteRequest } from "./WriteRequestReader.js"
+import { idColumn, SamplesBody } from "./SamplesBody.js"
+import type { ReadRequest } from "./WriteRequestReader.js"
+import { readSamples, readWriteRequest } from "./WriteRequestReader.js"
 
 export interface DecodedSeries {
   readonly id: string
   readonly labels: Labels
-  /** Milliseconds since the epoch, in the order they arrived. */
-  readonly timestamps: Float64Array
-  /** The raw bits of each value (stale markers kept exactly). */
-  readonly bits: BigUint64Array
+  readonly samples: number
+  /** Its samples' first and last times, in ms since the epoch (when it has samples). */
+  readonly minTime: number
+  readonly maxTime: number
 }
 
 /** A metric family's metadata, as Prometheus's `/metadata` answers it. */
@@ -30,6 +33,8 @@ export interface DecodedMetadata {
 export interface DecodedWrite {
   readonly series: ReadonlyArray<DecodedSeries>
   readonly samples: number
+  /** The samples as the samples table's insert body (SamplesBody.ts). */
+  readonly text: ReadonlyArray<Uint8Array>
   readonly metadata: ReadonlyArray<DecodedMetadata>
 }
 
@@ -57,11 +62,18 @@ const announcedLength = (bytes: Uint8Array): number | undefined => {
  * again every minute): decoding, checking, sorting and hashing the labels was about half
  * of decoding a body.
  */
+interface Identity {
+  readonly id: string
+  readonly labels: Labels
+  /** The id as the start of an insert line (SamplesBody.ts). */
+  readonly column: Uint8Array
+}
+
 export const makeKnownSeries = (bound = 200_000) => {
-  const known = new Map<string, { readonly id: string; readonly labels: Labels }>()
+  const known = new Map<string, Identity>()
   return {
     get: (bytes: string) => known.get(bytes),
-    remember: (bytes: string, series: { readonly id: string; readonly labels: Labels }) => {
+    remember: (bytes: string, series: Identity) => {
       if (known.size >= bound) known.clear()
       known.set(bytes, series)
     }
@@ -69,6 +81,40 @@ export const makeKnownSeries = (bound = 200_000) => {
 }
 
 export type KnownSeries = ReturnType<typeof makeKnownSeries>
+
+/**
+ * The request's series, checked and identified, and their samples' insert text; or the
+ * first label problem. Throws `Malformed` on bytes that do not decode.
+ */
+const seriesOf = (
+  request: ReadRequest,
+  known: KnownSeries
+): Omit<DecodedWrite, "metadata"> | { readonly problem: string } => {
+  const series: Array<DecodedSeries> = []
+  let samples = 0
+  for (const one of request.series) samples += one.samples
+  const body = new SamplesBody(samples)
+  for (const one of request.series) {
+    let identity = one.labelBytes === undefined ? undefined : known.get(one.labelBytes)
+    if (identity === undefined) {
+      const checked = validLabels(one.labels())
+      if ("problem" in checked) return checked
+      const id = seriesId(checked.labels)
+      identity = { id, labels: checked.labels, column: idColumn(id) }
+      if (one.labelBytes !== undefined) known.remember(one.labelBytes, identity)
+    }
+    body.series(identity.column)
+    readSamples(request, one, body)
+    series.push({
+      id: identity.id,
+      labels: identity.labels,
+      samples: one.samples,
+      minTime: body.minTime,
+      maxTime: body.maxTime
+    })
+  }
+  return { series, samples, text: body.finish() }
+}
 
 export const decodeRemoteWrite = (
   compressed: Uint8Array,
@@ -92,28 +138,11 @@ export const decodeRemoteWrite = (
       try: () => readWriteRequest(raw),
       catch: () => corrupt("the protobuf WriteRequest does not decode")
     })
-    const series: Array<DecodedSeries> = []
-    let samples = 0
-    for (const one of request.series) {
-      let identity = one.labelBytes === undefined ? undefined : known.get(one.labelBytes)
-      if (identity === undefined) {
-        const pairs = yield* Effect.try({
-          try: one.labels,
-          catch: () => corrupt("the protobuf WriteRequest does not decode")
-        })
-        const checked = validLabels(pairs)
-        if ("problem" in checked) return yield* corrupt(checked.problem)
-        identity = { id: seriesId(checked.labels), labels: checked.labels }
-        if (one.labelBytes !== undefined) known.remember(one.labelBytes, identity)
-      }
-      samples += one.timestamps.length
-      series.push({
-        id: identity.id,
-        labels: identity.labels,
-        timestamps: one.timestamps,
-        bits: one.bits
-      })
-    }
+    const read = yield* Effect.try({
+      try: () => seriesOf(request, known),
+      catch: () => corrupt("the protobuf WriteRequest does not decode")
+    })
+    if ("problem" in read) return yield* corrupt(read.problem)
     const metadata = request.metadata
       .filter((m) => m.metricFamilyName !== "")
       .map((m) => ({
@@ -122,5 +151,5 @@ export const decodeRemoteWrite = (
         help: m.help,
         unit: m.unit
       }))
-    return { series, samples, metadata }
+    return { ...read, metadata }
   })

@@ -1,12 +1,13 @@
 /**
  * The body of a samples insert: an `id \t ms \t bits` line per sample (MetricsTables.ts
  * says why the value goes as the integer of its bits), written as ASCII straight into
- * byte pieces. Measured on the demo data's one-minute bodies (9.5k samples): a string
- * per line, joined and encoded, took 2.5 ms a body and left most of the writer's garbage;
- * the bits' decimal text came from a BigInt each. Here both integers are printed from
- * doubles, the 64-bit one from its two 32-bit halves.
+ * byte pieces while the request is read (a `SampleSink`). Measured on the demo data's
+ * one-minute bodies (9.5k samples): a string per line, joined and encoded, took 2.5 ms
+ * a body and left most of the writer's garbage; the bits' decimal text came from a
+ * BigInt each. Here both integers are printed from doubles, the 64-bit one from its two
+ * 32-bit halves, and a series' id is copied from the text its writer remembers.
  */
-import type { DecodedSeries } from "./RemoteWriteDecode.js"
+import type { SampleSink } from "./WriteRequestReader.js"
 
 const PIECE_BYTES = 1 << 20
 // The longest line: a 20-digit id, a signed 20-digit time, 20-digit bits, three separators.
@@ -14,6 +15,7 @@ const LINE_MAX = 64
 const TAB = 0x09
 const NEWLINE = 0x0a
 const ZERO = 0x30
+const MINUS = 0x2d
 
 /** Writes a non-negative integer below 2^53 at `at`; the index after it. */
 const digits = (out: Uint8Array, at: number, n: number): number => {
@@ -44,35 +46,59 @@ const unsigned64 = (out: Uint8Array, at: number, high: number, low: number): num
   return at + 4
 }
 
-export const samplesBody = (series: ReadonlyArray<DecodedSeries>): Array<Uint8Array> => {
-  const pieces: Array<Uint8Array> = []
-  // Sized to the lines left, at most a piece: a small body does not hold a megabyte.
-  let left = series.reduce((sum, one) => sum + one.timestamps.length, 0)
-  const nextPiece = () => new Uint8Array(Math.min(PIECE_BYTES, left * LINE_MAX))
-  let piece = nextPiece()
-  let at = 0
-  for (const one of series) {
-    const id = Buffer.from(one.id, "latin1")
-    // The platform's order, as the reader wrote them: little-endian on every target here.
-    const words = new Uint32Array(one.bits.buffer, one.bits.byteOffset, one.bits.length * 2)
-    for (let index = 0; index < one.timestamps.length; index++) {
-      if (at + LINE_MAX > piece.length) {
-        pieces.push(piece.subarray(0, at))
-        piece = nextPiece()
-        at = 0
-      }
-      left--
-      piece.set(id, at)
-      at += id.length
-      piece[at++] = TAB
-      const time = one.timestamps[index]!
-      if (time < 0) piece[at++] = 0x2d
-      at = digits(piece, at, Math.abs(time))
-      piece[at++] = TAB
-      at = unsigned64(piece, at, words[index * 2 + 1]!, words[index * 2]!)
-      piece[at++] = NEWLINE
-    }
+/** A series' id as the start of its lines: its digits and a tab. */
+export const idColumn = (id: string): Uint8Array => Buffer.from(`${id}\t`, "latin1")
+
+export class SamplesBody implements SampleSink {
+  private readonly pieces: Array<Uint8Array> = []
+  private piece: Uint8Array
+  private at = 0
+  private id: Uint8Array = new Uint8Array(0)
+  /** The times of the current series' samples: its first and last, in time. */
+  minTime = Infinity
+  maxTime = -Infinity
+
+  /** `lines`: how many samples will be written, to size the pieces. */
+  constructor(private lines: number) {
+    this.piece = this.nextPiece()
   }
-  if (at > 0) pieces.push(piece.subarray(0, at))
-  return pieces
+
+  // Sized to the lines left, at most a piece: a small body does not hold a megabyte.
+  private nextPiece() {
+    return new Uint8Array(Math.min(PIECE_BYTES, Math.max(1, this.lines) * LINE_MAX))
+  }
+
+  /** The samples that follow are the series' whose `idColumn` this is. */
+  series(id: Uint8Array) {
+    this.id = id
+    this.minTime = Infinity
+    this.maxTime = -Infinity
+  }
+
+  sample(time: number, low: number, high: number) {
+    let piece = this.piece
+    let at = this.at
+    if (at + LINE_MAX > piece.length) {
+      this.pieces.push(piece.subarray(0, at))
+      piece = this.piece = this.nextPiece()
+      at = 0
+    }
+    this.lines--
+    const id = this.id
+    for (let index = 0; index < id.length; index++) piece[at++] = id[index]!
+    if (time < 0) piece[at++] = MINUS
+    at = digits(piece, at, Math.abs(time))
+    piece[at++] = TAB
+    at = unsigned64(piece, at, high, low)
+    piece[at++] = NEWLINE
+    this.at = at
+    if (time < this.minTime) this.minTime = time
+    if (time > this.maxTime) this.maxTime = time
+  }
+
+  finish(): Array<Uint8Array> {
+    if (this.at > 0) this.pieces.push(this.piece.subarray(0, this.at))
+    this.at = 0
+    return this.pieces
+  }
 }

@@ -20,15 +20,10 @@ export interface SeriesRow {
   readonly maxTime: number
 }
 
-const span = (timestamps: Float64Array) => {
-  let min = timestamps[0]!
-  let max = min
-  for (const t of timestamps) {
-    if (t < min) min = t
-    if (t > max) max = t
-  }
-  return { min: Math.floor(min / HOUR) * HOUR, max: Math.floor(max / HOUR) * HOUR + HOUR - 1 }
-}
+const hours = (series: DecodedSeries) => ({
+  min: Math.floor(series.minTime / HOUR) * HOUR,
+  max: Math.floor(series.maxTime / HOUR) * HOUR + HOUR - 1
+})
 
 export const makeSeriesRowsWritten = () => {
   const written = new Map<string, { min: number; max: number }>()
@@ -40,8 +35,8 @@ export const makeSeriesRowsWritten = () => {
   const rowsFor = (database: string, series: ReadonlyArray<DecodedSeries>) => {
     const rows: Array<SeriesRow> = []
     for (const one of series) {
-      if (one.timestamps.length === 0) continue
-      const { min, max } = span(one.timestamps)
+      if (one.samples === 0) continue
+      const { min, max } = hours(one)
       const key = `${database}/${one.id}`
       const known = written.get(key)
       if (known !== undefined && known.min <= min && known.max >= max) continue

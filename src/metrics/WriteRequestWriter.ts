@@ -1,6 +1,6 @@
 /**
- * A `DecodedWrite` back into a remote-write 1.0 body (protobuf `WriteRequest`, snappy
- * block format), the inverse of `decodeRemoteWrite`. The metrics write-ahead log stores
+ * Series and their samples as a remote-write 1.0 body (protobuf `WriteRequest`, snappy
+ * block format), what `decodeRemoteWrite` reads. The metrics write-ahead log stores
  * every accepted write as a remote-write body, so writes that arrive in another form
  * (OTLP metrics) are logged in the same format and replayed by the same decoder. Values
  * are written as the 8 bytes of their bits, never through a JavaScript number, so NaN
@@ -8,7 +8,21 @@
  */
 import * as Snappy from "snappyjs"
 import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
-import type { DecodedWrite } from "./RemoteWriteDecode.js"
+import type { DecodedMetadata } from "./RemoteWriteDecode.js"
+import type { Labels } from "./SeriesLabels.js"
+
+export interface SeriesSamples {
+  readonly labels: Labels
+  /** Milliseconds since the epoch. */
+  readonly timestamps: Float64Array
+  /** Each value's IEEE-754 bits. */
+  readonly bits: BigUint64Array
+}
+
+export interface SeriesWrite {
+  readonly series: ReadonlyArray<SeriesSamples>
+  readonly metadata: ReadonlyArray<DecodedMetadata>
+}
 
 // Field keys, (field number << 3) | wire type, as in remote.proto.
 const WRITE_TIMESERIES = 10
@@ -69,7 +83,7 @@ class Out {
   }
 }
 
-export const remoteWriteBody = (write: DecodedWrite): Uint8Array => {
+export const remoteWriteBody = (write: SeriesWrite): Uint8Array => {
   // The first pass keeps what the second needs: each series' sorted label names and
   // message size, and every string's UTF-8 length in the order it is written.
   const names: Array<Array<string>> = []

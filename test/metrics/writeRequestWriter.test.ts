@@ -1,7 +1,8 @@
 /**
  * The write-ahead log's remote-write bodies: what `remoteWriteBody` writes decodes to the
  * same write (series, timestamps, value bits to the NaN payload, metadata), both through
- * the receiver's decoder and through the generated protobuf decoder.
+ * the receiver's decoder, into the samples table's insert text, and through the
+ * generated protobuf decoder.
  */
 import { fromBinary } from "@bufbuild/protobuf"
 import { describe, expect, it } from "@effect/vitest"
@@ -11,11 +12,12 @@ import {
   MetricMetadata_MetricType,
   WriteRequestSchema
 } from "../../src/metrics/gen/prometheus/remote_pb.js"
-import type { DecodedSeries, DecodedWrite } from "../../src/metrics/RemoteWriteDecode.js"
+import type { DecodedWrite } from "../../src/metrics/RemoteWriteDecode.js"
 import { decodeRemoteWrite, makeKnownSeries } from "../../src/metrics/RemoteWriteDecode.js"
 import { STALE_BITS } from "../../src/metrics/SampleBits.js"
 import type { Labels } from "../../src/metrics/SeriesLabels.js"
 import { seriesId } from "../../src/metrics/SeriesLabels.js"
+import type { SeriesSamples, SeriesWrite } from "../../src/metrics/WriteRequestWriter.js"
 import { remoteWriteBody } from "../../src/metrics/WriteRequestWriter.js"
 
 const LIMIT = 1 << 20
@@ -35,8 +37,7 @@ const NEGATIVE_NAN_BITS = 0xfff0000000000001n
 const series = (
   labels: Labels,
   samples: ReadonlyArray<readonly [number, bigint]>
-): DecodedSeries => ({
-  id: seriesId(labels),
+): SeriesSamples => ({
   labels,
   timestamps: Float64Array.from(samples, ([time]) => time),
   bits: BigUint64Array.from(samples, ([, bits]) => bits)
@@ -58,9 +59,8 @@ const written = [
   series({ __name__: "no_samples", job: "x" }, [])
 ]
 
-const write: DecodedWrite = {
+const write: SeriesWrite = {
   series: written,
-  samples: written.reduce((sum, one) => sum + one.timestamps.length, 0),
   metadata: [
     { metric: "up", type: "gauge", help: "Whether the target is up.", unit: "" },
     { metric: "http_requests_total", type: "counter", help: "Requests — all of them.", unit: "" },
@@ -75,18 +75,32 @@ const write: DecodedWrite = {
 
 const decoded = (body: Uint8Array) => decodeRemoteWrite(body, LIMIT, makeKnownSeries())
 
-/** Compared field by field so typed arrays are compared as their contents. */
-const expectSameWrite = (actual: DecodedWrite, expected: DecodedWrite) => {
-  expect(actual.samples).toBe(expected.samples)
+/**
+ * What the decoder made of `expected`: each series' id, labels, count and time span, and
+ * the samples table's insert text, one `id \t ms \t bits` line per sample in the order
+ * sent (the bits' decimal text from BigInt here, from two 32-bit words there).
+ */
+const expectSameWrite = (actual: DecodedWrite, expected: SeriesWrite) => {
   expect(actual.metadata).toEqual(expected.metadata)
-  expect(actual.series.map((one) => one.id)).toEqual(expected.series.map((one) => one.id))
+  expect(actual.samples).toBe(expected.series.reduce((sum, one) => sum + one.timestamps.length, 0))
+  expect(actual.series.map(({ id, labels, samples }) => ({ id, labels, samples }))).toEqual(
+    expected.series.map((one) => ({
+      id: seriesId(one.labels),
+      labels: one.labels,
+      samples: one.timestamps.length
+    }))
+  )
   actual.series.forEach((one, index) => {
-    const want = expected.series[index]!
-    expect(one.labels).toEqual(want.labels)
-    expect(Array.from(one.timestamps)).toEqual(Array.from(want.timestamps))
-    expect(Array.from(one.bits)).toEqual(Array.from(want.bits))
+    const times = Array.from(expected.series[index]!.timestamps)
+    if (times.length === 0) return
+    expect([one.minTime, one.maxTime]).toEqual([Math.min(...times), Math.max(...times)])
   })
-  expect(actual.series.length).toBe(expected.series.length)
+  const lines = Buffer.concat(actual.text).toString("latin1").split("\n").filter(Boolean)
+  expect(lines).toEqual(
+    expected.series.flatMap((one) =>
+      Array.from(one.timestamps, (time, i) => `${seriesId(one.labels)}\t${time}\t${one.bits[i]}`)
+    )
+  )
 }
 
 describe("remoteWriteBody", () => {
@@ -98,16 +112,15 @@ describe("remoteWriteBody", () => {
 
   it.effect("an empty write is a body that decodes to an empty write", () =>
     Effect.gen(function* () {
-      const empty: DecodedWrite = { series: [], samples: 0, metadata: [] }
+      const empty: SeriesWrite = { series: [], metadata: [] }
       expectSameWrite(yield* decoded(remoteWriteBody(empty)), empty)
     })
   )
 
   it.effect("a metadata type it does not know is written as unknown", () =>
     Effect.gen(function* () {
-      const odd: DecodedWrite = {
+      const odd: SeriesWrite = {
         series: [],
-        samples: 0,
         metadata: [{ metric: "odd", type: "0", help: "", unit: "" }]
       }
       const back = yield* decoded(remoteWriteBody(odd))

@@ -11,6 +11,7 @@ import type { DatabaseName } from "../../../domain/Ids.js"
 import type { OtlpMetricsRequest } from "../../../domain/OtlpMetricsModel.js"
 import { OtlpSeries } from "../../../domain/OtlpSeries.js"
 import { METRICS_APP } from "../RemoteWrite.js"
+import { decodeRemoteWrite, makeKnownSeries } from "../RemoteWriteDecode.js"
 import { SeriesStore } from "../SeriesStore.js"
 import { remoteWriteBody } from "../WriteRequestWriter.js"
 import { otlpSeries } from "./OtlpToSeries.js"
@@ -20,6 +21,7 @@ export const OtlpSeriesLive = Layer.effect(
   Effect.gen(function* () {
     const apps = yield* AppRegistry
     const series = yield* SeriesStore
+    const known = makeKnownSeries()
 
     const store = Effect.fn("OtlpSeries.store")(function* (
       scope: ClusterScope,
@@ -29,10 +31,11 @@ export const OtlpSeriesLive = Layer.effect(
       if (!(yield* apps.installed(scope.clusterId, METRICS_APP))) return
       const write = otlpSeries(request)
       if (write.samples === 0 && write.metadata.length === 0) return
-      yield* series
-        .store(scope.clusterId, database, write, remoteWriteBody(write))
-        .pipe(Effect.orDie)
-    })
+      // Logged as the remote-write body it would have arrived in, and read back from it.
+      const body = remoteWriteBody(write)
+      const decoded = yield* decodeRemoteWrite(body, Number.MAX_SAFE_INTEGER, known)
+      yield* series.store(scope.clusterId, database, decoded, body)
+    }, Effect.orDie)
 
     return OtlpSeries.of({ store })
   })

@@ -15,10 +15,11 @@ import type {
   OtlpNumberValue,
   OtlpPointBase
 } from "../../../domain/OtlpMetricsModel.js"
-import type { DecodedMetadata, DecodedSeries } from "../RemoteWriteDecode.js"
+import type { DecodedMetadata } from "../RemoteWriteDecode.js"
 import { sampleBits, STALE_BITS } from "../SampleBits.js"
 import type { Labels } from "../SeriesLabels.js"
 import { seriesId } from "../SeriesLabels.js"
+import type { SeriesWrite } from "../WriteRequestWriter.js"
 import { attributeLabels, IDENTIFYING, resourceLabels } from "./OtlpLabels.js"
 import { prometheusName } from "./PrometheusNames.js"
 
@@ -33,10 +34,8 @@ const numberOf = (value: OtlpNumberValue) =>
 const boundText = (bound: number) =>
   bound === Infinity ? "+Inf" : bound === -Infinity ? "-Inf" : String(bound)
 
-export interface OtlpSeriesWrite {
-  readonly series: ReadonlyArray<DecodedSeries>
+export interface OtlpSeriesWrite extends SeriesWrite {
   readonly samples: number
-  readonly metadata: ReadonlyArray<DecodedMetadata>
 }
 
 export const otlpSeries = (request: OtlpMetricsRequest): OtlpSeriesWrite => {
@@ -151,8 +150,7 @@ export const otlpSeries = (request: OtlpMetricsRequest): OtlpSeriesWrite => {
     targetInfo(base, resourceMetrics.resource?.attributes)
   }
 
-  const series = [...byId].map(([id, one]) => ({
-    id,
+  const series = [...byId.values()].map((one) => ({
     labels: one.labels,
     timestamps: Float64Array.from(one.timestamps, Number),
     bits: BigUint64Array.from(one.values)
