@@ -33,7 +33,7 @@ export interface ReadSeries {
 }
 
 export interface ReadRequest {
-  readonly bytes: Uint8Array
+  readonly bytes: Buffer
   readonly view: DataView
   readonly series: ReadonlyArray<ReadSeries>
   readonly metadata: ReadonlyArray<MetricMetadata>
@@ -53,7 +53,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 class Cursor {
   pos: number
   constructor(
-    readonly bytes: Uint8Array,
+    readonly bytes: Buffer,
     readonly view: DataView,
     start: number,
     readonly end: number
@@ -188,15 +188,13 @@ const readSeries = (c: Cursor): ReadSeries => {
     return read
   }
   const labelBytes =
-    labelsStart !== -1 && adjacent
-      ? Buffer.from(bytes.buffer, bytes.byteOffset + labelsStart, labelsEnd - labelsStart).toString(
-          "latin1"
-        )
-      : undefined
+    labelsStart !== -1 && adjacent ? bytes.toString("latin1", labelsStart, labelsEnd) : undefined
   return { labelBytes, labels, samples, start, end: c.end }
 }
 
-export const readWriteRequest = (bytes: Uint8Array): ReadRequest => {
+export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
+  // A Buffer over the same bytes, for its latin1 slices (no view object per series).
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const c = new Cursor(bytes, view, 0, bytes.length)
   const series: Array<ReadSeries> = []
