@@ -10,7 +10,7 @@
  * its engine insert took 20 ms a body at the median, Prometheus 7 ms; the engine insert
  * alone in chDB in-process 6.7 ms.
  */
-import { Effect } from "effect"
+import { Clock, Duration, Effect, ExecutionStrategy, Scope } from "effect"
 import { ClusterPaused, EngineUnavailable, Engines } from "../../domain/Engine.js"
 import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"
@@ -26,6 +26,7 @@ import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
 
 /** Samples accepted and not yet stored, per database, past which a write waits. */
 const WAITING_SAMPLES = 1_000_000
+const FINAL_FLUSH = Duration.seconds(10)
 
 interface Accepted {
   readonly rows: TableRows
@@ -39,7 +40,8 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
   scoped: Effect.gen(function* () {
     const engines = yield* Engines
     const log = yield* MetricsWriteLog
-    const scope = yield* Effect.scope
+    // Batches run in a scope of their own, closed after the final flush below.
+    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
     // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
     const created = new Set<string>()
     const written = makeSeriesRowsWritten()
@@ -90,6 +92,14 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         samples: write.samples,
         logged
       })
+
+    // On shutdown, what was accepted is stored before the engines close, within a bound
+    // of real time (also under a test's clock); the log keeps what is left for the next start.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(commits.values(), (commit) => Effect.ignore(commit.settled), {
+        discard: true
+      }).pipe(Effect.timeout(FINAL_FLUSH), Effect.ignore, Effect.withClock(Clock.make()))
+    )
 
     // What the log held at start: stored again, in the background, in the order accepted.
     const known = makeKnownSeries()

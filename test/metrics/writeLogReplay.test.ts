@@ -27,7 +27,7 @@ const logDirectory = (dataDir: string, cluster: string) =>
 
 describe("the metrics write log", () => {
   it.live(
-    "a restart stores what the log held; a body cut short is dropped; stored writes leave it",
+    "a restart stores what the log held; a body cut short is dropped; a stop stores what it accepted",
     () =>
       Effect.gen(function* () {
         const dataDir = freshDataDir("metrics-replay")
@@ -55,11 +55,18 @@ describe("the metrics write log", () => {
               }
             )
             expect(bodyOf(Vector, answered).data.result.map((r) => r.value[1])).toEqual(["1"])
+            // Accepted just before the service stops: stored on the way out.
+            const last = yield* call(server, "POST", `${BASE}/write`, {
+              token: key,
+              rawBody: sample("written_last", 2),
+              headers: REMOTE_WRITE_HEADERS
+            })
+            expect(last.status, last.text).toBe(204)
             return { cluster: row!.id, key }
           })
         )
 
-        // Stored, the write left the log when the service stopped.
+        // Stored, the writes left the log when the service stopped.
         expect(fs.readdirSync(logDirectory(dataDir, cluster))).toEqual([])
         // A segment as a stopped service leaves it: a whole record, then one cut short.
         const directory = logDirectory(dataDir, cluster)
@@ -85,6 +92,7 @@ describe("the metrics write log", () => {
             ])
             expect(bodyOf(Vector, yield* ask("cut_short")).data.result).toEqual([])
             expect(bodyOf(Vector, yield* ask("written_before")).data.result).toHaveLength(1)
+            expect(bodyOf(Vector, yield* ask("written_last")).data.result).toHaveLength(1)
             expect(fs.readdirSync(directory)).toEqual([])
           })
         )
