@@ -4,14 +4,14 @@
  * samples' insert text. Nothing is stored from a body that does not decode whole.
  */
 import { Effect } from "effect"
-import * as Snappy from "snappyjs"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
 import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
 import type { Labels } from "./SeriesLabels.js"
 import { seriesId, validLabels } from "./SeriesLabels.js"
 import { idColumn, SamplesBody } from "./SamplesBody.js"
+import { announcedLength, makeSnappyDecoder } from "./SnappyBlock.js"
 import type { ReadRequest } from "./WriteRequestReader.js"
-import { readSamples, readWriteRequest } from "./WriteRequestReader.js"
+import { readLabels, readSamples, readWriteRequest } from "./WriteRequestReader.js"
 
 export interface DecodedSeries {
   readonly id: string
@@ -44,23 +44,12 @@ const corrupt = (what: string) =>
     hint: "Send a snappy-compressed (block format) protobuf WriteRequest, as remote write 1.0 does."
   })
 
-/** The uncompressed length the snappy header announces (a little-endian varint). */
-const announcedLength = (bytes: Uint8Array): number | undefined => {
-  let length = 0
-  for (let index = 0, shift = 0; index < 5 && index < bytes.length; index++, shift += 7) {
-    const byte = bytes[index]!
-    length += (byte & 0x7f) * 2 ** shift
-    if ((byte & 0x80) === 0) return length
-  }
-  return undefined
-}
-
 /**
- * What a writer made of a series' label bytes before (`ReadSeries.labelBytes`): its
- * label set and id. Equal bytes are the equal label set, so an entry never goes out of
- * date; past the bound it is forgotten whole. Measured on the demo data (2k series sent
- * again every minute): decoding, checking, sorting and hashing the labels was about half
- * of decoding a body.
+ * What a writer keeps between bodies: what it made of a series' label bytes before
+ * (`ReadSeries.labelBytes`), its label set and id, and its snappy buffer (SnappyBlock.ts).
+ * Equal bytes are the equal label set, so an entry never goes out of date; past the bound
+ * it is forgotten whole. Measured on the demo data (2k series sent again every minute):
+ * decoding, checking, sorting and hashing the labels was about half of decoding a body.
  */
 interface Identity {
   readonly id: string
@@ -72,6 +61,7 @@ interface Identity {
 export const makeKnownSeries = (bound = 200_000) => {
   const known = new Map<string, Identity>()
   return {
+    uncompress: makeSnappyDecoder(),
     get: (bytes: string) => known.get(bytes),
     remember: (bytes: string, series: Identity) => {
       if (known.size >= bound) known.clear()
@@ -97,7 +87,7 @@ const seriesOf = (
   for (const one of request.series) {
     let identity = one.labelBytes === undefined ? undefined : known.get(one.labelBytes)
     if (identity === undefined) {
-      const checked = validLabels(one.labels())
+      const checked = validLabels(readLabels(request, one))
       if ("problem" in checked) return checked
       const id = seriesId(checked.labels)
       identity = { id, labels: checked.labels, column: idColumn(id) }
@@ -122,7 +112,7 @@ export const decodeRemoteWrite = (
   known: KnownSeries
 ): Effect.Effect<DecodedWrite, BadRequest | PayloadTooLarge> =>
   Effect.gen(function* () {
-    const length = announcedLength(compressed)
+    const length = announcedLength(compressed)?.length
     if (length === undefined) return yield* corrupt("the snappy header is missing")
     // Refused before anything is allocated for it.
     if (length > limit)
@@ -131,7 +121,7 @@ export const decodeRemoteWrite = (
         hint: "Lower the sender's max_samples_per_send (queue_config), or raise SLUICE_METRICS_MAX_WRITE_BYTES."
       })
     const raw = yield* Effect.try({
-      try: () => Snappy.uncompress(compressed, limit),
+      try: () => known.uncompress(compressed),
       catch: () => corrupt("snappy decompression failed")
     })
     const request = yield* Effect.try({

@@ -20,13 +20,12 @@ export interface SeriesRow {
   readonly maxTime: number
 }
 
-const hours = (series: DecodedSeries) => ({
-  min: Math.floor(series.minTime / HOUR) * HOUR,
-  max: Math.floor(series.maxTime / HOUR) * HOUR + HOUR - 1
-})
+const hourStart = (ms: number) => Math.floor(ms / HOUR) * HOUR
 
 export const makeSeriesRowsWritten = () => {
-  const written = new Map<string, { min: number; max: number }>()
+  // Per database, per series id: the hours its row covers. Nested, so a lookup builds no key.
+  const written = new Map<string, Map<string, { min: number; max: number }>>()
+  let size = 0
 
   /**
    * The rows `series` still need in `database`, remembered at once: the accepted write
@@ -34,20 +33,26 @@ export const makeSeriesRowsWritten = () => {
    */
   const rowsFor = (database: string, series: ReadonlyArray<DecodedSeries>) => {
     const rows: Array<SeriesRow> = []
+    let known = written.get(database)
     for (const one of series) {
       if (one.samples === 0) continue
-      const { min, max } = hours(one)
-      const key = `${database}/${one.id}`
-      const known = written.get(key)
-      if (known !== undefined && known.min <= min && known.max >= max) continue
+      const min = hourStart(one.minTime)
+      const max = hourStart(one.maxTime) + HOUR - 1
+      const before = known?.get(one.id)
+      if (before !== undefined && before.min <= min && before.max >= max) continue
       const row = {
         id: one.id,
         labels: one.labels,
-        minTime: Math.min(min, known?.min ?? min),
-        maxTime: Math.max(max, known?.max ?? max)
+        minTime: Math.min(min, before?.min ?? min),
+        maxTime: Math.max(max, before?.max ?? max)
       }
-      if (written.size >= REMEMBERED) written.clear()
-      written.set(key, { min: row.minTime, max: row.maxTime })
+      if (size >= REMEMBERED) {
+        written.clear()
+        size = 0
+      }
+      if (known === undefined || !written.has(database)) written.set(database, (known = new Map()))
+      if (before === undefined) size++
+      known.set(one.id, { min: row.minTime, max: row.maxTime })
       rows.push(row)
     }
     return rows

@@ -23,8 +23,6 @@ export interface ReadSeries {
    * what it made of them. `undefined` otherwise.
    */
   readonly labelBytes: string | undefined
-  /** The labels, decoded when asked. */
-  readonly labels: () => ReadonlyArray<{ readonly name: string; readonly value: string }>
   /** How many samples the series holds; `readSamples` reads them. */
   readonly samples: number
   /** Where the series' message lies in the request's bytes. */
@@ -158,8 +156,6 @@ const readSample = (c: Cursor, end: number, sink: SampleSink) => {
 }
 
 const readSeries = (c: Cursor): ReadSeries => {
-  // Label fields as (start, end) pairs of their messages; decoded only when asked.
-  const labelFields: Array<number> = []
   let labelsStart = -1
   let labelsEnd = -1
   let adjacent = true
@@ -173,23 +169,15 @@ const readSeries = (c: Cursor): ReadSeries => {
       c.pos = c.delimited()
     } else if (key === 10) {
       const end = c.delimited()
-      labelFields.push(c.pos, end)
       if (labelsStart === -1) labelsStart = fieldStart
       else if (labelsEnd !== fieldStart) adjacent = false
       labelsEnd = end
       c.pos = end
     } else c.skip(key & 7)
   }
-  const { bytes, view } = c
-  const labels = () => {
-    const read: Array<{ name: string; value: string }> = []
-    for (let i = 0; i < labelFields.length; i += 2)
-      read.push(readLabel(new Cursor(bytes, view, labelFields[i]!, labelFields[i + 1]!)))
-    return read
-  }
   const labelBytes =
-    labelsStart !== -1 && adjacent ? bytes.toString("latin1", labelsStart, labelsEnd) : undefined
-  return { labelBytes, labels, samples, start, end: c.end }
+    labelsStart !== -1 && adjacent ? c.bytes.toString("latin1", labelsStart, labelsEnd) : undefined
+  return { labelBytes, samples, start, end: c.end }
 }
 
 export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
@@ -209,6 +197,21 @@ export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
     } else c.skip(key & 7)
   }
   return { bytes, view, series, metadata }
+}
+
+/**
+ * The labels of `series` (one of `request`'s), decoded only when asked: a writer that
+ * knows its label bytes never needs them. Throws `Malformed`.
+ */
+export const readLabels = (request: ReadRequest, series: ReadSeries) => {
+  const c = new Cursor(request.bytes, request.view, series.start, series.end)
+  const labels: Array<{ readonly name: string; readonly value: string }> = []
+  while (c.more()) {
+    const key = c.varint()
+    if (key === 10) labels.push(readLabel(c.sub(c.delimited())))
+    else c.skip(key & 7)
+  }
+  return labels
 }
 
 /** The samples of `series` (one of `request`'s) into `sink`. Throws `Malformed`. */
