@@ -55,7 +55,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         const engine = yield* engines.forCluster(where.clusterId)
         const name = engineDatabase(engine, where.database)
         if (!created.has(keyOf(where))) {
-          yield* createTables(engine, name).pipe(Effect.mapError(refused))
+          yield* createTables(engine, name).pipe(Effect.catchAll(refused))
           created.add(keyOf(where))
         }
         return { engine, name }
@@ -68,7 +68,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
           engine,
           name,
           batch.map((one) => one.rows)
-        ).pipe(Effect.mapError(refused))
+        ).pipe(Effect.catchAll(refused))
         yield* log.release(batch.map((one) => one.logged))
       }).pipe(Effect.withSpan("SeriesStore.storeBatch"))
 
@@ -144,8 +144,15 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
 }) {}
 
 // The engine refusing rows this service decoded and checked is not the sender's to fix;
-// the writes stay logged and are stored again on the next attempt.
+// the writes stay logged and are stored again on the next attempt. The engine's words go
+// to the service's log, not to the caller.
 const refused = (error: { readonly message: string }) =>
-  new EngineUnavailable({
-    message: `The cluster's engine did not store accepted samples (${error.message}); they are kept and stored on the next request.`
-  })
+  Effect.zipRight(
+    Effect.logWarning("metrics-app: the engine did not store accepted samples", error.message),
+    Effect.fail(
+      new EngineUnavailable({
+        message:
+          "The cluster's engine did not store accepted samples; they are kept and stored on the next request."
+      })
+    )
+  )

@@ -103,10 +103,21 @@ export const make = Effect.fn("MetricsWriteLog.make")(function* (root: string) {
     // Synchronous: an append into the page cache takes microseconds, less than a trip
     // through the thread pool and back to a busy event loop.
     const segment = yield* Effect.try(() => {
-      const segment = openSegment(path.join(root, where.clusterId, where.database))
+      const directory = path.join(root, where.clusterId, where.database)
+      const segment = openSegment(directory)
       const header = Buffer.alloc(4)
       header.writeUInt32LE(body.length)
-      syncFs.writevSync(segment.fd!, [header, body])
+      try {
+        syncFs.writevSync(segment.fd!, [header, body])
+      } catch (error) {
+        // A record may be cut short (a full disk): nothing is appended after it, so what
+        // reading stops at is only ever this one.
+        open.delete(directory)
+        syncFs.closeSync(segment.fd!)
+        segment.fd = undefined
+        retireIfDone(segment)
+        throw error
+      }
       segment.bytes += 4 + body.length
       return segment
     }).pipe(Effect.orDie)
