@@ -15,6 +15,7 @@ import { ClusterPaused, EngineUnavailable, Engines } from "../../domain/Engine.j
 import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"
 import type { LoggedWrite } from "../../domain/MetricsWriteLog.js"
+import { ClusterEvents } from "../clusters/ClusterEvents.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import type { GroupCommit } from "./GroupCommit.js"
 import { makeGroupCommit } from "./GroupCommit.js"
@@ -40,6 +41,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
   scoped: Effect.gen(function* () {
     const engines = yield* Engines
     const log = yield* MetricsWriteLog
+    const events = yield* ClusterEvents
     // Batches run in a scope of their own, closed after the final flush below.
     const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
     // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
@@ -70,7 +72,12 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
           batch.map((one) => one.rows)
         ).pipe(Effect.catchAll(refused))
         yield* log.release(batch.map((one) => one.logged))
-      }).pipe(Effect.withSpan("SeriesStore.storeBatch"))
+      }).pipe(
+        // The tables may be what is missing (a database dropped and made again): the next
+        // attempt creates them first.
+        Effect.tapError(() => Effect.sync(() => created.delete(keyOf(where)))),
+        Effect.withSpan("SeriesStore.storeBatch")
+      )
 
     const commitOf = (where: SeriesDatabase) => {
       let commit = commits.get(keyOf(where))
@@ -92,6 +99,16 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         samples: write.samples,
         logged
       })
+
+    // A deleted cluster's writes have nowhere to go: forgotten, here and in the log.
+    yield* events.subscribe(({ cluster, change }) =>
+      change !== "deleted"
+        ? Effect.void
+        : Effect.suspend(() => {
+            for (const key of commits.keys()) if (key.startsWith(`${cluster}/`)) commits.delete(key)
+            return log.forget(cluster)
+          })
+    )
 
     // On shutdown, what was accepted is stored before the engines close, within a bound
     // of real time (also under a test's clock); the log keeps what is left for the next start.

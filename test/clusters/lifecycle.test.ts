@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { clientOf } from "../support/client.js"
 import { eventually } from "../support/eventually.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 import {
   adminEnv,
@@ -193,8 +194,22 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         yield* insert(key, "gone", [{ soon: true }])
         const engineDir = path.join(dataDir, "clusters", created.id)
         expect(fs.existsSync(engineDir)).toBe(true)
+        // A remote write accepted into the metrics write log: the log forgets the cluster too.
+        const installed = yield* request("PUT", `/v1/apps/metrics-app${q}&cluster=doomed`, token)
+        expect(installed.status, installed.text).toBe(200)
+        const written = yield* Effect.flatMap(TestServer, (server) =>
+          call(server, "POST", "/metrics-compat/api/v1/write", {
+            token: key,
+            rawBody: remoteWriteBody([{ labels: { __name__: "soon_gone" }, samples: [[0, 1]] }]),
+            headers: REMOTE_WRITE_HEADERS
+          })
+        )
+        expect(written.status, written.text).toBe(204)
+        const logDir = path.join(dataDir, "metrics-log", created.id)
+        expect(fs.existsSync(logDir)).toBe(true)
         const deleted = yield* request("DELETE", `/v1/clusters/${created.id}${q}`, token)
         expect(deleted.json).toEqual({ deleted: true })
+        expect(fs.existsSync(logDir)).toBe(false)
         expectError(
           yield* request("GET", `/v1/clusters/${created.id}${q}`, token),
           404,

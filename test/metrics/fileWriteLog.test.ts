@@ -54,6 +54,32 @@ describe("FileWriteLog", () => {
     })
   )
 
+  it.effect("forgetting a cluster drops its writes and its directory, and only its", () =>
+    Effect.gen(function* () {
+      const root = path.join(freshDataDir("write-log"), "metrics-log")
+      const elsewhere = new SeriesDatabase({
+        clusterId: ClusterId.make("1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d"),
+        database: DatabaseName.make("metrics")
+      })
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const log = yield* FileWriteLog.make(root)
+          yield* log.append(metrics, bytes(1))
+          yield* log.append(other, bytes(2))
+          yield* log.append(elsewhere, bytes(3))
+          yield* log.forget(CLUSTER)
+          expect(fs.existsSync(path.join(root, CLUSTER))).toBe(false)
+          // Appends after it start afresh.
+          yield* log.append(metrics, bytes(4))
+        })
+      )
+      expect(yield* found(root)).toEqual([
+        ["metrics", [3]],
+        ["metrics", [4]]
+      ])
+    })
+  )
+
   it.effect("a record cut short ends its segment; stray names are not writes", () =>
     Effect.gen(function* () {
       const root = path.join(freshDataDir("write-log"), "metrics-log")

@@ -144,11 +144,24 @@ export const make = Effect.fn("MetricsWriteLog.make")(function* (root: string) {
       }
     })
 
+  const forget = (cluster: ClusterId) =>
+    Effect.sync(() => {
+      const directory = path.join(root, cluster)
+      for (const [dir, segment] of open)
+        if (dir.startsWith(directory + path.sep)) {
+          syncFs.closeSync(segment.fd!)
+          open.delete(dir)
+        }
+      for (const file of segments.keys())
+        if (file.startsWith(directory + path.sep)) segments.delete(file)
+      syncFs.rmSync(directory, { recursive: true, force: true })
+    })
+
   const unreleased = Effect.tryPromise(async () => {
     const found: Array<{ write: LoggedWrite; body: Uint8Array }> = []
-    for (const cluster of await entries(root)) {
+    for (const cluster of (await entries(root)).sort()) {
       if (!isClusterId(cluster)) continue
-      for (const database of await entries(path.join(root, cluster))) {
+      for (const database of (await entries(path.join(root, cluster))).sort()) {
         if (!isDatabaseName(database)) continue
         const where = new SeriesDatabase({ clusterId: cluster, database })
         const directory = path.join(root, cluster, database)
@@ -189,7 +202,7 @@ export const make = Effect.fn("MetricsWriteLog.make")(function* (root: string) {
     })
   )
 
-  return MetricsWriteLog.of({ append, release, unreleased })
+  return MetricsWriteLog.of({ append, release, forget, unreleased })
 })
 
 /** The log in the service's data directory. */

@@ -24,6 +24,10 @@ export const make = () => {
       Effect.sync(() => {
         for (const write of writes) held.delete(keyOf(write))
       }),
+    forget: (cluster) =>
+      Effect.sync(() => {
+        for (const [key, { write }] of held) if (write.where.clusterId === cluster) held.delete(key)
+      }),
     unreleased: Effect.sync(() => [...held.values()])
   })
 }
