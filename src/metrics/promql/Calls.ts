@@ -6,7 +6,7 @@ import { LOOKBACK, rangeInput, upperBound } from "./Selectors.js"
 import { DATES, MATH, RANGE_FUNCTIONS } from "./Functions.js"
 import { histogramQuantile } from "./Histogram.js"
 import { labelJoin, labelReplace } from "./LabelFunctions.js"
-import { RANGE } from "./RangeFunctions.js"
+import { rangeFunctionFor } from "./RangeFunctions.js"
 import { sortByLabel, sortByValue } from "./Sorting.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
@@ -69,9 +69,10 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
         : []
       return { kind: "vector", series } satisfies Value
     }
-    const fn = RANGE[node.fn]!
+    const fnFor = rangeFunctionFor(node.fn)!
     const out = new VectorBuilder(steps.length)
     for (const s of input.series) {
+      const fn = fnFor()
       const labels = node.fn === "last_over_time" ? s.labels : withoutName(s.labels)
       for (let step = 0; step < steps.length; step++) {
         const end = input.ends[step]!

@@ -3,7 +3,7 @@
  * (stale markers already left out) inside `(t - range, t]`. `undefined`: no output.
  */
 import { doubleExponentialSmoothing, madOverTime } from "./Smoothing.js"
-import { linearRegression, quantile, variance } from "./Statistics.js"
+import { linearRegression, SlidingQuantile, variance } from "./Statistics.js"
 
 export interface Window {
   readonly times: Float64Array
@@ -80,7 +80,7 @@ const extreme = (better: (candidate: number, current: number) => boolean) =>
     return current
   })
 
-export const RANGE: Readonly<Record<string, RangeFunction>> = {
+const RANGE: Readonly<Record<string, RangeFunction>> = {
   rate: extrapolated(true, true),
   increase: extrapolated(true, false),
   delta: extrapolated(false, false),
@@ -132,8 +132,21 @@ export const RANGE: Readonly<Record<string, RangeFunction>> = {
   present_over_time: fold(() => 1),
   stdvar_over_time: fold(variance),
   stddev_over_time: fold((values, lo, hi) => Math.sqrt(variance(values, lo, hi))),
-  quantile_over_time: (w, q) =>
-    w.hi > w.lo ? quantile(q, w.values.subarray(w.lo, w.hi)) : undefined,
   mad_over_time: madOverTime,
   double_exponential_smoothing: doubleExponentialSmoothing
+}
+
+/**
+ * The range function `name` for one series, called for its steps in order: the same
+ * function for every series, but for `quantile_over_time`, whose sorted window slides
+ * with the steps (Statistics.ts).
+ */
+export const rangeFunctionFor = (name: string): (() => RangeFunction) | undefined => {
+  if (name === "quantile_over_time")
+    return () => {
+      const window = new SlidingQuantile()
+      return (w, q) => (w.hi > w.lo ? window.quantile(q, w.values, w.lo, w.hi) : undefined)
+    }
+  const shared = RANGE[name]
+  return shared === undefined ? undefined : () => shared
 }
