@@ -14,6 +14,16 @@
 import { fromBinary } from "@bufbuild/protobuf"
 import type { MetricMetadata } from "./gen/prometheus/remote_pb.js"
 import { MetricMetadataSchema } from "./gen/prometheus/remote_pb.js"
+import {
+  LABEL_NAME,
+  LABEL_VALUE,
+  SAMPLE_TIMESTAMP,
+  SAMPLE_VALUE,
+  SERIES_LABEL,
+  SERIES_SAMPLE,
+  WRITE_METADATA,
+  WRITE_TIMESERIES
+} from "./RemoteProto.js"
 import { STALE_HIGH, STALE_LOW } from "./SampleBits.js"
 
 export interface ReadSeries {
@@ -122,11 +132,11 @@ const readLabel = (c: Cursor) => {
   let value = ""
   while (c.more()) {
     const key = c.varint()
-    if (key === 10 || key === 18) {
+    if (key === LABEL_NAME || key === LABEL_VALUE) {
       const end = c.delimited()
       const text = utf8.decode(c.bytes.subarray(c.pos, end))
       c.pos = end
-      if (key === 10) name = text
+      if (key === LABEL_NAME) name = text
       else value = text
     } else c.skip(key & 7)
   }
@@ -143,12 +153,12 @@ const readSample = (c: Cursor, end: number, sink: SampleSink) => {
   let high = 0
   while (c.pos < end) {
     const key = c.varint()
-    if (key === 9) {
+    if (key === SAMPLE_VALUE) {
       if (c.pos + 8 > end) throw new Malformed("truncated double")
       low = c.view.getUint32(c.pos, true)
       high = c.view.getUint32(c.pos + 4, true)
       c.pos += 8
-    } else if (key === 16) time = c.varint()
+    } else if (key === SAMPLE_TIMESTAMP) time = c.varint()
     else c.skip(key & 7)
   }
   if (c.pos !== end) throw new Malformed("truncated sample")
@@ -164,10 +174,10 @@ const readSeries = (c: Cursor): ReadSeries => {
   while (c.more()) {
     const fieldStart = c.pos
     const key = c.varint()
-    if (key === 18) {
+    if (key === SERIES_SAMPLE) {
       samples++
       c.pos = c.delimited()
-    } else if (key === 10) {
+    } else if (key === SERIES_LABEL) {
       const end = c.delimited()
       if (labelsStart === -1) labelsStart = fieldStart
       else if (labelsEnd !== fieldStart) adjacent = false
@@ -189,8 +199,8 @@ export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
   const metadata: Array<MetricMetadata> = []
   while (c.more()) {
     const key = c.varint()
-    if (key === 10) series.push(readSeries(c.sub(c.delimited())))
-    else if (key === 26) {
+    if (key === WRITE_TIMESERIES) series.push(readSeries(c.sub(c.delimited())))
+    else if (key === WRITE_METADATA) {
       const end = c.delimited()
       metadata.push(fromBinary(MetricMetadataSchema, bytes.subarray(c.pos, end)))
       c.pos = end
@@ -208,7 +218,7 @@ export const readLabels = (request: ReadRequest, series: ReadSeries) => {
   const labels: Array<{ readonly name: string; readonly value: string }> = []
   while (c.more()) {
     const key = c.varint()
-    if (key === 10) labels.push(readLabel(c.sub(c.delimited())))
+    if (key === SERIES_LABEL) labels.push(readLabel(c.sub(c.delimited())))
     else c.skip(key & 7)
   }
   return labels
@@ -219,7 +229,7 @@ export const readSamples = (request: ReadRequest, series: ReadSeries, sink: Samp
   const c = new Cursor(request.bytes, request.view, series.start, series.end)
   while (c.more()) {
     const key = c.varint()
-    if (key === 18) readSample(c, c.delimited(), sink)
+    if (key === SERIES_SAMPLE) readSample(c, c.delimited(), sink)
     else c.skip(key & 7)
   }
 }

@@ -8,6 +8,20 @@
  */
 import * as Snappy from "snappyjs"
 import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
+import {
+  LABEL_NAME,
+  LABEL_VALUE,
+  METADATA_FAMILY,
+  METADATA_HELP,
+  METADATA_TYPE,
+  METADATA_UNIT,
+  SAMPLE_TIMESTAMP,
+  SAMPLE_VALUE,
+  SERIES_LABEL,
+  SERIES_SAMPLE,
+  WRITE_METADATA,
+  WRITE_TIMESERIES
+} from "./RemoteProto.js"
 import type { DecodedMetadata } from "./RemoteWriteDecode.js"
 import type { Labels } from "./SeriesLabels.js"
 
@@ -23,20 +37,6 @@ export interface SeriesWrite {
   readonly series: ReadonlyArray<SeriesSamples>
   readonly metadata: ReadonlyArray<DecodedMetadata>
 }
-
-// Field keys, (field number << 3) | wire type, as in remote.proto.
-const WRITE_TIMESERIES = 10
-const WRITE_METADATA = 26
-const SERIES_LABEL = 10
-const SERIES_SAMPLE = 18
-const LABEL_NAME = 10
-const LABEL_VALUE = 18
-const SAMPLE_VALUE = 9
-const SAMPLE_TIMESTAMP = 16
-const METADATA_TYPE = 8
-const METADATA_FAMILY = 18
-const METADATA_HELP = 34
-const METADATA_UNIT = 42
 
 /** `DecodedMetadata.type` (the enum name, lowercased) to its number; others are UNKNOWN. */
 const metricTypes = new Map(
