@@ -14,16 +14,7 @@
 import { fromBinary } from "@bufbuild/protobuf"
 import type { MetricMetadata } from "./gen/prometheus/remote_pb.js"
 import { MetricMetadataSchema } from "./gen/prometheus/remote_pb.js"
-import {
-  LABEL_NAME,
-  LABEL_VALUE,
-  SAMPLE_TIMESTAMP,
-  SAMPLE_VALUE,
-  SERIES_LABEL,
-  SERIES_SAMPLE,
-  WRITE_METADATA,
-  WRITE_TIMESERIES
-} from "./RemoteProto.js"
+import * as Key from "./RemoteProto.js"
 import { STALE_HIGH, STALE_LOW } from "./SampleBits.js"
 
 export interface ReadSeries {
@@ -132,11 +123,11 @@ const readLabel = (c: Cursor) => {
   let value = ""
   while (c.more()) {
     const key = c.varint()
-    if (key === LABEL_NAME || key === LABEL_VALUE) {
+    if (key === Key.LABEL_NAME || key === Key.LABEL_VALUE) {
       const end = c.delimited()
       const text = utf8.decode(c.bytes.subarray(c.pos, end))
       c.pos = end
-      if (key === LABEL_NAME) name = text
+      if (key === Key.LABEL_NAME) name = text
       else value = text
     } else c.skip(key & 7)
   }
@@ -153,12 +144,12 @@ const readSample = (c: Cursor, end: number, sink: SampleSink) => {
   let high = 0
   while (c.pos < end) {
     const key = c.varint()
-    if (key === SAMPLE_VALUE) {
+    if (key === Key.SAMPLE_VALUE) {
       if (c.pos + 8 > end) throw new Malformed("truncated double")
       low = c.view.getUint32(c.pos, true)
       high = c.view.getUint32(c.pos + 4, true)
       c.pos += 8
-    } else if (key === SAMPLE_TIMESTAMP) time = c.varint()
+    } else if (key === Key.SAMPLE_TIMESTAMP) time = c.varint()
     else c.skip(key & 7)
   }
   if (c.pos !== end) throw new Malformed("truncated sample")
@@ -174,10 +165,10 @@ const readSeries = (c: Cursor): ReadSeries => {
   while (c.more()) {
     const fieldStart = c.pos
     const key = c.varint()
-    if (key === SERIES_SAMPLE) {
+    if (key === Key.SERIES_SAMPLE) {
       samples++
       c.pos = c.delimited()
-    } else if (key === SERIES_LABEL) {
+    } else if (key === Key.SERIES_LABEL) {
       const end = c.delimited()
       if (labelsStart === -1) labelsStart = fieldStart
       else if (labelsEnd !== fieldStart) adjacent = false
@@ -199,8 +190,8 @@ export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
   const metadata: Array<MetricMetadata> = []
   while (c.more()) {
     const key = c.varint()
-    if (key === WRITE_TIMESERIES) series.push(readSeries(c.sub(c.delimited())))
-    else if (key === WRITE_METADATA) {
+    if (key === Key.WRITE_TIMESERIES) series.push(readSeries(c.sub(c.delimited())))
+    else if (key === Key.WRITE_METADATA) {
       const end = c.delimited()
       metadata.push(fromBinary(MetricMetadataSchema, bytes.subarray(c.pos, end)))
       c.pos = end
@@ -218,7 +209,7 @@ export const readLabels = (request: ReadRequest, series: ReadSeries) => {
   const labels: Array<{ readonly name: string; readonly value: string }> = []
   while (c.more()) {
     const key = c.varint()
-    if (key === SERIES_LABEL) labels.push(readLabel(c.sub(c.delimited())))
+    if (key === Key.SERIES_LABEL) labels.push(readLabel(c.sub(c.delimited())))
     else c.skip(key & 7)
   }
   return labels
@@ -229,7 +220,7 @@ export const readSamples = (request: ReadRequest, series: ReadSeries, sink: Samp
   const c = new Cursor(request.bytes, request.view, series.start, series.end)
   while (c.more()) {
     const key = c.varint()
-    if (key === SERIES_SAMPLE) readSample(c, c.delimited(), sink)
+    if (key === Key.SERIES_SAMPLE) readSample(c, c.delimited(), sink)
     else c.skip(key & 7)
   }
 }

@@ -8,20 +8,7 @@
  */
 import * as Snappy from "snappyjs"
 import { MetricMetadata_MetricType } from "./gen/prometheus/remote_pb.js"
-import {
-  LABEL_NAME,
-  LABEL_VALUE,
-  METADATA_FAMILY,
-  METADATA_HELP,
-  METADATA_TYPE,
-  METADATA_UNIT,
-  SAMPLE_TIMESTAMP,
-  SAMPLE_VALUE,
-  SERIES_LABEL,
-  SERIES_SAMPLE,
-  WRITE_METADATA,
-  WRITE_TIMESERIES
-} from "./RemoteProto.js"
+import * as Key from "./RemoteProto.js"
 import type { DecodedMetadata } from "./RemoteWriteDecode.js"
 import type { Labels } from "./SeriesLabels.js"
 
@@ -121,41 +108,41 @@ export const remoteWriteBody = (write: SeriesWrite): Uint8Array => {
   let next = 0
   let sized = 0
   write.series.forEach((series, index) => {
-    out.byte(WRITE_TIMESERIES)
+    out.byte(Key.WRITE_TIMESERIES)
     out.varint(sizes[sized++]!)
     for (const name of names[index]!) {
       const nameLength = lengths[next++]!
       const valueLength = lengths[next++]!
-      out.byte(SERIES_LABEL)
+      out.byte(Key.SERIES_LABEL)
       out.varint(textSize(nameLength) + textSize(valueLength))
-      out.text(LABEL_NAME, name, nameLength)
-      out.text(LABEL_VALUE, series.labels[name]!, valueLength)
+      out.text(Key.LABEL_NAME, name, nameLength)
+      out.text(Key.LABEL_VALUE, series.labels[name]!, valueLength)
     }
     const { bits, timestamps } = series
     const words = new Uint32Array(bits.buffer, bits.byteOffset, bits.length * 2)
     for (let i = 0; i < timestamps.length; i++) {
       const time = Math.trunc(timestamps[i]!)
-      out.byte(SERIES_SAMPLE)
+      out.byte(Key.SERIES_SAMPLE)
       out.varint(SAMPLE_FIXED + int64Size(time))
-      out.byte(SAMPLE_VALUE)
+      out.byte(Key.SAMPLE_VALUE)
       out.bytes.writeUInt32LE(words[i * 2]!, out.pos)
       out.bytes.writeUInt32LE(words[i * 2 + 1]!, out.pos + 4)
       out.pos += 8
-      out.byte(SAMPLE_TIMESTAMP)
+      out.byte(Key.SAMPLE_TIMESTAMP)
       out.int64(time)
     }
   })
   for (const m of write.metadata) {
     const type = metricTypes.get(m.type) ?? 0
-    out.byte(WRITE_METADATA)
+    out.byte(Key.WRITE_METADATA)
     out.varint(sizes[sized++]!)
     if (type !== 0) {
-      out.byte(METADATA_TYPE)
+      out.byte(Key.METADATA_TYPE)
       out.varint(type)
     }
-    out.text(METADATA_FAMILY, m.metric, lengths[next++]!)
-    out.text(METADATA_HELP, m.help, lengths[next++]!)
-    out.text(METADATA_UNIT, m.unit, lengths[next++]!)
+    out.text(Key.METADATA_FAMILY, m.metric, lengths[next++]!)
+    out.text(Key.METADATA_HELP, m.help, lengths[next++]!)
+    out.text(Key.METADATA_UNIT, m.unit, lengths[next++]!)
   }
   return Snappy.compress(out.bytes)
 }
