@@ -29,8 +29,8 @@ export class MetricsWriteLog extends Context.Tag("sluice/MetricsWriteLog")<
     readonly append: (where: SeriesDatabase, body: Uint8Array) => Effect.Effect<LoggedWrite>
     /** The engine holds these writes: the log forgets them. */
     readonly release: (writes: ReadonlyArray<LoggedWrite>) => Effect.Effect<void>
-    /** The cluster is deleted: its writes are dropped, released or not. */
-    readonly forget: (cluster: ClusterId) => Effect.Effect<void>
+    /** The cluster, or one database of it, is deleted: its writes are dropped, released or not. */
+    readonly forget: (cluster: ClusterId, database?: DatabaseName) => Effect.Effect<void>
     /** Every write not released, oldest first per database: what a restart replays. */
     readonly unreleased: Effect.Effect<
       ReadonlyArray<{ readonly write: LoggedWrite; readonly body: Uint8Array }>

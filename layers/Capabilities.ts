@@ -15,6 +15,7 @@ import { EngineLocks } from "../src/clusters/EngineLocks.js"
 import { ClusterMetricsQuery } from "../src/clusters/metrics/ClusterMetricsQuery.js"
 import { StorageVerifierLive } from "../src/clusters/StorageCheck.js"
 import { QueryConfig } from "../src/config/SluiceConfig.js"
+import { DatabaseEvents } from "../src/databases/DatabaseEvents.js"
 import { DatabaseSelectionLive } from "../src/databases/DatabaseSelectionLive.js"
 import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
 import { EngineDatabases } from "../src/databases/EngineDatabases.js"
@@ -68,7 +69,9 @@ export const RepositoriesLive = Layer.mergeAll(
   SavedSearchesRepo.Default
 ).pipe(
   // What capabilities publish for the caches of others (see src/events/Listeners.ts).
-  Layer.provideMerge(Layer.merge(ClusterEvents.Default, TableEvents.Default))
+  Layer.provideMerge(
+    Layer.mergeAll(ClusterEvents.Default, TableEvents.Default, DatabaseEvents.Default)
+  )
 )
 
 /** Who is calling (`Authenticator`) and what they may do (`Authorization`). */

@@ -2,9 +2,10 @@
 import { Effect } from "effect"
 import { CommandRequest, Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
-import type { ClusterId } from "../../domain/Ids.js"
+import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { Unavailable } from "../../domain/Errors.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
+import { DatabaseEvents } from "./DatabaseEvents.js"
 import { quotedEngineDatabase } from "./EngineDatabase.js"
 
 interface ClusterRefForEngine {
@@ -20,6 +21,7 @@ const unavailable = (what: string) => (error: EngineError) =>
 export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/EngineDatabases", {
   effect: Effect.gen(function* () {
     const engines = yield* Engines
+    const events = yield* DatabaseEvents
     const run = (
       scope: ClusterRefForEngine,
       sql: (engine: AnalyticalEngine) => string,
@@ -46,13 +48,20 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
           "create the database"
         )
       }),
-      /** Drops the database and all its tables, waiting until the data is gone. */
-      drop: Effect.fn("EngineDatabases.drop")(function* (scope: ClusterRefForEngine, name: string) {
+      /**
+       * Drops the database and all its tables, waiting until the data is gone; then tells
+       * those who keep something of it (`DatabaseEvents`).
+       */
+      drop: Effect.fn("EngineDatabases.drop")(function* (
+        scope: ClusterRefForEngine,
+        name: DatabaseName
+      ) {
         yield* run(
           scope,
           (engine) => `DROP DATABASE IF EXISTS ${quotedEngineDatabase(engine, name)} SYNC`,
           "drop the database"
         )
+        yield* events.publish({ cluster: scope.clusterId, database: name })
       })
     }
   })

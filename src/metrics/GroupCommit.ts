@@ -18,6 +18,11 @@ export interface GroupCommit<W, E> {
   readonly add: (write: W) => Effect.Effect<void>
   /** Waits until every write added before it is stored. */
   readonly settled: Effect.Effect<void, E>
+  /**
+   * Drops the writes not yet being stored (where they were to go is gone): whoever waits
+   * for them gets `error`. A batch being stored ends as it ends.
+   */
+  readonly abandon: (error: E) => Effect.Effect<void>
 }
 
 export const makeGroupCommit = <W, E>(options: {
@@ -96,5 +101,14 @@ export const makeGroupCommit = <W, E>(options: {
       return start
     })
 
-  return { room, add, settled }
+  const abandon = (error: E) =>
+    Effect.suspend(() => {
+      const done = waitingDone
+      waiting = []
+      waitingWeight = 0
+      waitingDone = undefined
+      return done === undefined ? Effect.void : Effect.asVoid(Deferred.fail(done, error))
+    })
+
+  return { room, add, settled, abandon }
 }

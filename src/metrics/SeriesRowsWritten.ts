@@ -58,7 +58,13 @@ export const makeSeriesRowsWritten = () => {
     return rows
   }
 
-  return { rowsFor }
+  /** The database is gone: a database made again under its name starts with no rows. */
+  const forget = (database: string) => {
+    size -= written.get(database)?.size ?? 0
+    written.delete(database)
+  }
+
+  return { rowsFor, forget }
 }
 
 export type SeriesRowsWritten = ReturnType<typeof makeSeriesRowsWritten>

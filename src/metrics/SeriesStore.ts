@@ -16,6 +16,7 @@ import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"
 import type { LoggedWrite } from "../../domain/MetricsWriteLog.js"
 import { ClusterEvents } from "../clusters/ClusterEvents.js"
+import { DatabaseEvents } from "../databases/DatabaseEvents.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import type { GroupCommit } from "./GroupCommit.js"
 import { makeGroupCommit } from "./GroupCommit.js"
@@ -41,7 +42,8 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
   scoped: Effect.gen(function* () {
     const engines = yield* Engines
     const log = yield* MetricsWriteLog
-    const events = yield* ClusterEvents
+    const clusterEvents = yield* ClusterEvents
+    const databaseEvents = yield* DatabaseEvents
     // Batches run in a scope of their own, closed after the final flush below.
     const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
     // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
@@ -100,15 +102,31 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         logged
       })
 
-    // A deleted cluster's writes have nowhere to go: forgotten, here and in the log.
-    yield* events.subscribe(({ cluster, change }) =>
-      change !== "deleted"
-        ? Effect.void
-        : Effect.suspend(() => {
-            for (const key of commits.keys()) if (key.startsWith(`${cluster}/`)) commits.delete(key)
-            return log.forget(cluster)
-          })
+    // A deleted cluster's or database's writes have nowhere to go: dropped, here and in
+    // the log, with what is remembered of the database, so one made again under its name
+    // starts empty.
+    const forget = (cluster: ClusterId, database?: DatabaseName) =>
+      Effect.suspend(() => {
+        const gone = new EngineUnavailable({
+          message: database === undefined ? "The cluster was deleted." : "The database was deleted."
+        })
+        const prefix = database === undefined ? `${cluster}/` : `${cluster}/${database}`
+        const matching = [...commits.keys()].filter((key) =>
+          database === undefined ? key.startsWith(prefix) : key === prefix
+        )
+        for (const key of matching) {
+          created.delete(key)
+          written.forget(key)
+        }
+        return Effect.zipRight(
+          Effect.forEach(matching, (key) => commits.get(key)!.abandon(gone), { discard: true }),
+          Effect.sync(() => matching.forEach((key) => commits.delete(key)))
+        ).pipe(Effect.zipRight(log.forget(cluster, database)))
+      })
+    yield* clusterEvents.subscribe(({ cluster, change }) =>
+      change === "deleted" ? forget(cluster) : Effect.void
     )
+    yield* databaseEvents.subscribe(({ cluster, database }) => forget(cluster, database))
 
     // On shutdown, what was accepted is stored before the engines close, within a bound
     // of real time (also under a test's clock); the log keeps what is left for the next start.

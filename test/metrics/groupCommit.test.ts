@@ -122,4 +122,25 @@ describe("GroupCommit", () => {
       expect(Exit.isFailure(exit)).toBe(true)
     })
   )
+
+  it.scoped(
+    "abandoning drops the waiting writes and fails their waiters; the running batch ends",
+    () =>
+      Effect.gen(function* () {
+        const { commit, nextBatch, stored } = yield* commitWith(1000)
+        yield* commit.add("a")
+        const first = yield* nextBatch
+        yield* commit.add("b")
+        const waitingForB = yield* Effect.fork(commit.settled)
+        // Let the waiter start waiting for b before b is dropped.
+        yield* Effect.yieldNow()
+        yield* commit.abandon(new Refused({ batch: ["gone"] }))
+        expect(yield* Fiber.await(waitingForB)).toStrictEqual(
+          Exit.fail(new Refused({ batch: ["gone"] }))
+        )
+        yield* Deferred.succeed(first.finish, undefined)
+        yield* commit.settled
+        expect(stored).toEqual([["a"]])
+      })
+  )
 })

@@ -3,6 +3,8 @@
  * bit-exact (stale markers), out-of-order and retried writes, the app gate and key
  * permissions, bad bodies, and PromQL answers worked out by hand from Prometheus's rules.
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Snappy from "snappyjs"
@@ -12,7 +14,14 @@ import { ErrorBody } from "../../domain/Errors.js"
 import { installApp } from "../support/client.js"
 import { query } from "../support/otel.js"
 import type { Reply } from "../support/server.js"
-import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+import {
+  adminKeyOf,
+  bodyOf,
+  call,
+  createDatabase,
+  freshDataDir,
+  TestServer
+} from "../support/server.js"
 import {
   REMOTE_WRITE_HEADERS,
   remoteWriteBody,
@@ -83,8 +92,10 @@ const expectPromError = (reply: Reply, status: number, errorType: string) => {
 const seconds = (ms: number) => ms / 1000
 const q = encodeURIComponent
 
+const dataDir = freshDataDir("metrics-rw")
+
 layer(
-  TestServer.layer(freshDataDir("metrics-rw"), {
+  TestServer.layer(dataDir, {
     SLUICE_ADMIN_EMAIL: ADMIN,
     SLUICE_ADMIN_PASSWORD: PASSWORD
   }),
@@ -117,6 +128,44 @@ layer(
         { metric: { job: "test", instance: "a" }, value: [seconds(T0 + 40_000), "3"] }
       ])
     })
+  )
+
+  it.effect(
+    "a deleted database takes its series along; one made again under its name starts empty",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        const series = { __name__: "rw_reborn", job: "reborn" }
+        const writeTo = (value: number) =>
+          call(server, "POST", `${BASE}/write?database=reborn`, {
+            token,
+            rawBody: remoteWriteBody([{ labels: series, samples: [[T0, value]] }]),
+            headers: REMOTE_WRITE_HEADERS
+          })
+        const valueNow = Effect.map(
+          call(server, "GET", `${BASE}/query?query=rw_reborn&time=${seconds(T0)}&database=reborn`, {
+            token
+          }),
+          (reply) => bodyOf(Vector, reply).data.result.map((r) => r.value[1])
+        )
+        yield* createDatabase(server, "reborn")
+        expect((yield* writeTo(1)).status).toBe(204)
+        expect(yield* valueNow).toEqual(["1"])
+        const clusters = fs.readdirSync(path.join(dataDir, "metrics-log"))
+        const logOf = (cluster: string) => path.join(dataDir, "metrics-log", cluster, "reborn")
+        expect(clusters.some((cluster) => fs.existsSync(logOf(cluster)))).toBe(true)
+
+        const deleted = yield* call(server, "DELETE", "/v1/databases/reborn", { token })
+        expect(deleted.status, deleted.text).toBe(200)
+        expect(clusters.some((cluster) => fs.existsSync(logOf(cluster)))).toBe(false)
+
+        // The same series again: its series row is written anew, so the value is found.
+        yield* createDatabase(server, "reborn")
+        expect(yield* valueNow).toEqual([])
+        expect((yield* writeTo(2)).status).toBe(204)
+        expect(yield* valueNow).toEqual(["2"])
+      })
   )
 
   it.effect("the stale marker is stored with its exact bits and hides the series", () =>

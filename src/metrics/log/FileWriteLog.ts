@@ -144,16 +144,17 @@ export const make = Effect.fn("MetricsWriteLog.make")(function* (root: string) {
       }
     })
 
-  const forget = (cluster: ClusterId) =>
+  const forget = (cluster: ClusterId, database?: DatabaseName) =>
     Effect.sync(() => {
-      const directory = path.join(root, cluster)
+      const directory =
+        database === undefined ? path.join(root, cluster) : path.join(root, cluster, database)
+      const inside = (file: string) => file === directory || file.startsWith(directory + path.sep)
       for (const [dir, segment] of open)
-        if (dir.startsWith(directory + path.sep)) {
+        if (inside(dir)) {
           syncFs.closeSync(segment.fd!)
           open.delete(dir)
         }
-      for (const file of segments.keys())
-        if (file.startsWith(directory + path.sep)) segments.delete(file)
+      for (const file of segments.keys()) if (inside(file)) segments.delete(file)
       syncFs.rmSync(directory, { recursive: true, force: true })
     })
 

@@ -24,9 +24,14 @@ export const make = () => {
       Effect.sync(() => {
         for (const write of writes) held.delete(keyOf(write))
       }),
-    forget: (cluster) =>
+    forget: (cluster, database) =>
       Effect.sync(() => {
-        for (const [key, { write }] of held) if (write.where.clusterId === cluster) held.delete(key)
+        for (const [key, { write }] of held)
+          if (
+            write.where.clusterId === cluster &&
+            (database === undefined || write.where.database === database)
+          )
+            held.delete(key)
       }),
     unreleased: Effect.sync(() => [...held.values()])
   })
