@@ -11,7 +11,7 @@ import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import type { Caller } from "../../domain/Identity.js"
 import { positiveInt } from "../config/ConfigValues.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { decodeRemoteWrite, makeKnownSeries } from "./RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "./RemoteWriteDecode.js"
 import { SeriesStore } from "./SeriesStore.js"
 
 export const METRICS_APP = "metrics-app" as const
@@ -25,7 +25,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
   const apps = yield* AppRegistry
   const store = yield* SeriesStore
   const limit = yield* Effect.orDie(writeLimit)
-  const known = makeKnownSeries()
+  const known = makeDecoderMemory()
 
   const write = Effect.fn("RemoteWrite.write")(function* (
     caller: Caller,

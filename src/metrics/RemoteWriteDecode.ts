@@ -58,7 +58,7 @@ interface Identity {
   readonly column: Uint8Array
 }
 
-export const makeKnownSeries = (bound = 200_000) => {
+export const makeDecoderMemory = (bound = 200_000) => {
   const known = new Map<string, Identity>()
   return {
     uncompress: makeSnappyDecoder(),
@@ -70,7 +70,7 @@ export const makeKnownSeries = (bound = 200_000) => {
   }
 }
 
-export type KnownSeries = ReturnType<typeof makeKnownSeries>
+export type DecoderMemory = ReturnType<typeof makeDecoderMemory>
 
 /**
  * The request's series, checked and identified, and their samples' insert text; or the
@@ -78,7 +78,7 @@ export type KnownSeries = ReturnType<typeof makeKnownSeries>
  */
 const seriesOf = (
   request: ReadRequest,
-  known: KnownSeries
+  known: DecoderMemory
 ): Omit<DecodedWrite, "metadata"> | { readonly problem: string } => {
   const series: Array<DecodedSeries> = []
   let samples = 0
@@ -109,7 +109,7 @@ const seriesOf = (
 export const decodeRemoteWrite = (
   compressed: Uint8Array,
   limit: number,
-  known: KnownSeries
+  known: DecoderMemory
 ): Effect.Effect<DecodedWrite, BadRequest | PayloadTooLarge> =>
   Effect.gen(function* () {
     const length = announcedLength(compressed)?.length

@@ -23,7 +23,7 @@ import { makeGroupCommit } from "./GroupCommit.js"
 import type { TableRows } from "./MetricsTables.js"
 import { createTables, insertRows, tableRows } from "./MetricsTables.js"
 import type { DecodedWrite } from "./RemoteWriteDecode.js"
-import { decodeRemoteWrite, makeKnownSeries } from "./RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "./RemoteWriteDecode.js"
 import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
 
 /** Samples accepted and not yet stored, per database, past which a write waits. */
@@ -137,7 +137,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
     )
 
     // What the log held at start: stored again, in the background, in the order accepted.
-    const known = makeKnownSeries()
+    const known = makeDecoderMemory()
     for (const { write: logged, body } of yield* log.unreleased) {
       const decoded = yield* Effect.either(decodeRemoteWrite(body, Number.MAX_SAFE_INTEGER, known))
       // A body cut short by a crash while it was written was never acknowledged.

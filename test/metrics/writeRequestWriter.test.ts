@@ -13,7 +13,7 @@ import {
   WriteRequestSchema
 } from "../../src/metrics/gen/prometheus/remote_pb.js"
 import type { DecodedWrite } from "../../src/metrics/RemoteWriteDecode.js"
-import { decodeRemoteWrite, makeKnownSeries } from "../../src/metrics/RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "../../src/metrics/RemoteWriteDecode.js"
 import { STALE_BITS } from "../../src/metrics/SampleBits.js"
 import type { Labels } from "../../src/metrics/SeriesLabels.js"
 import { seriesId } from "../../src/metrics/SeriesLabels.js"
@@ -73,7 +73,7 @@ const write: SeriesWrite = {
   ]
 }
 
-const decoded = (body: Uint8Array) => decodeRemoteWrite(body, LIMIT, makeKnownSeries())
+const decoded = (body: Uint8Array) => decodeRemoteWrite(body, LIMIT, makeDecoderMemory())
 
 /**
  * What the decoder made of `expected`: each series' id, labels, count and time span, and

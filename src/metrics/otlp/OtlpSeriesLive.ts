@@ -11,7 +11,7 @@ import type { DatabaseName } from "../../../domain/Ids.js"
 import type { OtlpMetricsRequest } from "../../../domain/OtlpMetricsModel.js"
 import { OtlpSeries } from "../../../domain/OtlpSeries.js"
 import { METRICS_APP } from "../RemoteWrite.js"
-import { decodeRemoteWrite, makeKnownSeries } from "../RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "../RemoteWriteDecode.js"
 import { SeriesStore } from "../SeriesStore.js"
 import { remoteWriteBody } from "../WriteRequestWriter.js"
 import { otlpSeries } from "./OtlpToSeries.js"
@@ -21,7 +21,7 @@ export const OtlpSeriesLive = Layer.effect(
   Effect.gen(function* () {
     const apps = yield* AppRegistry
     const series = yield* SeriesStore
-    const known = makeKnownSeries()
+    const known = makeDecoderMemory()
 
     const store = Effect.fn("OtlpSeries.store")(function* (
       scope: ClusterScope,
