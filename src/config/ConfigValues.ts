@@ -31,6 +31,12 @@ export const positiveInt = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
+export const nonNegativeInt = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    check(name, "expected 0 or a positive integer", (n) => n >= 0),
+    Config.withDefault(fallback)
+  )
+
 export const httpUrl = (name: string) =>
   Config.string(name).pipe(
     check(name, "expected an http:// or https:// URL", (s) => /^https?:\/\/[^\s]+$/.test(s))

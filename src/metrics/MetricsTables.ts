@@ -12,8 +12,9 @@
  * included, survives, which no JSON number and no JavaScript double could promise, and
  * chDB's insert path reads a body as UTF-8 text, so RowBinary is not an option.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { quoteString } from "../engine/Sql.js"
 import * as EngineSql from "../tables/EngineSql.js"
 import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedWrite } from "./RemoteWriteDecode.js"
@@ -49,6 +50,26 @@ const ddl = (database: string) => [
 
 export const createTables = (engine: AnalyticalEngine, database: string) =>
   Effect.forEach(ddl(database), (sql) => EngineSql.command(engine, sql), { discard: true })
+
+const PartsRow = Schema.Struct({ parts: Schema.String })
+
+/**
+ * The active parts of the series and samples tables (name, rows, time), as one text:
+ * any insert, merge, mutation or drop changes it (TablesVersions.ts).
+ */
+export const tablesParts = (engine: AnalyticalEngine, database: string) =>
+  Effect.map(
+    EngineSql.rows(
+      engine,
+      PartsRow,
+      `SELECT toString(groupArray((table, name, rows, modification_time))) AS parts FROM ` +
+        `(SELECT table, name, rows, modification_time FROM system.parts WHERE active ` +
+        `AND database = ${quoteString(database)} ` +
+        `AND table IN (${quoteString(SERIES_TABLE)}, ${quoteString(SAMPLES_TABLE)}) ` +
+        `ORDER BY table, name)`
+    ),
+    (rows) => rows[0]?.parts ?? ""
+  )
 
 const seriesRows = (rows: ReadonlyArray<SeriesRow>) =>
   rows

@@ -10,6 +10,7 @@ import { PromQL, PromQLError } from "../../domain/PromQL.js"
 import { RangeQuery } from "../../domain/PromQL.js"
 import type { InstantQuery, PromQLResult, SeriesSelection } from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
+import { nonNegativeInt } from "../config/ConfigValues.js"
 import { queryConfig } from "../config/SluiceConfig.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import type { Matcher } from "./promql/Ast.js"
@@ -19,6 +20,7 @@ import { rangeInput } from "./promql/Selectors.js"
 import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
 import { makeKnownLabels } from "./promql/KnownLabels.js"
+import { makeReadCache } from "./promql/ReadCache.js"
 import { SeriesStore } from "./SeriesStore.js"
 import {
   asInstant,
@@ -31,6 +33,9 @@ import {
   selectorMatchers
 } from "./promql/Requests.js"
 
+/** Bytes of samples kept between queries (ReadCache.ts); 0 keeps none. */
+export const readCacheBytes = nonNegativeInt("SLUICE_METRICS_READ_CACHE_BYTES", 64 * 1024 * 1024)
+
 export const PromQLLive = Layer.effect(
   PromQL,
   Effect.gen(function* () {
@@ -39,14 +44,14 @@ export const PromQLLive = Layer.effect(
     const { timeoutSeconds } = yield* queryConfig
     const store = yield* SeriesStore
     const known = makeKnownLabels()
+    const cache = makeReadCache(yield* readCacheBytes)
 
+    /** The database's reads, and the version of its tables they read. */
     const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
-      store
-        .readable(scope.clusterId, database)
-        .pipe(
-          Effect.mapError(engineAccessError),
-          Effect.as(makeFetch(runner, scope, database, known))
-        )
+      store.readable(scope.clusterId, database).pipe(
+        Effect.mapError(engineAccessError),
+        Effect.map((version) => ({ version, fetch: makeFetch(runner, scope, database, known) }))
+      )
 
     const withTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(
@@ -111,21 +116,27 @@ export const PromQLLive = Layer.effect(
       })
 
     /**
-     * One query's sample reads, each window of a selector read once: `a / a`, `x > on(…)
-     * group_left x` and their kind (35 of the 539 compliance queries) name one selector
-     * twice, and the two sides are evaluated concurrently, so the second waits for the
-     * first's read instead of running the same statement again.
+     * One query's sample reads: kept ones from earlier queries under the same version of
+     * the tables (ReadCache.ts), and each window of a selector read once: `a / a`,
+     * `x > on(…) group_left x` and their kind (35 of the 539 compliance queries) name one
+     * selector twice, and the two sides are evaluated concurrently, so the second waits
+     * for the first's read instead of running the same statement again.
      */
     const storedSamples = (scope: ClusterScope, database: DatabaseName) =>
       Effect.gen(function* () {
-        const fetch = yield* fetchIn(scope, database)
+        const { version, fetch } = yield* fetchIn(scope, database)
         const read = yield* Effect.cachedFunction((window: string) => {
           const [matchers, from, to] = JSON.parse(window) as [
             ReadonlyArray<Matcher>,
             number,
             number
           ]
-          return fetch.samples(matchers, from, to)
+          const selector = `${scope.clusterId}\u0000${database}\u0000${JSON.stringify(matchers)}`
+          const kept = cache.get(selector, version, from, to)
+          if (kept !== undefined) return Effect.succeed(kept)
+          return Effect.tap(fetch.samples(matchers, from, to), (series) =>
+            Effect.sync(() => cache.put(selector, version, from, to, series))
+          )
         })
         const samples: Fetch<Effect.Effect.Error<ReturnType<typeof fetch.samples>>> = (
           matchers,
@@ -165,7 +176,7 @@ export const PromQLLive = Layer.effect(
 
     const selected = (scope: ClusterScope, database: DatabaseName, selection: SeriesSelection) =>
       Effect.gen(function* () {
-        const fetch = yield* fetchIn(scope, database)
+        const { fetch } = yield* fetchIn(scope, database)
         const groups: Array<ReadonlyArray<Matcher>> = []
         for (const text of selection.matchers) groups.push(yield* selectorMatchers(text))
         // No selector: every series (labels and label values may be asked that way).
@@ -213,7 +224,7 @@ export const PromQLLive = Layer.effect(
       database: DatabaseName,
       metric: string | undefined
     ) {
-      const fetch = yield* fetchIn(scope, database)
+      const { fetch } = yield* fetchIn(scope, database)
       const rows = yield* fetch.metadata(metric)
       return Object.fromEntries(
         rows.map((row) => [row.metric, [{ type: row.type, help: row.help, unit: row.unit }]])

@@ -21,10 +21,11 @@ import { engineDatabase } from "../databases/EngineDatabase.js"
 import type { GroupCommit } from "./GroupCommit.js"
 import { makeGroupCommit } from "./GroupCommit.js"
 import type { TableRows } from "./MetricsTables.js"
-import { createTables, insertRows, tableRows } from "./MetricsTables.js"
+import { createTables, insertRows, tableRows, tablesParts } from "./MetricsTables.js"
 import type { DecodedWrite } from "./RemoteWriteDecode.js"
 import { decodeRemoteWrite, makeDecoderMemory } from "./RemoteWriteDecode.js"
 import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
+import { makeTablesVersions } from "./TablesVersions.js"
 
 /** Samples accepted and not yet stored, per database, past which a write waits. */
 const WAITING_SAMPLES = 1_000_000
@@ -49,6 +50,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
     // Databases whose tables exist: `CREATE … IF NOT EXISTS` runs once per database.
     const created = new Set<string>()
     const written = makeSeriesRowsWritten()
+    const versions = makeTablesVersions()
     const commits = new Map<string, GroupCommit<Accepted, StoreError>>()
 
     const keyOf = (where: SeriesDatabase) => `${where.clusterId}/${where.database}`
@@ -75,6 +77,8 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         ).pipe(Effect.catchAll(refused))
         yield* log.release(batch.map((one) => one.logged))
       }).pipe(
+        // Stored or not, some of the batch's rows may be in the tables now.
+        Effect.ensuring(Effect.sync(() => versions.changed(keyOf(where)))),
         // The tables may be what is missing (a database dropped and made again): the next
         // attempt creates them first.
         Effect.tapError(() => Effect.sync(() => created.delete(keyOf(where)))),
@@ -111,13 +115,14 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
           message: database === undefined ? "The cluster was deleted." : "The database was deleted."
         })
         const prefix = database === undefined ? `${cluster}/` : `${cluster}/${database}`
-        const matching = [...commits.keys()].filter((key) =>
+        const matches = (key: string) =>
           database === undefined ? key.startsWith(prefix) : key === prefix
-        )
+        const matching = [...commits.keys()].filter(matches)
         for (const key of matching) {
           created.delete(key)
           written.forget(key)
         }
+        versions.forget(matches)
         return Effect.zipRight(
           Effect.forEach(matching, (key) => commits.get(key)!.abandon(gone), { discard: true }),
           Effect.sync(() => matching.forEach((key) => commits.delete(key)))
@@ -165,14 +170,19 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         yield* accepted(where, write, logged)
       }),
 
-      /** The database's series tables exist and hold every write accepted before this. */
+      /**
+       * The database's series tables exist and hold every write accepted before this;
+       * answers their version (TablesVersions.ts): reads under one version saw the same
+       * samples.
+       */
       readable: Effect.fn("SeriesStore.readable")(function* (
         clusterId: ClusterId,
         database: DatabaseName
       ) {
         const where = new SeriesDatabase({ clusterId, database }, { disableValidation: true })
         yield* commitOf(where).settled
-        yield* prepared(where)
+        const { engine, name } = yield* prepared(where)
+        return yield* versions.current(keyOf(where), tablesParts(engine, name))
       })
     }
   })

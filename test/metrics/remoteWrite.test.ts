@@ -12,6 +12,8 @@ import { pushTimeseries } from "prometheus-remote-write"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import { ErrorBody } from "../../domain/Errors.js"
 import { installApp } from "../support/client.js"
+import { eventually } from "../support/eventually.js"
+import { sql as engineSql } from "../tables/helpers.js"
 import { query } from "../support/otel.js"
 import type { Reply } from "../support/server.js"
 import {
@@ -165,6 +167,51 @@ layer(
         expect(yield* valueNow).toEqual([])
         expect((yield* writeTo(2)).status).toBe(204)
         expect(yield* valueNow).toEqual(["2"])
+      })
+  )
+
+  it.effect(
+    "samples kept between queries give way to a write into the window read, and to a change made elsewhere",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        const series = { __name__: "rw_kept", job: "kept" }
+        const writeAt = (at: number, value: number) =>
+          call(server, "POST", `${BASE}/write?database=kept`, {
+            token,
+            rawBody: remoteWriteBody([{ labels: series, samples: [[at, value]] }]),
+            headers: REMOTE_WRITE_HEADERS
+          })
+        // The newest sample at or before T0 + 10 s, read twice over the same window.
+        const valueAt10s = Effect.map(
+          call(
+            server,
+            "GET",
+            `${BASE}/query?query=rw_kept&time=${seconds(T0 + 10_000)}&database=kept`,
+            { token }
+          ),
+          (reply) => bodyOf(Vector, reply).data.result.map((r) => r.value[1])
+        )
+        yield* createDatabase(server, "kept")
+        expect((yield* writeAt(T0, 1)).status).toBe(204)
+        expect(yield* valueAt10s).toEqual(["1"])
+        expect(yield* valueAt10s).toEqual(["1"])
+        // Back-filled into the window already read: the next answer has it.
+        expect((yield* writeAt(T0 + 5_000, 2)).status).toBe(204)
+        expect(yield* valueAt10s).toEqual(["2"])
+        // A sample this process did not write (another process, an operator's SQL) is
+        // seen once the tables' parts are read again, within a second.
+        yield* engineSql(
+          server,
+          "INSERT INTO kept.prometheus_samples (id, time_ms, bits) " +
+            `SELECT id, ${T0 + 8_000}, reinterpretAsUInt64(toFloat64(3)) ` +
+            "FROM kept.prometheus_series WHERE metric_name = 'rw_kept' LIMIT 1"
+        )
+        yield* eventually(
+          "the sample written elsewhere",
+          Effect.map(valueAt10s, (values) => (values[0] === "3" ? values : undefined))
+        )
       })
   )
 
