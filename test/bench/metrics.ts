@@ -148,26 +148,53 @@ export const metrics = () =>
         )
         const range = (q: string) =>
           new URLSearchParams({ query: q, start: String(START), end: String(END), step: "10" })
-        const queryTime = {
-          prometheus: yield* Effect.promise(() =>
+        const runQueries = (base: string, key?: string) =>
+          Effect.promise(() =>
             timed(() =>
               pool(CLIENTS, queries, async (q) => {
-                await get(`${reference.url}/api/v1/query_range?${range(q.query)}`)
-              })
-            )
-          ),
-          sluice: yield* Effect.promise(() =>
-            timed(() =>
-              pool(CLIENTS, queries, async (q) => {
-                await get(`${sluice}/api/v1/query_range?${range(q.query)}`, token)
+                await get(`${base}/api/v1/query_range?${range(q.query)}`, key)
               })
             )
           )
+        const queryTime = {
+          prometheus: yield* runQueries(reference.url),
+          sluice: yield* runQueries(sluice, token)
         }
         console.log(
           `queries: ${queries.length} range queries, ${CLIENTS} clients; prometheus ${queryTime.prometheus.toFixed(1)} s, ` +
             `sluice ${queryTime.sluice.toFixed(1)} s; ratio sluice/prometheus ` +
             `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 2.0)`
+        )
+        // The same run on a server that keeps no samples between queries
+        // (SLUICE_METRICS_READ_CACHE_BYTES=0): every selector read from the engine.
+        const plainTime = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const plainDir = freshDataDir("bench-metrics-plain")
+            yield* Effect.addFinalizer(() =>
+              Effect.sync(() => fs.rmSync(plainDir, { recursive: true, force: true }))
+            )
+            const plain = yield* startServerProcess(plainDir, {
+              SLUICE_ADMIN_EMAIL: ADMIN,
+              SLUICE_ADMIN_PASSWORD: PASSWORD,
+              SLUICE_METRICS_READ_CACHE_BYTES: "0"
+            })
+            yield* installApp(plain, "metrics-app", ADMIN, PASSWORD)
+            const base = `${plain.url}/metrics-compat`
+            const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${plain.key}` }
+            yield* Effect.promise(async () => {
+              await post(`${base}/api/v1/write`, warmUp, headers)
+              await get(
+                `${base}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`,
+                plain.key
+              )
+              for (const body of demoBodies) await post(`${base}/api/v1/write`, body, headers)
+            })
+            return yield* runQueries(base, plain.key)
+          })
+        )
+        console.log(
+          `  the same with no samples kept between queries: sluice ${plainTime.toFixed(1)} s; ratio ` +
+            `${(plainTime / queryTime.prometheus).toFixed(2)}`
         )
 
         const big = bigBodies()
