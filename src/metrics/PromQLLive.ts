@@ -21,6 +21,8 @@ import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
 import { makeKnownLabels } from "./promql/KnownLabels.js"
 import { makeReadCache } from "./promql/ReadCache.js"
+import { makeSharedReads } from "./promql/SharedReads.js"
+import type { RawSeries } from "./promql/Values.js"
 import { SeriesStore } from "./SeriesStore.js"
 import {
   asInstant,
@@ -32,6 +34,8 @@ import {
   parse,
   selectorMatchers
 } from "./promql/Requests.js"
+
+type Samples = ReturnType<typeof makeFetch>["samples"]
 
 /** Bytes of samples kept between queries (ReadCache.ts); 0 keeps none. */
 export const readCacheBytes = nonNegativeInt("SLUICE_METRICS_READ_CACHE_BYTES", 64 * 1024 * 1024)
@@ -45,6 +49,10 @@ export const PromQLLive = Layer.effect(
     const store = yield* SeriesStore
     const known = makeKnownLabels()
     const cache = makeReadCache(yield* readCacheBytes)
+    const shared = makeSharedReads<
+      ReadonlyArray<RawSeries>,
+      Effect.Effect.Error<ReturnType<Samples>>
+    >()
 
     /** The database's reads, and the version of its tables they read. */
     const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
@@ -134,8 +142,11 @@ export const PromQLLive = Layer.effect(
           const selector = `${scope.clusterId}\u0000${database}\u0000${JSON.stringify(matchers)}`
           const kept = cache.get(selector, version, from, to)
           if (kept !== undefined) return Effect.succeed(kept)
-          return Effect.tap(fetch.samples(matchers, from, to), (series) =>
-            Effect.sync(() => cache.put(selector, version, from, to, series))
+          return shared(
+            `${selector}\u0000${version}\u0000${from}\u0000${to}`,
+            Effect.tap(fetch.samples(matchers, from, to), (series) =>
+              Effect.sync(() => cache.put(selector, version, from, to, series))
+            )
           )
         })
         const samples: Fetch<Effect.Effect.Error<ReturnType<typeof fetch.samples>>> = (
