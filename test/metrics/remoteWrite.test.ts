@@ -75,6 +75,21 @@ const write = (bytes: Uint8Array, token: string | undefined, headers = REMOTE_WR
     })
   )
 
+/** One sample of one series into `database`, with the admin key. */
+const writeSample = (
+  database: string,
+  labels: Readonly<Record<string, string>>,
+  at: number,
+  value: number
+) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(server, "POST", `${BASE}/write?database=${database}`, {
+      token: adminKeyOf(server),
+      rawBody: remoteWriteBody([{ labels, samples: [[at, value]] }]),
+      headers: REMOTE_WRITE_HEADERS
+    })
+  )
+
 const get = (path: string) =>
   Effect.flatMap(TestServer, (server) =>
     call(server, "GET", `${BASE}${path}`, { token: adminKeyOf(server) })
@@ -139,12 +154,7 @@ layer(
         const server = yield* TestServer
         const token = adminKeyOf(server)
         const series = { __name__: "rw_reborn", job: "reborn" }
-        const writeTo = (value: number) =>
-          call(server, "POST", `${BASE}/write?database=reborn`, {
-            token,
-            rawBody: remoteWriteBody([{ labels: series, samples: [[T0, value]] }]),
-            headers: REMOTE_WRITE_HEADERS
-          })
+        const writeTo = (value: number) => writeSample("reborn", series, T0, value)
         const valueNow = Effect.map(
           call(server, "GET", `${BASE}/query?query=rw_reborn&time=${seconds(T0)}&database=reborn`, {
             token
@@ -177,12 +187,7 @@ layer(
         const server = yield* TestServer
         const token = adminKeyOf(server)
         const series = { __name__: "rw_kept", job: "kept" }
-        const writeAt = (at: number, value: number) =>
-          call(server, "POST", `${BASE}/write?database=kept`, {
-            token,
-            rawBody: remoteWriteBody([{ labels: series, samples: [[at, value]] }]),
-            headers: REMOTE_WRITE_HEADERS
-          })
+        const writeAt = (at: number, value: number) => writeSample("kept", series, at, value)
         // The newest sample at or before T0 + 10 s, read twice over the same window.
         const valueAt10s = Effect.map(
           call(
