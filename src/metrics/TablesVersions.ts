@@ -21,9 +21,9 @@ export const CHECK_EVERY = Duration.seconds(1)
 
 interface Entry {
   version: string
-  /** The parts list last read, and when; `undefined` before the first read. */
+  /** The parts list last read (`undefined`: the reading failed) and when (never yet: `undefined`). */
   parts: string | undefined
-  checkedAt: number
+  checkedAt: number | undefined
 }
 
 export const makeTablesVersions = () => {
@@ -34,7 +34,7 @@ export const makeTablesVersions = () => {
   const entryOf = (key: string) => {
     let entry = entries.get(key)
     if (entry === undefined) {
-      entry = { version: next(), parts: undefined, checkedAt: 0 }
+      entry = { version: next(), parts: undefined, checkedAt: undefined }
       entries.set(key, entry)
     }
     return entry
@@ -53,21 +53,21 @@ export const makeTablesVersions = () => {
 
     /**
      * The current version of `key`'s tables, reading their `parts` list when the last
-     * reading is older than `CHECK_EVERY`. A failed reading gives a version of its own,
-     * so nothing read under it is ever reused.
+     * reading is older than `CHECK_EVERY`. A failed reading counts as a change: nothing
+     * read before it is reused, and the next reading waits as after any other (where
+     * the list cannot be read, what is kept lasts a second at most).
      */
     current: <E, R>(key: string, parts: Effect.Effect<string, E, R>) =>
       Effect.gen(function* () {
         const entry = entryOf(key)
         const now = yield* Clock.currentTimeMillis
-        if (entry.parts !== undefined && now - entry.checkedAt < Duration.toMillis(CHECK_EVERY))
+        if (entry.checkedAt !== undefined && now - entry.checkedAt < Duration.toMillis(CHECK_EVERY))
           return entry.version
         const read = yield* Effect.either(parts)
-        if (read._tag === "Left") return next()
-        if (read.right !== entry.parts) {
-          entry.version = entry.parts === undefined ? entry.version : next()
-          entry.parts = read.right
-        }
+        const reading = read._tag === "Right" ? read.right : undefined
+        if (entry.checkedAt !== undefined && (reading === undefined || reading !== entry.parts))
+          entry.version = next()
+        entry.parts = reading
         entry.checkedAt = now
         return entry.version
       })

@@ -78,19 +78,27 @@ describe("TablesVersions", () => {
     )
   )
 
-  it.live("a failed reading gives a version no read shares", () =>
+  it.live("a failed reading is a change, and the next reading waits a second as any other", () =>
     onTestClock(
       Effect.gen(function* () {
         const versions = makeTablesVersions()
         const { state, read } = fakeParts()
+        const first = yield* versions.current("c/db", read)
+        yield* TestClock.adjust("1 second")
         state.fail = true
-        const a = yield* versions.current("c/db", read)
-        const b = yield* versions.current("c/db", read)
-        expect(a).not.toBe(b)
+        const failed = yield* versions.current("c/db", read)
+        expect(failed).not.toBe(first)
+        expect(yield* versions.current("c/db", read)).toBe(failed)
+        expect(state.reads).toBe(2)
+        yield* TestClock.adjust("1 second")
+        const again = yield* versions.current("c/db", read)
+        expect([first, failed]).not.toContain(again)
         state.fail = false
-        const c = yield* versions.current("c/db", read)
-        expect([a, b]).not.toContain(c)
-        expect(yield* versions.current("c/db", read)).toBe(c)
+        yield* TestClock.adjust("1 second")
+        const back = yield* versions.current("c/db", read)
+        expect([first, failed, again]).not.toContain(back)
+        yield* TestClock.adjust("1 second")
+        expect(yield* versions.current("c/db", read)).toBe(back)
       })
     )
   )
