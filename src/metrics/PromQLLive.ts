@@ -35,7 +35,8 @@ import {
   selectorMatchers
 } from "./promql/Requests.js"
 
-type Samples = ReturnType<typeof makeFetch>["samples"]
+/** What a sample read fails with. */
+type ReadError = Effect.Effect.Error<ReturnType<ReturnType<typeof makeFetch>["samples"]>>
 
 /** Bytes of samples kept between queries (ReadCache.ts); 0 keeps none. */
 export const readCacheBytes = nonNegativeInt("SLUICE_METRICS_READ_CACHE_BYTES", 64 * 1024 * 1024)
@@ -49,10 +50,7 @@ export const PromQLLive = Layer.effect(
     const store = yield* SeriesStore
     const known = makeKnownLabels()
     const cache = makeReadCache(yield* readCacheBytes)
-    const shared = makeSharedReads<
-      ReadonlyArray<RawSeries>,
-      Effect.Effect.Error<ReturnType<Samples>>
-    >()
+    const shared = makeSharedReads<ReadonlyArray<RawSeries>, ReadError>()
 
     /** The database's reads, and the version of its tables they read. */
     const fetchIn = (scope: ClusterScope, database: DatabaseName) =>
@@ -149,11 +147,8 @@ export const PromQLLive = Layer.effect(
             )
           )
         })
-        const samples: Fetch<Effect.Effect.Error<ReturnType<typeof fetch.samples>>> = (
-          matchers,
-          from,
-          to
-        ) => read(JSON.stringify([matchers, from, to]))
+        const samples: Fetch<ReadError> = (matchers, from, to) =>
+          read(JSON.stringify([matchers, from, to]))
         return samples
       })
 
