@@ -1,4 +1,8 @@
-/** What the throughput benchmarks share: timing a run, and concurrent clients over batches. */
+/**
+ * What the throughput benchmarks share: timing a run, concurrent clients over batches,
+ * and the CPU processes spent meanwhile.
+ */
+import * as fs from "node:fs"
 
 /** Seconds `run` took. */
 export const timed = async (run: () => Promise<void>) => {
@@ -21,9 +25,22 @@ export const pool = async <A>(
   )
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux; 10 ms ticks). */
+export const cpuSecondsOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** CPU seconds used so far by this process (all its threads) and by each of `pids`. */
+export const cpuReading = (pids: ReadonlyArray<number>) => (): ReadonlyArray<number> => {
+  const self = process.cpuUsage()
+  return [(self.user + self.system) / 1e6, ...pids.map(cpuSecondsOf)]
+}
+
 /**
  * Seconds each side took to send its batches, in `rounds` interleaved rounds whose first
- * side rotates, so background merges in the engine fall on every side alike.
+ * side rotates, so background merges in the engine fall on every side alike; and, for
+ * each reading of `cpu`, what it grew by while the side ran.
  */
 export const timeSides = async <K extends string>(
   rounds: number,
@@ -31,35 +48,48 @@ export const timeSides = async <K extends string>(
   sides: Record<
     K,
     { readonly batches: ReadonlyArray<Uint8Array>; readonly send: (b: Uint8Array) => Promise<void> }
-  >
+  >,
+  cpu: () => ReadonlyArray<number> = () => []
 ) => {
   const names = Object.keys(sides) as Array<K>
   const seconds = Object.fromEntries(names.map((name) => [name, 0])) as Record<K, number>
+  const used = Object.fromEntries(names.map((name) => [name, cpu().map(() => 0)])) as Record<
+    K,
+    Array<number>
+  >
   for (let round = 0; round < rounds; round++) {
     const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
     for (const name of order) {
       const { batches, send } = sides[name]
       const perRound = batches.length / rounds
       const some = batches.slice(round * perRound, (round + 1) * perRound)
+      const before = cpu()
       seconds[name] += await timed(() => pool(clients, some, send))
+      cpu().forEach((now, i) => (used[name][i]! += now - before[i]!))
     }
   }
-  return seconds
+  return { seconds, used }
 }
 
 /**
  * `rounds` rounds over `batches`: each round sends its share through every side, the
  * first side rotating, so drift over the run falls on every side alike. Returns each
- * side's seconds per round.
+ * side's seconds per round and, for each reading of `cpu` (CPU seconds a process has
+ * used so far), what it grew by while the side ran, summed over the rounds.
  */
 export const roundsOf = async <K extends string, A>(
   rounds: number,
   clients: number,
   batches: ReadonlyArray<A>,
-  sides: Record<K, (batch: A) => Promise<void>>
+  sides: Record<K, (batch: A) => Promise<void>>,
+  cpu: () => ReadonlyArray<number> = () => []
 ) => {
   const names = Object.keys(sides) as Array<K>
   const seconds = Object.fromEntries(names.map((name) => [name, [] as Array<number>])) as Record<
+    K,
+    Array<number>
+  >
+  const used = Object.fromEntries(names.map((name) => [name, cpu().map(() => 0)])) as Record<
     K,
     Array<number>
   >
@@ -67,10 +97,13 @@ export const roundsOf = async <K extends string, A>(
   for (let round = 0; round < rounds; round++) {
     const some = batches.slice(round * perRound, (round + 1) * perRound)
     const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
-    for (const name of order)
+    for (const name of order) {
+      const before = cpu()
       seconds[name].push(await timed(() => pool(clients, some, sides[name])))
+      cpu().forEach((now, i) => (used[name][i]! += now - before[i]!))
+    }
   }
-  return seconds
+  return { seconds, used, sent: perRound * rounds }
 }
 
 export const median = (values: ReadonlyArray<number>) => {

@@ -8,7 +8,8 @@
 import { Effect } from "effect"
 import { installSplApp } from "../support/hec.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
-import { timeSides } from "./clients.js"
+import { workerPids } from "../clusters/workerProcesses.js"
+import { cpuReading, timeSides } from "./clients.js"
 
 const EVENTS_PER_BATCH = 1_000
 const BATCHES = 120
@@ -99,17 +100,38 @@ export const hec = () =>
             post("/v1/tables/bench_events", `Bearer ${token}`, "application/json", b)
         }
         yield* Effect.promise(() => Promise.all([sides.hec(collector[0]!), sides.tables(rows[0]!)]))
-        const seconds = yield* Effect.promise(() =>
-          timeSides(ROUNDS, CLIENTS, {
-            tables: { batches: rows, send: sides.tables },
-            hec: { batches: collector, send: sides.hec }
-          })
+        const keys = yield* Effect.promise(() =>
+          fetch(`${server.url}/v1/keys`, { headers: { authorization: `Bearer ${token}` } }).then(
+            (r) => r.json() as Promise<{ cluster: { id: string } }>
+          )
+        )
+        const [worker] = workerPids(keys.cluster.id)
+        if (worker === undefined) throw new Error("no engine worker found")
+        const { seconds, used } = yield* Effect.promise(() =>
+          timeSides(
+            ROUNDS,
+            CLIENTS,
+            {
+              tables: { batches: rows, send: sides.tables },
+              hec: { batches: collector, send: sides.hec }
+            },
+            cpuReading([worker])
+          )
         )
         const count = BATCHES * EVENTS_PER_BATCH
         console.log(`/v1/tables (JSON array):   ${rate(count, seconds.tables)} rows/s`)
         console.log(`/services/collector (HEC): ${rate(count, seconds.hec)} events/s`)
         console.log(
           `ratio hec/tables: ${(seconds.tables / seconds.hec).toFixed(2)} (target ≥ 0.80)`
+        )
+        // The server runs in this process, with the clients: its CPU is "this process".
+        const perBatch = (side: "tables" | "hec") =>
+          used[side].map((s) => ((s * 1000) / BATCHES).toFixed(1)).join(" + ")
+        const both = (side: "tables" | "hec") => used[side][0]! + used[side][1]!
+        console.log(
+          `CPU ms a batch while each side ran, this process (server, clients) + worker: ` +
+            `/v1/tables ${perBatch("tables")}, collector ${perBatch("hec")}; ` +
+            `tables' over the collector's: ${(both("tables") / both("hec")).toFixed(2)}`
         )
       })
     )

@@ -115,7 +115,7 @@ export const otlp = () =>
         yield* Effect.promise(() =>
           Promise.all([sides.http(protobuf[0]!), sides.grpc(protobuf[0]!), sides.tables(rows[0]!)])
         )
-        const seconds = yield* Effect.promise(() =>
+        const { seconds } = yield* Effect.promise(() =>
           timeSides(ROUNDS, CLIENTS, {
             tables: { batches: rows, send: sides.tables },
             http: { batches: protobuf, send: sides.http },
