@@ -2,14 +2,15 @@
  * The ClickHouse-server provisioner: each cluster is a namespace on a shared server
  * (`ServerNamespace.ts`). Starting a cluster creates or re-sizes its namespace and opens
  * an engine that logs in as the cluster's own user; stopping closes that engine;
- * destroying drops the namespace.
+ * destroying drops the namespace. The provisioner's own end closes every engine still
+ * open (their clients and sessions: chDB's `:memory:` directory goes with the last).
  *
  * `accessControl: false` skips the user, profile and grant statements and uses the admin
  * connection for the cluster: for engines without access control (chDB), on which the
  * tests run this same data path.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
-import { Effect, Exit, Layer, Option, Scope, Stream } from "effect"
+import { Effect, ExecutionStrategy, Exit, Layer, Option, Scope, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { CommandRequest, EngineUnavailable, QueryRequest } from "../../domain/Engine.js"
@@ -43,6 +44,10 @@ interface Running {
 export const make = (options: ServerProvisionerOptions) =>
   Effect.gen(function* () {
     const admin = yield* ClickHouseEngine.make(options.client(), options.statements)
+    // Each cluster's engine lives in a scope forked from this one: `stop` closes it early,
+    // and the provisioner's end closes those still open (before the admin engine:
+    // finalizers run in reverse).
+    const provisionerScope = yield* Effect.scope
     const running = new Map<ClusterId, Running>()
     const notRunning = new EngineUnavailable({ message: "The cluster's engine is not running." })
     const failed = (error: { readonly message: string }) =>
@@ -58,7 +63,7 @@ export const make = (options: ServerProvisionerOptions) =>
         const statements = provisionStatements(spec, password)
         const chosen = options.accessControl ? statements : statements.slice(-1)
         yield* Effect.forEach(chosen, run, { discard: true })
-        const scope = yield* Scope.make()
+        const scope = yield* Scope.fork(provisionerScope, ExecutionStrategy.sequential)
         const client = options.accessControl
           ? options.client({ username: namespaceOf(spec.clusterId), password })
           : options.client()

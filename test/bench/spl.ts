@@ -167,4 +167,6 @@ export const spl = async () => {
   console.log(
     `compile a 6-stage search: median ${(median(compiles.slice(500)) * 1000).toFixed(0)} µs`
   )
+  // The last `:memory:` session's close removes chDB's directory for it.
+  await chdb.close()
 }

@@ -116,6 +116,36 @@ describe("ServerProvisioner on chDB (no access control)", () => {
       })
   )
 
+  it.live("closes every engine it opened when it ends, those still running included", () =>
+    Effect.gen(function* () {
+      // Each client made, and whether it was closed.
+      const made: Array<{ closed: boolean }> = []
+      const client = () => {
+        const opened = createClient({ connection: createChdbConnection({ path: dir }) as never })
+        const entry = { closed: false }
+        made.push(entry)
+        const close = opened.close.bind(opened)
+        opened.close = () => {
+          entry.closed = true
+          return close()
+        }
+        return opened
+      }
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const p = yield* ServerProvisioner.make({ accessControl: false, client })
+          const [a, b] = [spec(), spec()]
+          yield* p.start(a)
+          yield* p.start(b)
+          yield* p.stop(a.clusterId)
+          // The admin's client and the two clusters' engines; the stopped one closed.
+          expect(made.map((c) => c.closed)).toEqual([false, true, false])
+        })
+      )
+      expect(made.map((c) => c.closed)).toEqual([true, true, true])
+    })
+  )
+
   it.scopedLive("an unreachable server makes the start fail with a clear message", () =>
     Effect.gen(function* () {
       const p = yield* ServerProvisioner.make({

@@ -4,6 +4,7 @@
  * rows of every SPL test are worked out by hand from these events and spl.md §1.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
+import { afterAll } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
@@ -95,11 +96,16 @@ export const EVENTS: ReadonlyArray<Event> = [
   }
 ]
 
-/** A chDB in this process holding `events` (by default `EVENTS`) in `default.spl_events`. */
+/**
+ * A chDB in this process holding `events` (by default `EVENTS`) in `default.spl_events`,
+ * closed after the calling file's tests (the last `:memory:` session's close removes
+ * chDB's temporary directory). Called while a test file is collected.
+ */
 export const openEvents = async (
   events: ReadonlyArray<Event> = EVENTS
 ): Promise<ClickHouseClient> => {
   const chdb = client(":memory:")
+  afterAll(() => chdb.close())
   await chdb.command({
     query: createTableSql("default", "spl_events", "2026-01-01T00:00:00Z", "events")
   })

@@ -3,7 +3,7 @@
  * rows unless told otherwise (`sort 0` all of them), `head` 10, `list()` 100 values, and
  * `stats count` counts them all.
  */
-import { expect, layer } from "@effect/vitest"
+import { afterAll, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { client } from "../../src/engine/ChdbEngine.js"
 import { createTableSql } from "../../src/tables/Layout.js"
@@ -11,6 +11,7 @@ import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
 import { search, T0 } from "./events.js"
 
 const chdb = client(":memory:")
+afterAll(() => chdb.close())
 await chdb.command({
   query: createTableSql("default", "spl_events", "2026-01-01T00:00:00Z", "events")
 })
