@@ -1,8 +1,10 @@
 /**
  * The embedded provisioner: each cluster's engine is chDB in its own worker process
  * (chDB binds one data directory per process), under `<dataDir>/clusters/<id>`, served
- * on `<dataDir>/run/engine-<id>.sock`. A supervisor fiber per cluster restarts a worker
- * that dies unexpectedly and keeps a message saying so for `status.message`.
+ * on `<dataDir>/run/engine-<id>.sock` (in a private temp directory instead when that
+ * path is too long for a socket: `SocketDirectory`). A supervisor fiber per cluster
+ * restarts a worker that dies unexpectedly and keeps a message saying so for
+ * `status.message`.
  *
  * Workers are infrastructure on real time: the provisioner runs on the live clock even
  * where a test drives the rest of the service with `TestClock`.
@@ -14,9 +16,14 @@ import { EngineUnavailable } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { EngineSample, EngineStatus, Provisioner } from "../../domain/Provisioner.js"
 import type { EngineSpec } from "../../domain/Provisioner.js"
+import * as SocketDirectory from "../sockets/SocketDirectory.js"
 import * as EngineRpcClient from "./EngineRpcClient.js"
 import type { RemoteEngine } from "./EngineRpcClient.js"
 import * as WorkerProcess from "./WorkerProcess.js"
+
+const socketName = (cluster: string) => `engine-${cluster}.sock`
+/** Every engine socket's name is this long: a cluster id is a UUID. */
+const LONGEST_SOCKET_NAME = socketName("00000000-0000-0000-0000-000000000000")
 
 interface Slot {
   /** The engine of the worker now running, or of the next one being started. */
@@ -36,8 +43,7 @@ export const layer = (options: { readonly dataDir: string }) =>
       const layerScope = yield* Effect.scope
       const slots = new Map<ClusterId, Slot>()
       const clusterDir = (cluster: ClusterId) => path.join(options.dataDir, "clusters", cluster)
-      const runDir = path.join(options.dataDir, "run")
-      yield* Effect.sync(() => fs.mkdirSync(runDir, { recursive: true, mode: 0o700 }))
+      const sockets = yield* SocketDirectory.prepare(options.dataDir, LONGEST_SOCKET_NAME)
 
       /** A worker spawned ahead (modules loaded, no engine yet), so a start skips the load. */
       let spare: Deferred.Deferred<WorkerProcess.IdleWorker, EngineUnavailable> | undefined
@@ -72,7 +78,7 @@ export const layer = (options: { readonly dataDir: string }) =>
       const runWorker = (spec: EngineSpec, slot: Slot) =>
         Effect.scoped(
           Effect.gen(function* () {
-            const socketPath = path.join(runDir, `engine-${spec.clusterId}.sock`)
+            const socketPath = sockets.socketPath(socketName(spec.clusterId))
             const worker = yield* takeWorker
             yield* Effect.addFinalizer(() => Scope.close(worker.scope, Exit.void))
             yield* WorkerProcess.activate(worker, {

@@ -9,8 +9,8 @@ import { Context, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as SocketDirectory from "../sockets/SocketDirectory.js"
 import * as DataDirLock from "./DataDirLock.js"
-import * as SocketDirectory from "./SocketDirectory.js"
 
 export { DataDirInUse } from "./DataDirLock.js"
 
@@ -31,6 +31,20 @@ export class EmbeddedPostgres extends Context.Tag("sluice/store/EmbeddedPostgres
   }
 >() {}
 
+/** The file name libpq-style clients derive from `host: <dir>, port: 5432`. */
+const SOCKET_FILE = ".s.PGSQL.5432"
+const SOCKET_PORT = 5432
+
+/** Where the server listens, with whatever a crash left at that path removed. */
+const socketIn = (dataDir: string) =>
+  Effect.gen(function* () {
+    const sockets = yield* SocketDirectory.prepare(dataDir, SOCKET_FILE)
+    const socketPath = sockets.socketPath(SOCKET_FILE)
+    // The caller holds the data dir (its lock, or a directory of its own).
+    yield* Effect.sync(() => fs.rmSync(socketPath, { force: true }))
+    return { directory: sockets.directory, socketPath }
+  })
+
 /**
  * Opens the data dir and serves it until the scope closes; then the socket server stops
  * before PGlite closes, so the next start finds a cleanly closed data dir.
@@ -50,7 +64,7 @@ export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
     (db) => Effect.promise(() => db.close())
   )
 
-  const socket = yield* SocketDirectory.prepare(dataDir)
+  const socket = yield* socketIn(dataDir)
   const server = new PGLiteSocketServer({ db, path: socket.socketPath, maxConnections: 1 })
   yield* Effect.acquireRelease(Effect.tryPromise(() => server.start()).pipe(Effect.orDie), () =>
     // A client that never hangs up must not keep PGlite from closing.
@@ -61,7 +75,7 @@ export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
     pgliteDirectory,
     socketDirectory: socket.directory,
     socketPath: socket.socketPath,
-    port: SocketDirectory.socketPort
+    port: SOCKET_PORT
   })
 })
 
@@ -83,7 +97,7 @@ export const inMemory = Layer.scoped(
       Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "sluice-mem-"))),
       (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
     )
-    const socket = yield* SocketDirectory.prepare(home)
+    const socket = yield* socketIn(home)
     const server = new PGLiteSocketServer({ db, path: socket.socketPath, maxConnections: 1 })
     yield* Effect.acquireRelease(Effect.tryPromise(() => server.start()).pipe(Effect.orDie), () =>
       Effect.promise(() => server.stop()).pipe(Effect.timeoutOption("5 seconds"))
@@ -92,7 +106,7 @@ export const inMemory = Layer.scoped(
       pgliteDirectory: "memory://",
       socketDirectory: socket.directory,
       socketPath: socket.socketPath,
-      port: SocketDirectory.socketPort
+      port: SOCKET_PORT
     })
   })
 )
