@@ -62,11 +62,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: "shared",
+          globalSetup: ["test/support/testRunTmp.ts"],
           include: ["test/**/*.test.ts"],
           exclude: [...isolated, ...externalOnly, "test/store/externalPostgres.test.ts"]
         }
       },
-      { extends: true, test: { name: "isolated", include: isolated } },
+      {
+        extends: true,
+        test: { name: "isolated", globalSetup: ["test/support/testRunTmp.ts"], include: isolated }
+      },
       {
         extends: true,
         test: {
@@ -76,7 +80,10 @@ export default defineConfig({
             ...(postgresUrl === "" ? [] : onExternalControlPlane)
           ],
           env: { SLUICE_TEST_CONTROL_PLANE: "external" },
-          globalSetup: postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"]
+          globalSetup: [
+            "test/support/testRunTmp.ts",
+            ...(postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"])
+          ]
         }
       }
     ]

@@ -33,27 +33,38 @@ const makePrivate = (directory: string): void => {
   fs.chmodSync(directory, 0o700)
 }
 
+const TEMP_PREFIX = "sluice-"
+
+const privateDirectory = (directory: string) =>
+  Effect.try(() => makePrivate(directory)).pipe(
+    Effect.orDie,
+    Effect.as<SocketDirectory>({
+      directory,
+      socketPath: (name: string) => path.join(directory, name)
+    })
+  )
+
 /**
  * `<dataDir>/run` when a socket named `longestName` fits there, else a fresh 0700
- * directory under the system temp dir that is removed when the scope closes.
+ * directory under the system temp dir (or `/tmp`, when that one is too long too: macOS
+ * gives each user one of ~50 bytes) that is removed when the scope closes.
  */
 export const prepare = Effect.fn("SocketDirectory.prepare")(function* (
   dataDir: string,
   longestName: string
 ) {
   const preferred = path.join(dataDir, "run")
-  const directory = fits(preferred, longestName)
-    ? preferred
-    : yield* Effect.acquireRelease(
-        Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "sluice-"))),
-        (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
-      )
-  if (!fits(directory, longestName)) {
+  if (fits(preferred, longestName)) return yield* privateDirectory(preferred)
+  // `mkdtemp` adds six characters to the prefix.
+  const base = [os.tmpdir(), "/tmp"].find((candidate) =>
+    fits(path.join(candidate, `${TEMP_PREFIX}XXXXXX`), longestName)
+  )
+  if (base === undefined) {
     return yield* Effect.dieMessage(`no socket directory short enough for ${longestName}`)
   }
-  yield* Effect.try(() => makePrivate(directory)).pipe(Effect.orDie)
-  return {
-    directory,
-    socketPath: (name: string) => path.join(directory, name)
-  } satisfies SocketDirectory
+  const made = yield* Effect.acquireRelease(
+    Effect.sync(() => fs.mkdtempSync(path.join(base, TEMP_PREFIX))),
+    (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+  )
+  return yield* privateDirectory(made)
 })

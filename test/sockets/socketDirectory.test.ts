@@ -41,6 +41,28 @@ describe("SocketDirectory", () => {
     })
   )
 
+  it.scopedLive("is under /tmp when the system temp dir is too long as well", () =>
+    Effect.gen(function* () {
+      const longTemp = path.join(freshDataDir("sockets"), "t".repeat(70))
+      fs.mkdirSync(longTemp, { recursive: true })
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const previous = process.env.TMPDIR
+          process.env.TMPDIR = longTemp
+          return previous
+        }),
+        (previous) =>
+          Effect.sync(() => {
+            if (previous === undefined) delete process.env.TMPDIR
+            else process.env.TMPDIR = previous
+          })
+      )
+      const sockets = yield* SocketDirectory.prepare(path.join(longTemp, "data"), NAME)
+      expect(sockets.directory.startsWith("/tmp/sluice-")).toBe(true)
+      expect(Buffer.byteLength(sockets.socketPath(NAME))).toBeLessThanOrEqual(103)
+    })
+  )
+
   it.scopedLive("refuses a name too long for any directory", () =>
     Effect.gen(function* () {
       const exit = yield* Effect.exit(

@@ -12,8 +12,10 @@ import { testServerLive } from "../../layers/Test.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import { controlPlaneSettings } from "./controlPlane.js"
 
-// Removed when the test process exits (a server reopened on its directory within the
-// process still finds it): each holds a control plane and engine data, 100 MB and more.
+// Removed when the process exits (a server reopened on its directory within the process
+// still finds it): each holds a control plane and engine data, 100 MB and more. Vitest
+// stops test processes without that event: there the run's temp root goes at its end
+// (`testRunTmp.ts`); this serves the benchmarks.
 const madeDirs = new Set<string>()
 const removeMadeDirs = () => {
   for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true })
