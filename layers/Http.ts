@@ -9,6 +9,7 @@ import { SluiceApi } from "../domain/Api.js"
 import { AppsHttpLive } from "../src/apps/AppsHttp.js"
 import { AnnounceLive } from "../src/http/Announce.js"
 import { ClustersHttpLive, ClusterSizesHttpLive } from "../src/clusters/ClustersHttp.js"
+import { cannotListen } from "../src/config/CannotListen.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
 import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
@@ -65,7 +66,11 @@ const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
 const HttpServerLive = Layer.unwrapEffect(
   Effect.map(SluiceConfig, ({ host, port, maxRequestBytes }) =>
     Layer.merge(
-      NodeHttpServer.layer(createBodyLimitedServer, { host, port }),
+      NodeHttpServer.layer(createBodyLimitedServer, { host, port }).pipe(
+        Layer.catchAll((error) =>
+          Layer.fail(cannotListen("HTTP", "SLUICE_PORT", `${host}:${port}`, error))
+        )
+      ),
       // Each request's fiber starts from the server's context, so the body readers (the
       // platform's and `RequestBody.textReader`) find the limit there without a provide per request.
       Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxRequestBytes)))

@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
+import { FirstStartSecretsLive } from "../src/http/Announce.js"
 import { CapabilitiesLive } from "./Capabilities.js"
 import { GrpcLive } from "./Grpc.js"
 import { HttpLive } from "./Http.js"
@@ -12,7 +13,9 @@ import { StartupLive } from "./Startup.js"
 
 /** Transports and start-up over the capabilities; each transport can be used alone. */
 export const ServiceLive = Layer.mergeAll(HttpLive, GrpcLive).pipe(
-  // The HTTP server listens once bootstrap is done (`AnnounceLive` reads `FirstStart`).
+  // The servers listen once bootstrap is done and its secrets are shown: a start that
+  // fails to listen must not take them along.
+  Layer.provideMerge(FirstStartSecretsLive),
   Layer.provideMerge(StartupLive),
   Layer.provideMerge(CapabilitiesLive)
 )

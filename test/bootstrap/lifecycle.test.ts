@@ -2,12 +2,12 @@
  * The program as a user runs it (`tsx src/main.ts`, what `npm start` runs): first start
  * prints the bootstrap secrets once, the credentials work, SIGTERM lets an in-flight
  * request finish and exits cleanly, and the next start finds everything again and
- * prints no secret. Bad settings stop the start with one line.
+ * prints no secret. Bad settings and ports in use stop the start with one line.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { request } from "node:http"
-import { connect } from "node:net"
+import { connect, createServer } from "node:net"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -75,6 +75,19 @@ const run = (env: Record<string, string>) =>
     child.stderr.on("data", (c: Buffer) => (output += c.toString()))
     child.on("exit", (code) => resume(Effect.succeed({ code, output })))
   })
+
+/** A loopback port another server holds while the scope is open. */
+const heldPort = Effect.acquireRelease(
+  Effect.async<{ readonly port: number; readonly close: () => void }>((resume) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      resume(Effect.succeed({ port, close: () => server.close() }))
+    })
+  }),
+  (held) => Effect.sync(held.close)
+)
 
 describe("sluice as a process", () => {
   it.live(
@@ -145,6 +158,46 @@ describe("sluice as a process", () => {
         expect(orgs.status).toBe(200)
         second.child.kill("SIGINT")
         expect(yield* exitOf(second.child)).toBe(0)
+      }),
+    120_000
+  )
+
+  it.scopedLive(
+    "a port in use stops the start with one line naming it, after the first start's secrets",
+    () =>
+      Effect.gen(function* () {
+        const { port } = yield* heldPort
+        const dataDir = freshDataDir()
+        const http = yield* run({
+          SLUICE_DATA_DIR: dataDir,
+          SLUICE_PORT: String(port),
+          SLUICE_GRPC_PORT: "0"
+        })
+        expect(http.code).toBe(1)
+        expect(http.output.trim().split("\n").at(-1)).toBe(
+          `sluice: cannot start: HTTP cannot listen on 127.0.0.1:${port} (SLUICE_PORT): ` +
+            "the port is in use by another process"
+        )
+        // The bootstrap is done and its secrets exist only hashed: this was their one showing.
+        const key = /admin API key:\s+(rt_\S+)/.exec(http.output)?.[1]
+        expect(key).toBeDefined()
+
+        const grpc = yield* run({
+          SLUICE_DATA_DIR: freshDataDir(),
+          SLUICE_PORT: "0",
+          SLUICE_GRPC_PORT: String(port)
+        })
+        expect(grpc.code).toBe(1)
+        expect(grpc.output.trim().split("\n").at(-1)).toBe(
+          `sluice: cannot start: OTLP/gRPC cannot listen on 127.0.0.1:${port} (SLUICE_GRPC_PORT): ` +
+            "the port is in use by another process"
+        )
+
+        const next = yield* start({ SLUICE_DATA_DIR: dataDir, SLUICE_GRPC_PORT: "0" })
+        expect(next.output()).not.toContain("admin API key")
+        expect((yield* call(next, "GET", "/v1/keys", { token: key! })).status).toBe(200)
+        next.child.kill("SIGINT")
+        expect(yield* exitOf(next.child)).toBe(0)
       }),
     120_000
   )

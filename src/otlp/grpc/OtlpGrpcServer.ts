@@ -6,6 +6,7 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js"
 import type { sendUnaryData, ServerUnaryCall, ServiceDefinition } from "@grpc/grpc-js"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option, Runtime } from "effect"
+import { cannotListen } from "../../config/CannotListen.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
 import { LogsService } from "../gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
 import { MetricsService } from "../gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
@@ -92,7 +93,7 @@ export const OtlpGrpcServerLive = Layer.scoped(
     const address = `${host.includes(":") ? `[${host}]` : host}:${grpcPort}`
     const port = yield* Effect.acquireRelease(
       bind(server, address).pipe(
-        Effect.orDieWith((e) => new Error(`OTLP/gRPC cannot listen on ${address}: ${e.message}`))
+        Effect.mapError((e) => cannotListen("OTLP/gRPC", "SLUICE_GRPC_PORT", address, e))
       ),
       () => shutdown(server)
     )
