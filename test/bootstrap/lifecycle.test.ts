@@ -2,11 +2,13 @@
  * The program as a user runs it (`tsx src/main.ts`, what `npm start` runs): first start
  * prints the bootstrap secrets once, the credentials work, SIGTERM lets an in-flight
  * request finish and exits cleanly, and the next start finds everything again and
- * prints no secret. Bad settings and ports in use stop the start with one line.
+ * prints no secret. Bad settings, unusable data directories and ports in use stop the
+ * start with one line.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { request } from "node:http"
+import * as fs from "node:fs"
 import { connect, createServer } from "node:net"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -215,6 +217,26 @@ describe("sluice as a process", () => {
         expect(weak.code).toBe(1)
         expect(weak.output).toContain("SLUICE_ADMIN_PASSWORD: expected at least 12 characters")
         expect(weak.output).not.toContain("short")
+      }),
+    60_000
+  )
+
+  it.live(
+    "a data directory that cannot be used stops the start with one line naming it",
+    () =>
+      Effect.gen(function* () {
+        const file = path.join(freshDataDir(), "a-file")
+        fs.writeFileSync(file, "not a directory")
+        for (const [dataDir, reason] of [
+          [file, "a file is in its place"],
+          [path.join(file, "data"), "a file is in its path"]
+        ] as const) {
+          const result = yield* run({ SLUICE_DATA_DIR: dataDir, SLUICE_PORT: "0" })
+          expect(result.code).toBe(1)
+          expect(result.output.trim().split("\n")).toEqual([
+            `sluice: cannot start: SLUICE_DATA_DIR '${dataDir}' cannot be used: ${reason}`
+          ])
+        }
       }),
     60_000
   )
