@@ -34,9 +34,10 @@ const codeOf = (error: unknown): string | undefined => {
   return undefined
 }
 
+/** `portSetting` names the server's port; an address not this machine's is `SLUICE_HOST`'s. */
 export const cannotListen = (
   server: string,
-  setting: string,
+  portSetting: string,
   address: string,
   error: unknown
 ): CannotListen => {
@@ -44,6 +45,7 @@ export const cannotListen = (
   const reason =
     (code === undefined ? undefined : reasons[code]) ??
     (error instanceof Error ? error.message : String(error))
+  const setting = code === "EADDRNOTAVAIL" ? "SLUICE_HOST" : portSetting
   return new CannotListen({
     message: `${server} cannot listen on ${address} (${setting}): ${reason}`
   })
