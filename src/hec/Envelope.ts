@@ -19,10 +19,13 @@ const isObject = (value: unknown): value is Json =>
 const isScalar = (value: unknown) => value === null || typeof value !== "object"
 
 /** Indexed fields are flat: scalars, or arrays of scalars (multivalue fields). */
-const isFlat = (fields: Json) =>
-  Object.values(fields).every(
-    (value) => isScalar(value) || (Array.isArray(value) && value.every(isScalar))
-  )
+const isFlat = (fields: Json) => {
+  for (const key in fields) {
+    const value = fields[key]
+    if (!isScalar(value) && !(Array.isArray(value) && value.every(isScalar))) return false
+  }
+  return true
+}
 
 /**
  * These keys name `spl_events`' typed columns (and the raw storage): as fields they
@@ -31,9 +34,26 @@ const isFlat = (fields: Json) =>
 const COLUMNS = new Set(["_time", "_raw", "host", "source", "sourcetype", "index"])
 const RESERVED = new Set([...COLUMNS, "__raw", "__raw_data"])
 
-const withoutReserved = (fields: Json): Record<string, unknown> => {
-  const kept: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(fields)) if (!RESERVED.has(key)) kept[key] = value
+const hasReserved = (object: Json) => {
+  for (const key in object) if (RESERVED.has(key)) return true
+  return false
+}
+
+/**
+ * The event's own keys and then the envelope's `fields` (which win), reserved keys left
+ * out. Most events are an object with nothing to leave out and no `fields`: that object
+ * is the fields as it is (measured on the HEC benchmark's events: a copy per event was a
+ * fifth of reading them). A copy has no prototype, so a key `__proto__` stays a field.
+ */
+const fieldsOf = (event: unknown, fields: Json | null): Json => {
+  const own = isObject(event) ? event : undefined
+  const extra = fields !== null && Object.keys(fields).length > 0 ? fields : undefined
+  if (extra === undefined && own !== undefined && !hasReserved(own)) return own
+  const kept: Record<string, unknown> = Object.create(null)
+  for (const from of [own, extra]) {
+    if (from === undefined) continue
+    for (const key in from) if (!RESERVED.has(key)) kept[key] = from[key]
+  }
   return kept
 }
 
@@ -71,6 +91,6 @@ export const eventOf = (
     time: time._tag === "at" ? time.millis : defaults.receivedAt,
     raw,
     ...metadata.right,
-    fields: withoutReserved({ ...(isObject(event) ? event : {}), ...(fields ?? {}) })
+    fields: fieldsOf(event, fields)
   })
 }

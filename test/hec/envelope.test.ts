@@ -52,6 +52,15 @@ describe("envelopes", () => {
     expect(event?.fields).toEqual({ a: "f", n: { m: 2 }, b: [1, 2] })
   })
 
+  it("a key named __proto__ is a field like any other, in the event and in fields", () => {
+    const fieldsText = (text: string) => JSON.stringify(Either.getOrThrow(parse(text))[0]?.fields)
+    expect(fieldsText('{"event":{"__proto__":{"x":1},"a":1}}')).toBe('{"__proto__":{"x":1},"a":1}')
+    expect(fieldsText('{"event":{"__proto__":{"x":1}},"fields":{"b":2}}')).toBe(
+      '{"__proto__":{"x":1},"b":2}'
+    )
+    expect(fieldsText('{"event":"text","fields":{"__proto__":"p"}}')).toBe('{"__proto__":"p"}')
+  })
+
   it("separators: nothing, spaces, newlines, or one array", () => {
     const raws = (text: string) => Either.getOrThrow(parse(text)).map((e) => e.raw)
     expect(raws('{"event":"1"}{"event":"2"} {"event":"3"}\r\n{"event":4}')).toEqual([
