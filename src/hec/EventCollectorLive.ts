@@ -79,21 +79,20 @@ export const EventCollectorLive = Layer.effect(
       if (caller._tag === "ApiKeyCaller") yield* apps.require(caller.clusterId, SPL_APP)
     })
 
-    const store = Effect.fn("EventCollector.store")(function* (
-      at: CollectorTarget,
-      events: ReadonlyArray<SplEvent>
-    ) {
-      const outcome = yield* writer.insertEvents(at.scope, at.database, table, events).pipe(
+    // Not a generator holding `events` while the engine works: the writer keeps only
+    // their bytes (IngestWriterLive.ts says why).
+    const store = (at: CollectorTarget, events: ReadonlyArray<SplEvent>) =>
+      writer.insertEvents(at.scope, at.database, table, events).pipe(
+        Effect.map((outcome) => outcome.inserted),
         Effect.catchTags({
           Unavailable: (e) => Effect.fail(refusal(9, e.message)),
           Conflict: (e) => Effect.fail(refusal(9, e.message)),
           // Events are checked before the write; the engine refusing them is ours.
           MalformedRecords: (e) => Effect.die(e),
           InsertTokenReused: (e) => Effect.die(e)
-        })
+        }),
+        Effect.withSpan("EventCollector.store")
       )
-      return outcome.inserted
-    })
 
     return EventCollector.of({ parseEvents, parseRaw, target, requireApp, store })
   })

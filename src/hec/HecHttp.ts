@@ -100,12 +100,14 @@ export const HecHttpLive = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
           const body = yield* wholeBody(request, bodyRules).pipe(
             Effect.mapError((e) => new CollectorRefusal({ code: 6, detail: e.message }))
           )
-          const events = yield* parse(body, {
+          const defaults = {
             host: clientAddress(request),
             source: sourceOf(who),
             receivedAt: yield* Clock.currentTimeMillis
-          })
-          yield* collector.store(at, events)
+          }
+          // The events go straight to the store, not into a variable of this generator,
+          // which would hold them until the engine has them (IngestWriterLive.ts).
+          yield* Effect.flatMap(parse(body, defaults), (events) => collector.store(at, events))
           return reply(0)
         }).pipe(answered)
 

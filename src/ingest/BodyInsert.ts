@@ -120,8 +120,11 @@ function* pieces(bytes: Uint8Array) {
   }
 }
 
-/** Rows, each one JSON object on one line, as chunks of about `CHUNK_BYTES`. */
-function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> {
+/**
+ * Rows, each one JSON object on one line, as chunks of about `CHUNK_BYTES`, each encoded
+ * when it is taken.
+ */
+export function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> {
   const encoder = new TextEncoder()
   let first = 0
   while (first < rows.length) {
@@ -147,16 +150,26 @@ function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> {
   }
 }
 
-/** Rows made here (a transform's, events), each one JSON object (`JSON.stringify`'s). */
-export const insertRows = Effect.fn("BodyInsert.insertRows")(function* (
+/**
+ * Rows made here (a transform's, events) as `rowChunks` cuts them: `chunks` starts them
+ * again for each run of the insert; `records` is how many rows they hold.
+ */
+export const insertRowChunks = (
+  dependencies: BodyInsertDependencies,
+  target: InsertTarget,
+  chunks: () => Iterator<RecordChunk>,
+  records: number
+) =>
+  insertChunks(
+    dependencies,
+    target,
+    Effect.sync(() => pullIterator(chunks())),
+    () => records
+  ).pipe(Effect.withSpan("BodyInsert.insertRows"))
+
+/** Rows made here, each one JSON object (`JSON.stringify`'s), encoded as the insert takes them. */
+export const insertRows = (
   dependencies: BodyInsertDependencies,
   target: InsertTarget,
   rows: ReadonlyArray<string>
-) {
-  return yield* insertChunks(
-    dependencies,
-    target,
-    Effect.sync(() => pullIterator(rowChunks(rows))),
-    () => rows.length
-  )
-})
+) => insertRowChunks(dependencies, target, () => rowChunks(rows), rows.length)
