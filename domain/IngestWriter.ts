@@ -83,6 +83,8 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
      * Stores events in `table` in the events layout: `_time`, `_raw` and the metadata as
      * typed columns the table is ordered by time on, and each event's fields queryable
      * by dotted name as in any schemaless table. The table is made so on first insert.
+     * The events are encoded when this is called and the effect keeps only their bytes:
+     * a caller that lets go of them has them collected while the engine works.
      */
     readonly insertEvents: (
       scope: ClusterScope,
