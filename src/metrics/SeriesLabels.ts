@@ -18,7 +18,9 @@ export const isLabelName = (name: string) => LABEL_NAME.test(name)
 export const validLabels = (
   pairs: ReadonlyArray<{ readonly name: string; readonly value: string }>
 ): { readonly labels: Labels } | { readonly problem: string } => {
-  const labels: Record<string, string> = {}
+  // No prototype: `__proto__` is a valid label name, and assigned into a plain object it
+  // would vanish (the series then merged with the one without it).
+  const labels: Record<string, string> = Object.create(null)
   for (const { name, value } of pairs) {
     if (!isLabelName(name)) return { problem: `invalid label name '${name}'` }
     if (Object.hasOwn(labels, name)) return { problem: `duplicate label name '${name}'` }

@@ -14,19 +14,21 @@ export const pivotSeries = (
   series: { readonly split: string; readonly value: string }
 ): Pivoted => {
   const columns = ["_time"]
-  const byTime = new Map<unknown, Record<string, unknown>>()
+  // Series names are data (a host may be called `__proto__`): kept in Maps, not assigned
+  // into objects, whose `__proto__` would swallow the value.
+  const byTime = new Map<unknown, Map<string, unknown>>()
   for (const row of rows) {
     const name = String(row[series.split])
     if (!columns.includes(name)) columns.push(name)
     const time = row["_time"]
-    const out = byTime.get(time) ?? { _time: time }
-    out[name] = row[series.value]
-    byTime.set(time, out)
+    const values = byTime.get(time) ?? new Map<string, unknown>([["_time", time]])
+    values.set(name, row[series.value])
+    byTime.set(time, values)
   }
   return {
     columns,
-    rows: [...byTime.values()].map((row) =>
-      Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))
+    rows: [...byTime.values()].map((values) =>
+      Object.fromEntries(columns.map((c) => [c, values.get(c) ?? null]))
     )
   }
 }

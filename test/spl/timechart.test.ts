@@ -154,6 +154,21 @@ layer(SplCompilerLive)("SPL timechart", (it) => {
     })
   )
 
+  it("a series named __proto__ is a column like any other", () => {
+    const pivoted = pivotSeries(
+      [
+        { _time: "t0", host: "__proto__", count: 3 },
+        { _time: "t0", host: "web-1", count: 1 },
+        { _time: "t1", host: "web-1", count: 2 }
+      ],
+      { split: "host", value: "count" }
+    )
+    expect(pivoted.columns).toEqual(["_time", "__proto__", "web-1"])
+    expect(JSON.stringify(pivoted.rows)).toBe(
+      '[{"_time":"t0","__proto__":3,"web-1":1},{"_time":"t1","__proto__":null,"web-1":2}]'
+    )
+  })
+
   it.effect("limit: the top series by their sum over all buckets; the rest summed into OTHER", () =>
     // Totals: web-1 4, web-2 3, db-1 2, web-3 2, we'b 1. OTHER = db-1 + web-3 + we'b.
     Effect.map(long("| timechart span=5m limit=2 count by host", "host", "count"), (rows) =>

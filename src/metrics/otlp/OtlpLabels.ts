@@ -13,7 +13,8 @@ import { labelName } from "./PrometheusNames.js"
 export const IDENTIFYING = ["service.name", "service.namespace", "service.instance.id"]
 
 export const attributeLabels = (attributes: OtlpAttributes) => {
-  const labels: Record<string, string> = {}
+  // No prototype: an attribute named `__proto__` is a label like any other (SeriesLabels.ts).
+  const labels: Record<string, string> = Object.create(null)
   for (const { key, value } of [...attributes].sort((a, b) => (a.key < b.key ? -1 : 1))) {
     const name = labelName(key)
     const v = valueText(value)
