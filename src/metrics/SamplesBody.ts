@@ -17,16 +17,61 @@ const NEWLINE = 0x0a
 const ZERO = 0x30
 const MINUS = 0x2d
 
-/** Writes a non-negative integer below 2^53 at `at`; the index after it. */
-const digits = (out: Uint8Array, at: number, n: number): number => {
-  let length = 1
-  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) length++
+const EIGHT_DIGITS = 100_000_000
+
+/** Writes `n` (an integer below 10^8) as exactly 8 digits ending before `end`. */
+const eightDigits = (out: Uint8Array, end: number, n: number) => {
+  for (let index = end - 1; index >= end - 8; index--) {
+    const quotient = (n / 10) | 0
+    out[index] = ZERO + (n - quotient * 10)
+    n = quotient
+  }
+}
+
+/** Writes an integer below 10^8 at `at`, without leading zeros; the index after it. */
+const fewDigits = (out: Uint8Array, at: number, n: number): number => {
+  const length =
+    n < 10_000
+      ? n < 100
+        ? n < 10
+          ? 1
+          : 2
+        : n < 1_000
+          ? 3
+          : 4
+      : n < 1_000_000
+        ? n < 100_000
+          ? 5
+          : 6
+        : n < 10_000_000
+          ? 7
+          : 8
   for (let index = at + length - 1; index >= at; index--) {
-    const quotient = Math.floor(n / 10)
+    const quotient = (n / 10) | 0
     out[index] = ZERO + (n - quotient * 10)
     n = quotient
   }
   return at + length
+}
+
+/**
+ * Writes a non-negative integer below 2^53 at `at`; the index after it. Cut into parts
+ * below 10^8, which are 32-bit integers: their digits come from integer arithmetic, not
+ * a floored division of a double each (a sample's line 180 → 125 ns, measured).
+ */
+const digits = (out: Uint8Array, at: number, n: number): number => {
+  if (n < EIGHT_DIGITS) return fewDigits(out, at, n)
+  const high = Math.floor(n / EIGHT_DIGITS)
+  if (high < EIGHT_DIGITS) {
+    at = fewDigits(out, at, high)
+  } else {
+    const top = Math.floor(high / EIGHT_DIGITS)
+    at = fewDigits(out, at, top)
+    eightDigits(out, at + 8, high - top * EIGHT_DIGITS)
+    at += 8
+  }
+  eightDigits(out, at + 8, n - high * EIGHT_DIGITS)
+  return at + 8
 }
 
 /**
