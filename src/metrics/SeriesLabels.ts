@@ -32,6 +32,18 @@ export const validLabels = (
   return { labels }
 }
 
+/**
+ * A label's value, or undefined: own labels only. `__proto__` is a valid label name, and
+ * read from a set that lacks it (a set read back as JSON has a prototype) it would be the
+ * prototype itself.
+ */
+export const labelOf = (labels: Labels, name: string): string | undefined =>
+  Object.hasOwn(labels, name) ? labels[name] : undefined
+
+/** A copy of a label set to change: without a prototype, so that any label name can be set. */
+export const labelsCopy = (labels: Labels): Record<string, string> =>
+  Object.assign(Object.create(null), labels)
+
 /** Prometheus's own order: label names sorted, `__name__` first by its leading underscores. */
 export const sortedNames = (labels: Labels) => Object.keys(labels).sort()
 

@@ -176,6 +176,46 @@ layer(
     })
   )
 
+  it.effect("a label named __proto__ is read, written and sorted by like any other", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const written = yield* writeSeries(server, [
+        { labels: { __name__: "pp", ["__proto__"]: "x", k: "1" }, samples: [[T0, 1]] },
+        { labels: { __name__: "pp", k: "2" }, samples: [[T0, 2]] }
+      ])
+      expect(written.status, written.text).toBe(204)
+      // The raw answer's JSON, not a Schema decode: a decoded record would drop the key.
+      const metrics = (query: string) =>
+        Effect.map(get(`/query?query=${q(query)}&time=${T0 / 1000}`), (reply) => {
+          expect(reply.status, reply.text).toBe(200)
+          const body = JSON.parse(reply.text) as {
+            data: { result: Array<{ metric: Record<string, string> }> }
+          }
+          // Label names in order, as Prometheus prints a set.
+          return body.data.result.map((s) =>
+            JSON.stringify(Object.fromEntries(Object.entries(s.metric).sort()))
+          )
+        })
+      // A series without the label reads it as empty, as any missing label.
+      expect(
+        (yield* metrics('label_replace(pp, "dst", "[$1]", "__proto__", "(.*)")')).sort()
+      ).toEqual([
+        '{"__name__":"pp","__proto__":"x","dst":"[x]","k":"1"}',
+        '{"__name__":"pp","dst":"[]","k":"2"}'
+      ])
+      expect((yield* metrics('label_replace(pp, "__proto__", "z", "", "")')).sort()).toEqual([
+        '{"__name__":"pp","__proto__":"z","k":"1"}',
+        '{"__name__":"pp","__proto__":"z","k":"2"}'
+      ])
+      // Sorting by it reads "" where it is missing (which order "" and "x" take is the sort
+      // algorithm's, in Prometheus too: its natural order has neither before the other).
+      expect((yield* metrics('sort_by_label(pp, "__proto__")')).sort()).toEqual([
+        '{"__name__":"pp","__proto__":"x","k":"1"}',
+        '{"__name__":"pp","k":"2"}'
+      ])
+    })
+  )
+
   it.effect("native-histogram functions skip float samples: nothing", () =>
     Effect.gen(function* () {
       for (const fn of [

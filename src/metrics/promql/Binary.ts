@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { Binary, BinaryOp, VectorMatching } from "./Ast.js"
 import { COMPARISONS, SET_OPS } from "./Ast.js"
 import type { EvalContext } from "./Selectors.js"
+import { labelOf, labelsCopy } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, labelsKey, showLabels, VectorBuilder, withoutName } from "./Values.js"
@@ -72,7 +73,7 @@ const resultLabels = (
   many: Labels,
   one: Labels
 ): Labels => {
-  const out: Record<string, string> = { ...many }
+  const out = labelsCopy(many)
   if (!COMPARISONS.has(op) || bool) delete out.__name__
   if (matching.card === "one-to-one") {
     const names = new Set(matching.labels)
@@ -80,7 +81,7 @@ const resultLabels = (
       if (matching.on ? !names.has(name) : names.has(name)) delete out[name]
   }
   for (const name of matching.include) {
-    const value = one[name]
+    const value = labelOf(one, name)
     if (value !== undefined && value !== "") out[name] = value
     else delete out[name]
   }

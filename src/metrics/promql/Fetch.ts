@@ -11,12 +11,15 @@ import { labelsSql, metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "./Values.js"
 import { labelsKey } from "./Values.js"
 
-const SeriesRow = Schema.parseJson(
-  Schema.Struct({
-    id: Schema.String,
-    series_labels: Schema.Record({ key: Schema.String, value: Schema.String })
-  })
+/**
+ * A label set as the engine answers it, checked and kept as parsed: decoding a record
+ * rebuilds it by assignment, which drops a label named `__proto__`.
+ */
+const LabelSet = Schema.declare(
+  Schema.is(Schema.Record({ key: Schema.String, value: Schema.String }))
 )
+
+const SeriesRow = Schema.parseJson(Schema.Struct({ id: Schema.String, series_labels: LabelSet }))
 const decodeSeriesRow = Schema.decodeUnknownSync(SeriesRow)
 const decodeMetadataRow = Schema.decodeUnknownSync(
   Schema.parseJson(

@@ -1,5 +1,5 @@
 /** `label_replace` and `label_join`, with Go's regexp template expansion. */
-import { isLabelName } from "../SeriesLabels.js"
+import { isLabelName, labelOf, labelsCopy } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, VectorBuilder } from "./Values.js"
@@ -41,7 +41,7 @@ const relabel = (value: Value | undefined, f: (labels: Labels) => Labels): Value
 }
 
 const setLabel = (labels: Labels, name: string, value: string): Labels => {
-  const out: Record<string, string> = { ...labels }
+  const out = labelsCopy(labels)
   if (value === "") delete out[name]
   else out[name] = value
   return out
@@ -58,7 +58,7 @@ export const labelReplace = (args: ReadonlyArray<Value>): Value => {
       true
     )
   return relabel(args[0], (labels) => {
-    const match = regex.exec(labels[source] ?? "")
+    const match = regex.exec(labelOf(labels, source) ?? "")
     return match ? setLabel(labels, destination, expand(replacement, match)) : labels
   })
 }
@@ -73,6 +73,10 @@ export const labelJoin = (args: ReadonlyArray<Value>): Value => {
       true
     )
   return relabel(args[0], (labels) =>
-    setLabel(labels, destination, sources.map((name) => labels[name] ?? "").join(separator))
+    setLabel(
+      labels,
+      destination,
+      sources.map((name) => labelOf(labels, name) ?? "").join(separator)
+    )
   )
 }

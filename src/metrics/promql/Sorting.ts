@@ -5,6 +5,7 @@
  * natural order (digit runs compared as numbers), ties by the whole label set, as
  * Prometheus 3 orders them. All keep the metric name.
  */
+import { labelOf } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError } from "./Values.js"
@@ -77,8 +78,8 @@ export const sortByLabel = (args: ReadonlyArray<Value>, descending: boolean): Va
   })
   const ascending = (a: StepSeries, b: StepSeries) => {
     for (const name of names) {
-      const x = a.labels[name] ?? ""
-      const y = b.labels[name] ?? ""
+      const x = labelOf(a.labels, name) ?? ""
+      const y = labelOf(b.labels, name) ?? ""
       if (x === y) continue
       return naturalLess(x, y) ? -1 : 1
     }
