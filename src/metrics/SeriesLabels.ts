@@ -12,15 +12,21 @@ const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/
 export const isLabelName = (name: string) => LABEL_NAME.test(name)
 
 /**
+ * A label set to build or change, holding `from`'s labels: without a prototype, since
+ * `__proto__` is a valid label name and assigned into a plain object it would vanish (a
+ * remote-write series then merged with the one without it).
+ */
+export const labelSet = (from: Labels = {}): Record<string, string> =>
+  Object.assign(Object.create(null), from)
+
+/**
  * The label set of one remote-write series, or why it is refused. Empty values mean
  * "no such label" in Prometheus, so they are dropped rather than stored.
  */
 export const validLabels = (
   pairs: ReadonlyArray<{ readonly name: string; readonly value: string }>
 ): { readonly labels: Labels } | { readonly problem: string } => {
-  // No prototype: `__proto__` is a valid label name, and assigned into a plain object it
-  // would vanish (the series then merged with the one without it).
-  const labels: Record<string, string> = Object.create(null)
+  const labels = labelSet()
   for (const { name, value } of pairs) {
     if (!isLabelName(name)) return { problem: `invalid label name '${name}'` }
     if (Object.hasOwn(labels, name)) return { problem: `duplicate label name '${name}'` }
@@ -39,10 +45,6 @@ export const validLabels = (
  */
 export const labelOf = (labels: Labels, name: string): string | undefined =>
   Object.hasOwn(labels, name) ? labels[name] : undefined
-
-/** A copy of a label set to change: without a prototype, so that any label name can be set. */
-export const labelsCopy = (labels: Labels): Record<string, string> =>
-  Object.assign(Object.create(null), labels)
 
 /** Prometheus's own order: label names sorted, `__name__` first by its leading underscores. */
 export const sortedNames = (labels: Labels) => Object.keys(labels).sort()

@@ -7,14 +7,14 @@
  */
 import type { OtlpAttributes } from "../../../domain/OtlpCommonModel.js"
 import { valueText } from "../../otlp/transforms/AttributeText.js"
+import { labelSet } from "../SeriesLabels.js"
 import { labelName } from "./PrometheusNames.js"
 
 /** The resource attributes `job` and `instance` come from; the others go on `target_info`. */
 export const IDENTIFYING = ["service.name", "service.namespace", "service.instance.id"]
 
 export const attributeLabels = (attributes: OtlpAttributes) => {
-  // No prototype: an attribute named `__proto__` is a label like any other (SeriesLabels.ts).
-  const labels: Record<string, string> = Object.create(null)
+  const labels = labelSet()
   for (const { key, value } of [...attributes].sort((a, b) => (a.key < b.key ? -1 : 1))) {
     const name = labelName(key)
     const v = valueText(value)

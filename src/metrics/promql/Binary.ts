@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Binary, BinaryOp, VectorMatching } from "./Ast.js"
 import { COMPARISONS, SET_OPS } from "./Ast.js"
 import type { EvalContext } from "./Selectors.js"
-import { labelOf, labelsCopy } from "../SeriesLabels.js"
+import { labelOf, labelSet } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, labelsKey, showLabels, VectorBuilder, withoutName } from "./Values.js"
@@ -73,7 +73,7 @@ const resultLabels = (
   many: Labels,
   one: Labels
 ): Labels => {
-  const out = labelsCopy(many)
+  const out = labelSet(many)
   if (!COMPARISONS.has(op) || bool) delete out.__name__
   if (matching.card === "one-to-one") {
     const names = new Set(matching.labels)

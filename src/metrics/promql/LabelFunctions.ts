@@ -1,5 +1,5 @@
 /** `label_replace` and `label_join`, with Go's regexp template expansion. */
-import { isLabelName, labelOf, labelsCopy } from "../SeriesLabels.js"
+import { isLabelName, labelOf, labelSet } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, VectorBuilder } from "./Values.js"
@@ -41,7 +41,7 @@ const relabel = (value: Value | undefined, f: (labels: Labels) => Labels): Value
 }
 
 const setLabel = (labels: Labels, name: string, value: string): Labels => {
-  const out = labelsCopy(labels)
+  const out = labelSet(labels)
   if (value === "") delete out[name]
   else out[name] = value
   return out
