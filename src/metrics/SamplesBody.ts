@@ -1,7 +1,7 @@
 /**
  * The body of a samples insert: an `id \t ms \t bits` line per sample (MetricsTables.ts
- * says why the value goes as the integer of its bits), written as ASCII while the request
- * is read (a `SampleSink`), into the writer's scratch and copied out in pieces. Measured on the demo data's
+ * says why the value goes as the integer of its bits), written as ASCII straight into
+ * byte pieces while the request is read (a `SampleSink`). Measured on the demo data's
  * one-minute bodies (9.5k samples): a string per line, joined and encoded, took 2.5 ms
  * a body and left most of the writer's garbage; the bits' decimal text came from a
  * BigInt each. Here both integers are printed from doubles, the 64-bit one from its two
@@ -94,38 +94,23 @@ const unsigned64 = (out: Uint8Array, at: number, high: number, low: number): num
 /** A series' id as the start of its lines: its digits and a tab. */
 export const idColumn = (id: string): Uint8Array => Buffer.from(`${id}\t`, "latin1")
 
-/**
- * Where a writer's sample lines are written before their bytes are copied out: kept
- * between bodies (one per `DecoderMemory`), so the lines go into memory already touched.
- * Measured on the demo data's first round: a fresh 608 kB piece per body (sized for the
- * longest lines), zero-filled and kept until the engine took it, cost ~0.4 ms a body in
- * zeroing and page faults, and held 1.6× the bytes of the lines while the engine was
- * behind.
- */
-export const makeSamplesScratch = (bytes = PIECE_BYTES) => new Uint8Array(Math.max(bytes, LINE_MAX))
-
-/** The first `length` bytes of `from`, in a buffer of exactly that size (not zero-filled first). */
-const copyOf = (from: Uint8Array, length: number) => {
-  const piece = Buffer.allocUnsafe(length)
-  piece.set(from.subarray(0, length))
-  return piece
-}
-
 export class SamplesBody implements SampleSink {
   private readonly pieces: Array<Uint8Array> = []
+  private piece: Uint8Array
   private at = 0
   private id: Uint8Array = new Uint8Array(0)
   /** The times of the current series' samples: its first and last, in time. */
   minTime = Infinity
   maxTime = -Infinity
 
-  /** `scratch`: a writer's `makeSamplesScratch`, used by one body at a time. */
-  constructor(private readonly scratch: Uint8Array) {}
+  /** `lines`: how many samples will be written, to size the pieces. */
+  constructor(private lines: number) {
+    this.piece = this.nextPiece()
+  }
 
-  /** The lines written since the last cut, copied out as one piece. */
-  private cut() {
-    if (this.at > 0) this.pieces.push(copyOf(this.scratch, this.at))
-    this.at = 0
+  // Sized to the lines left, at most a piece: a small body does not hold a megabyte.
+  private nextPiece() {
+    return new Uint8Array(Math.min(PIECE_BYTES, Math.max(1, this.lines) * LINE_MAX))
   }
 
   /** The samples that follow are the series' whose `idColumn` this is. */
@@ -136,24 +121,29 @@ export class SamplesBody implements SampleSink {
   }
 
   sample(time: number, low: number, high: number) {
-    const out = this.scratch
-    if (this.at + LINE_MAX > out.length) this.cut()
+    let piece = this.piece
     let at = this.at
+    if (at + LINE_MAX > piece.length) {
+      this.pieces.push(piece.subarray(0, at))
+      piece = this.piece = this.nextPiece()
+      at = 0
+    }
+    this.lines--
     const id = this.id
-    for (let index = 0; index < id.length; index++) out[at++] = id[index]!
-    if (time < 0) out[at++] = MINUS
-    at = digits(out, at, Math.abs(time))
-    out[at++] = TAB
-    at = unsigned64(out, at, high, low)
-    out[at++] = NEWLINE
+    for (let index = 0; index < id.length; index++) piece[at++] = id[index]!
+    if (time < 0) piece[at++] = MINUS
+    at = digits(piece, at, Math.abs(time))
+    piece[at++] = TAB
+    at = unsigned64(piece, at, high, low)
+    piece[at++] = NEWLINE
     this.at = at
     if (time < this.minTime) this.minTime = time
     if (time > this.maxTime) this.maxTime = time
   }
 
-  /** The body's bytes, in pieces of at most the scratch's size; the scratch is free again. */
   finish(): Array<Uint8Array> {
-    this.cut()
+    if (this.at > 0) this.pieces.push(this.piece.subarray(0, this.at))
+    this.at = 0
     return this.pieces
   }
 }

@@ -4,7 +4,7 @@
  * not from the writer's own digit code.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { idColumn, makeSamplesScratch, SamplesBody } from "../../src/metrics/SamplesBody.js"
+import { idColumn, SamplesBody } from "../../src/metrics/SamplesBody.js"
 
 const TIMES = [
   0,
@@ -35,11 +35,8 @@ const WORDS: ReadonlyArray<readonly [high: number, low: number]> = [
   [12_345, 67_890]
 ]
 
-const written = (
-  rows: ReadonlyArray<readonly [time: number, high: number, low: number]>,
-  scratch = makeSamplesScratch()
-) => {
-  const body = new SamplesBody(scratch)
+const written = (rows: ReadonlyArray<readonly [time: number, high: number, low: number]>) => {
+  const body = new SamplesBody(rows.length)
   body.series(idColumn("18446744073709551615"))
   for (const [time, high, low] of rows) body.sample(time, low, high)
   return Buffer.concat(body.finish()).toString("latin1")
@@ -69,25 +66,8 @@ describe("samples insert text", () => {
     expect(written(rows)).toBe(expected(rows))
   })
 
-  it("cuts a body longer than its scratch into whole lines, and the next body starts clean", () => {
-    const rows = TIMES.flatMap((time) => WORDS.map(([high, low]) => [time, high, low] as const))
-    // Room for about three of the longest lines: most lines end a piece early.
-    const scratch = makeSamplesScratch(200)
-    const first = new SamplesBody(scratch)
-    first.series(idColumn("18446744073709551615"))
-    for (const [time, high, low] of rows) first.sample(time, low, high)
-    const pieces = first.finish()
-    expect(pieces.length).toBeGreaterThan(rows.length / 4)
-    for (const piece of pieces)
-      expect(Buffer.from(piece).toString("latin1").endsWith("\n")).toBe(true)
-    expect(Buffer.concat(pieces).toString("latin1")).toBe(expected(rows))
-    // The pieces are copies: writing the next body over the scratch changes none of them.
-    expect(written(rows.slice(0, 3), scratch)).toBe(expected(rows.slice(0, 3)))
-    expect(Buffer.concat(pieces).toString("latin1")).toBe(expected(rows))
-  })
-
   it("keeps a series' first and last times", () => {
-    const body = new SamplesBody(makeSamplesScratch())
+    const body = new SamplesBody(3)
     body.series(idColumn("7"))
     for (const time of [20, 10, 30]) body.sample(time, 0, 0)
     expect([body.minTime, body.maxTime]).toEqual([10, 30])
