@@ -2,6 +2,8 @@
  * The metrics-app next to Prometheus 2.42 on the same machine and bytes, in one run:
  * - remote write: the compliance suite's demo data (~950k samples in one-minute bodies),
  *   each body sent to Prometheus's own receiver and to sluice in turn, one sender each;
+ *   later the same data under other names from 4 shards at once, each side alone, until
+ *   the writes are readable;
  * - the 539 compliance queries as range queries (4 concurrent clients per side, one side
  *   after the other), total wall time per side: a first round over a window 40 minutes
  *   earlier, then the measured round; and the same two rounds on a second sluice that
@@ -101,6 +103,18 @@ export const metrics = () =>
         const demoSamples = slices.reduce(
           (n, slice) => n + slice.reduce((m, s) => m + s.samples.length, 0),
           0
+        )
+        // Built before any connection is open: building them blocks this process for seconds,
+        // and a kept-alive connection the server closed meanwhile would be reused.
+        const shardBodies = Array.from({ length: CLIENTS }, (_, shard) =>
+          minuteSlices(
+            demoSeries()
+              .filter((_, index) => index % CLIENTS === shard)
+              .map((one) => ({
+                ...one,
+                labels: { ...one.labels, __name__: `sharded_${one.labels.__name__}` }
+              }))
+          ).map((slice) => remoteWriteBody(slice))
         )
         const dataDir = freshDataDir("bench-metrics")
         yield* Effect.addFinalizer(() =>
@@ -212,6 +226,60 @@ export const metrics = () =>
         console.log(
           `  the same with no samples kept between queries: sluice ${plainTime.toFixed(1)} s; ratio ` +
             `${(plainTime / queryTime.prometheus).toFixed(2)}`
+        )
+
+        // Four senders at once, as Prometheus's remote write sends: each series belongs to
+        // one shard, which sends its bodies in time order (Prometheus 2.42 refuses a sample
+        // older than its series' newest). The demo data again under other metric names (new
+        // series on both sides), each side alone, two rounds whose first side rotates;
+        // Prometheus's side is a fresh receiver, as the first one refuses samples an hour
+        // older than its newest. A side's time runs until its writes are acknowledged and
+        // then readable: sluice acknowledges a write once it is logged and stores it in the
+        // background, so each side's time ends with an instant query (sluice's waits for
+        // every accepted write to be stored).
+        const shardedSeconds = { prometheus: 0, sluice: 0 }
+        const acknowledged = { prometheus: 0, sluice: 0 }
+        const shardReference = yield* startReceiver
+        yield* Effect.promise(() =>
+          post(`${shardReference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
+        )
+        const readBack = `query=sharded_demo_num_cpus&time=${DATA_END / 1000}`
+        const targets = {
+          prometheus: { url: shardReference.url, headers: REMOTE_WRITE_HEADERS, key: undefined },
+          sluice: { url: sluice, headers: sluiceHeaders, key: token }
+        }
+        const sendShards = (side: keyof typeof targets, from: number, to: number) =>
+          timed(async () => {
+            const { url, headers, key } = targets[side]
+            acknowledged[side] += await timed(() =>
+              Promise.all(
+                shardBodies.map(async (bodies) => {
+                  for (const body of bodies.slice(from, to))
+                    await post(`${url}/api/v1/write`, body, headers)
+                })
+              ).then(() => undefined)
+            )
+            await get(`${url}/api/v1/query?${readBack}`, key)
+          })
+        yield* Effect.promise(async () => {
+          const minutes = shardBodies[0]!.length
+          const half = Math.ceil(minutes / 2)
+          for (const [round, [from, to]] of [
+            [0, half],
+            [half, minutes]
+          ].entries()) {
+            const order = round === 0 ? ["prometheus", "sluice"] : ["sluice", "prometheus"]
+            for (const side of order as Array<keyof typeof targets>)
+              shardedSeconds[side] += await sendShards(side, from!, to!)
+          }
+        })
+        console.log(
+          `remote write, ${CLIENTS} shards at once (until readable): prometheus ` +
+            `${rate(demoSamples, shardedSeconds.prometheus)} samples/s (${shardedSeconds.prometheus.toFixed(2)} s), ` +
+            `sluice ${rate(demoSamples, shardedSeconds.sluice)} samples/s (${shardedSeconds.sluice.toFixed(2)} s); ` +
+            `ratio sluice/prometheus ${(shardedSeconds.prometheus / shardedSeconds.sluice).toFixed(2)}; ` +
+            `acknowledged only: prometheus ${acknowledged.prometheus.toFixed(2)} s, sluice ` +
+            `${acknowledged.sluice.toFixed(2)} s`
         )
 
         const big = bigBodies()
