@@ -1,9 +1,18 @@
 /**
- * Node's HTTP server with one change to its request object: when a reader gives up on
- * a body that is still arriving (the platform does so when a body passes its size
- * limit), the connection is not torn down at once. Tearing it down would drop the 413
- * before it is written; instead reading stops, the response is marked
- * `connection: close`, and Node closes the connection once the response is out.
+ * Node's HTTP server with two changes:
+ * - Its request object: when a reader gives up on a body that is still arriving (the
+ *   platform does so when a body passes its size limit), the connection is not torn
+ *   down at once. Tearing it down would drop the 413 before it is written; instead
+ *   reading stops, the response is marked `connection: close`, and Node closes the
+ *   connection once the response is out.
+ * - An idle connection is kept 75 s, not Node's 5 s. Ingest clients send a batch every
+ *   few seconds on a kept connection (Prometheus's remote write at least every 5 s while
+ *   it has samples, the Collector's exporters and HEC senders alike) and keep idle ones
+ *   far longer without reading the server's `Keep-Alive` hint (Go's default transport:
+ *   90 s). At 5 s a client reusing a connection could send just as the server closed it,
+ *   and a POST sent so fails without a retry (seen here with Node's fetch, whose process
+ *   had been busy past the hint). Clients that read the hint
+ *   (`Keep-Alive: timeout=75` in each answer) stay within it.
  */
 import { IncomingMessage, createServer } from "node:http"
 import type { ServerResponse } from "node:http"
@@ -22,8 +31,16 @@ class BodyLimitedIncomingMessage extends IncomingMessage {
   }
 }
 
+/** How long an idle kept connection stays open. */
+export const KEEP_ALIVE_MS = 75_000
+
 export const createBodyLimitedServer = () => {
-  const server = createServer({ IncomingMessage: BodyLimitedIncomingMessage })
+  const server = createServer({
+    IncomingMessage: BodyLimitedIncomingMessage,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    // Longer than the idle time, so a request arriving as it ends is read whole.
+    headersTimeout: KEEP_ALIVE_MS + 1_000
+  })
   server.prependListener("request", (request, response) => {
     if (request instanceof BodyLimitedIncomingMessage) request.response = response
   })

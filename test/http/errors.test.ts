@@ -36,6 +36,14 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
     })
   )
 
+  it.effect("answers keep the connection 75 s and say so (BodyLimitedServer.ts says why)", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const reply = yield* call(server, "GET", "/health")
+      expect(reply.headers.get("keep-alive")).toBe("timeout=75")
+    })
+  )
+
   it.effect("unknown route → 404", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
