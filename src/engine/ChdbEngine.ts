@@ -10,6 +10,8 @@ import { createChdbConnection } from "chdb/connection"
 import { Effect } from "effect"
 import type { Scope } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
 import * as ClickHouseEngine from "./ClickHouseEngine.js"
@@ -20,6 +22,15 @@ import type { StatementClient } from "./Statements.js"
 /** A client of chDB in this process over `dir` (`:memory:` keeps nothing on disk). */
 export const client = (dir: string): ClickHouseClient => session(dir).client
 
+/**
+ * Where binary inserts leave their bodies for the engine to read (NativeSession.ts):
+ * inside the engine's own directory, or a temporary one for `:memory:`.
+ */
+const insertFiles = (dir: string) =>
+  dir === ":memory:"
+    ? path.join(os.tmpdir(), `sluice-insert-files-${process.pid}`)
+    : path.join(dir, "insert-files")
+
 /** A fresh session over `dir`: the client, and chDB's own calls on the same session. */
 const session = (dir: string): StatementClient => {
   const connection = createChdbConnection({ path: dir })
@@ -28,7 +39,7 @@ const session = (dir: string): StatementClient => {
     // package, whose `SettingsMap` class (a private field) never matches the client's own
     // bundled copy, so the two `Connection` types do not overlap for TypeScript.
     client: createClient({ connection: connection as never }),
-    native: nativeSession(connection.chdb)
+    native: nativeSession(connection.chdb, insertFiles(dir))
   }
 }
 
@@ -55,6 +66,8 @@ export const open = (
       try: () => {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
         fs.chmodSync(dir, 0o700)
+        // Bodies a process that stopped mid-insert left behind.
+        fs.rmSync(insertFiles(dir), { recursive: true, force: true })
         return client(dir)
       },
       catch: (error) =>

@@ -1,5 +1,9 @@
 /** chDB's session calls as a `NativeSession`: real streaming and session statements. */
 import type { ChdbExtension } from "chdb/connection"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { insertFromFileStatement } from "./Sql.js"
 import type { NativeInsert, NativeSession } from "./Statements.js"
 
 // chDB's own errors carry a non-numeric `code` (`CHDB_STREAM`); the message has
@@ -15,7 +19,33 @@ const rethrowing = async <A>(work: () => Promise<A>): Promise<A> => {
   }
 }
 
-export const nativeSession = (chdb: ChdbExtension): NativeSession => ({
+/**
+ * A binary body as a file in `files` that the engine reads (`INSERT … FROM INFILE`),
+ * removed after the statement: chDB's raw insert decodes a body as UTF-8 text, which
+ * breaks binary rows (RowBinary failed at random rows, "Cannot read all data").
+ * Measured on the remote-write demo data, 25 bodies (237k samples) an insert, chDB in
+ * process: 28 ms against 91 for the same rows as `TabSeparated` through the raw insert.
+ */
+const insertFromFile = async (chdb: ChdbExtension, files: string, insert: NativeInsert) => {
+  await fs.mkdir(files, { recursive: true, mode: 0o700 })
+  const file = path.join(files, `${randomUUID()}.bin`)
+  await fs.writeFile(file, insert.bytes, { mode: 0o600 })
+  try {
+    const sql = insertFromFileStatement(
+      insert.table,
+      insert.columns,
+      file,
+      insert.format,
+      insert.settings
+    )
+    await chdb.queryAsync(sql, { format: "TabSeparated", signal: insert.signal })
+  } finally {
+    await fs.rm(file, { force: true })
+  }
+}
+
+/** `files`: a directory of the engine's own for the bodies of binary inserts. */
+export const nativeSession = (chdb: ChdbExtension, files: string): NativeSession => ({
   run: (sql) => rethrowing(() => chdb.queryAsync(sql, { format: "TabSeparated" })).then(() => {}),
   stream: (sql, format, signal) => ({
     async *[Symbol.asyncIterator]() {
@@ -28,8 +58,11 @@ export const nativeSession = (chdb: ChdbExtension): NativeSession => ({
   }),
   once: (sql, format, signal) =>
     rethrowing(() => chdb.queryAsync(sql, { format, signal })).then((result) => result.bytes()),
-  insertFormats: new Set(RAW_FORMATS),
+  insertFormats: new Set([...RAW_FORMATS, ...FILE_FORMATS]),
   insert: (insert: NativeInsert) => {
+    if (FILE_FORMATS.some((name) => name === insert.format)) {
+      return rethrowing(() => insertFromFile(chdb, files, insert))
+    }
     const format = RAW_FORMATS.find((name) => name === insert.format)
     if (format === undefined) return Promise.reject(new Error(`no raw insert of ${insert.format}`))
     return rethrowing(() =>
@@ -44,6 +77,9 @@ export const nativeSession = (chdb: ChdbExtension): NativeSession => ({
     ).then(() => {})
   }
 })
+
+/** Binary formats, which go to the engine as a file (`insertFromFile`). */
+const FILE_FORMATS = ["RowBinary"] as const
 
 /**
  * The formats chDB's raw insert takes: the body goes to the engine as bytes, where the

@@ -71,6 +71,24 @@ export const insertStatement = (
 }
 
 /**
+ * An insert whose data the engine reads from a file of its own (`path`), for chDB's
+ * binary formats (NativeSession.ts). `table` is `database.table`; settings as above.
+ */
+export const insertFromFileStatement = (
+  table: string,
+  columns: ReadonlyArray<string> | undefined,
+  path: string,
+  format: string,
+  settings: Record<string, string | number | boolean>
+): string => {
+  const names = columns === undefined ? "" : ` (${columns.map(quoteIdentifier).join(", ")})`
+  const qualified = table.split(".").map(quoteIdentifier).join(".")
+  const changes = settingChanges(settings)
+  const clause = changes.length === 0 ? "" : ` SETTINGS ${changes.join(", ")}`
+  return `INSERT INTO ${qualified}${names} FROM INFILE ${quoteString(path)}${clause} FORMAT ${format}`
+}
+
+/**
  * chDB has no server-side query id (it makes up its own), so a statement also carries
  * ours: in `log_comment`, or, for a query on a kept session (whose settings cannot change),
  * as a marker ending its text (`withQueryMarker`). A kill matches any of the three.

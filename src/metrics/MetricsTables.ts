@@ -7,10 +7,10 @@
  *   write adds the same rows again: ReplacingMergeTree folds them on merge, and reads drop
  *   repeated (id, timestamp) pairs until then, so a retry never changes an answer.
  *
- * Samples go in as text, their values as the integer of their bits, and the engine turns
- * them back into the Float64 (the ephemeral columns): a NaN's payload, the stale marker's
- * included, survives, which no JSON number and no JavaScript double could promise, and
- * chDB's insert path reads a body as UTF-8 text, so RowBinary is not an option.
+ * Samples go in as `RowBinary` (SamplesBody.ts), their values as the 64 bits of the
+ * Float64, which the engine turns back into it (the ephemeral columns): a NaN's payload,
+ * the stale marker's included, survives, which no JSON number and no JavaScript double
+ * could promise.
  */
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -91,7 +91,7 @@ const metadataRows = (metadata: ReadonlyArray<DecodedMetadata>) =>
     )
     .join("\n")
 
-/** A write as the tables take it: its samples' text, the series rows it adds, its metadata. */
+/** A write as the tables take it: its samples' rows, the series rows it adds, its metadata. */
 export interface TableRows {
   readonly samples: ReadonlyArray<Uint8Array>
   readonly seriesRows: ReadonlyArray<SeriesRow>
@@ -102,7 +102,7 @@ export const tableRows = (
   write: DecodedWrite,
   seriesRows: ReadonlyArray<SeriesRow>
 ): TableRows => ({
-  samples: write.text,
+  samples: write.rows,
   seriesRows,
   metadata: write.metadata
 })
@@ -128,7 +128,7 @@ export const insertRows = (
       yield* EngineSql.insert(engine, database, SERIES_TABLE, "JSONEachRow", seriesRows(rows))
     const samples = writes.flatMap((write) => write.samples)
     if (samples.length > 0)
-      yield* EngineSql.insert(engine, database, SAMPLES_TABLE, "TabSeparated", samples, {
+      yield* EngineSql.insert(engine, database, SAMPLES_TABLE, "RowBinary", samples, {
         columns: ["id", "time_ms", "bits"]
       })
   })

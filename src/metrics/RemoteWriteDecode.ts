@@ -1,7 +1,7 @@
 /**
  * A remote-write 1.0 body into what the series tables take: snappy block format, then
  * the protobuf `WriteRequest`, read into its series (checked and identified) and its
- * samples' insert text. Nothing is stored from a body that does not decode whole.
+ * samples' insert body. Nothing is stored from a body that does not decode whole.
  */
 import { Effect } from "effect"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
@@ -33,8 +33,8 @@ export interface DecodedMetadata {
 export interface DecodedWrite {
   readonly series: ReadonlyArray<DecodedSeries>
   readonly samples: number
-  /** The samples as the samples table's insert body (SamplesBody.ts). */
-  readonly text: ReadonlyArray<Uint8Array>
+  /** The samples as the samples table's insert body, `RowBinary` (SamplesBody.ts). */
+  readonly rows: ReadonlyArray<Uint8Array>
   readonly metadata: ReadonlyArray<DecodedMetadata>
 }
 
@@ -54,7 +54,7 @@ const corrupt = (what: string) =>
 interface Identity {
   readonly id: string
   readonly labels: Labels
-  /** The id as the start of an insert line (SamplesBody.ts). */
+  /** The id as the start of its samples' rows (SamplesBody.ts). */
   readonly column: Uint8Array
 }
 
@@ -73,7 +73,7 @@ export const makeDecoderMemory = (bound = 200_000) => {
 export type DecoderMemory = ReturnType<typeof makeDecoderMemory>
 
 /**
- * The request's series, checked and identified, and their samples' insert text; or the
+ * The request's series, checked and identified, and their samples' insert body; or the
  * first label problem. Throws `Malformed` on bytes that do not decode.
  */
 const seriesOf = (
@@ -103,7 +103,7 @@ const seriesOf = (
       maxTime: body.maxTime
     })
   }
-  return { series, samples, text: body.finish() }
+  return { series, samples, rows: body.finish() }
 }
 
 export const decodeRemoteWrite = (

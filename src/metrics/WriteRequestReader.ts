@@ -6,7 +6,7 @@
  * in objects and bigints; this walk notes where each series lies and hands its samples
  * to a sink as they are read, each value as the two 32-bit words of the 8 bytes the
  * sender wrote (so NaN payloads, stale markers included, are never a JavaScript number).
- * Nothing is kept per sample: keeping them in typed arrays until the insert text was
+ * Nothing is kept per sample: keeping them in typed arrays until the insert body was
  * written cost a second pass and most of the old generation's garbage. Metadata, a few
  * entries, still goes through the generated decoder. Exemplars and native histograms
  * are skipped.

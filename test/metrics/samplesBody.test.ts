@@ -1,10 +1,11 @@
 /**
- * The samples insert text: one `id \t ms \t bits` line per sample, the bits as the
- * unsigned decimal of the value's 64 bits. Expected lines come from BigInt and String,
- * not from the writer's own digit code.
+ * The samples insert body: one `RowBinary` row per sample (id UInt64, time Int64, bits
+ * UInt64). Rows are read back by Node's 64-bit readers and expected values come from
+ * BigInt and String, not from the writer's own code.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { idColumn, SamplesBody } from "../../src/metrics/SamplesBody.js"
+import { samplesRows } from "../support/remoteWrite.js"
 
 const TIMES = [
   0,
@@ -39,21 +40,19 @@ const written = (rows: ReadonlyArray<readonly [time: number, high: number, low: 
   const body = new SamplesBody(rows.length)
   body.series(idColumn("18446744073709551615"))
   for (const [time, high, low] of rows) body.sample(time, low, high)
-  return Buffer.concat(body.finish()).toString("latin1")
+  return samplesRows(body.finish())
 }
 
 const expected = (rows: ReadonlyArray<readonly [time: number, high: number, low: number]>) =>
-  rows
-    .map(
-      ([time, high, low]) =>
-        `18446744073709551615\t${String(time)}\t${((BigInt(high) << 32n) | BigInt(low)).toString()}\n`
-    )
-    .join("")
+  rows.map(
+    ([time, high, low]) =>
+      `18446744073709551615\t${String(time)}\t${((BigInt(high) << 32n) | BigInt(low)).toString()}`
+  )
 
-describe("samples insert text", () => {
-  it("writes every time and every 64-bit value as its exact decimal", () => {
+describe("samples insert body", () => {
+  it("writes every time and every 64-bit value exactly", () => {
     const rows = TIMES.flatMap((time) => WORDS.map(([high, low]) => [time, high, low] as const))
-    expect(written(rows)).toBe(expected(rows))
+    expect(written(rows)).toEqual(expected(rows))
   })
 
   it("matches BigInt on a seeded spread of values", () => {
@@ -63,7 +62,20 @@ describe("samples insert text", () => {
       const time = next() * 1_000 + (next() % 1_000)
       return [time, next() * 2, next() * 2 + (next() % 2)] as const
     })
-    expect(written(rows)).toBe(expected(rows))
+    expect(written(rows)).toEqual(expected(rows))
+  })
+
+  it("cuts a long body into pieces of whole rows", () => {
+    let seed = 7
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648)
+    const rows = Array.from({ length: 100_000 }, () => [next() * 1_000, next(), next()] as const)
+    const body = new SamplesBody(rows.length)
+    body.series(idColumn("18446744073709551615"))
+    for (const [time, high, low] of rows) body.sample(time, low, high)
+    const pieces = body.finish()
+    expect(pieces.length).toBeGreaterThan(1)
+    for (const piece of pieces) expect(piece.length % 24).toBe(0)
+    expect(samplesRows(pieces)).toEqual(expected(rows))
   })
 
   it("keeps a series' first and last times", () => {

@@ -19,6 +19,7 @@ import type { Labels } from "../../src/metrics/SeriesLabels.js"
 import { seriesId } from "../../src/metrics/SeriesLabels.js"
 import type { SeriesSamples, SeriesWrite } from "../../src/metrics/WriteRequestWriter.js"
 import { remoteWriteBody } from "../../src/metrics/WriteRequestWriter.js"
+import { samplesRows } from "../support/remoteWrite.js"
 
 const LIMIT = 1 << 20
 const T0 = 1_700_000_000_000
@@ -95,8 +96,7 @@ const expectSameWrite = (actual: DecodedWrite, expected: SeriesWrite) => {
     if (times.length === 0) return
     expect([one.minTime, one.maxTime]).toEqual([Math.min(...times), Math.max(...times)])
   })
-  const lines = Buffer.concat(actual.text).toString("latin1").split("\n").filter(Boolean)
-  expect(lines).toEqual(
+  expect(samplesRows(actual.rows)).toEqual(
     expected.series.flatMap((one) =>
       Array.from(one.timestamps, (time, i) => `${seriesId(one.labels)}\t${time}\t${one.bits[i]}`)
     )

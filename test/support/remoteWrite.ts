@@ -120,3 +120,16 @@ export const REMOTE_WRITE_HEADERS = {
   "content-encoding": "snappy",
   "x-prometheus-remote-write-version": "0.1.0"
 }
+
+/**
+ * A samples insert body (`RowBinary`: id UInt64, time Int64, bits UInt64, little-endian)
+ * read back as `id \t time \t bits` lines, by Node's own 64-bit readers.
+ */
+export const samplesRows = (pieces: ReadonlyArray<Uint8Array>): Array<string> => {
+  const bytes = Buffer.concat(pieces)
+  if (bytes.length % 24 !== 0) throw new Error(`${bytes.length} bytes are not whole rows`)
+  return Array.from({ length: bytes.length / 24 }, (_, row) => {
+    const at = row * 24
+    return `${bytes.readBigUInt64LE(at)}\t${bytes.readBigInt64LE(at + 8)}\t${bytes.readBigUInt64LE(at + 16)}`
+  })
+}
