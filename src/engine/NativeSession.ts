@@ -39,6 +39,9 @@ const insertFromFile = async (chdb: ChdbExtension, files: string, insert: Native
       insert.settings
     )
     await chdb.queryAsync(sql, { format: "TabSeparated", signal: insert.signal })
+  } catch (error) {
+    // The engine names the file it read; the path is the server's own business.
+    throw new Error(plain(error).message.replaceAll(file, "(the insert's body)"))
   } finally {
     await fs.rm(file, { force: true })
   }

@@ -221,6 +221,51 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
     })
   )
 
+  it.effect("takes RowBinary bit for bit; a cut-short body inserts nothing and names no path", () =>
+    Effect.gen(function* () {
+      const e = yield* engine
+      yield* e.command(
+        new CommandRequest({
+          sql:
+            "CREATE TABLE logs.samples (id UInt64, t Int64, bits UInt64 EPHEMERAL, " +
+            "value Float64 DEFAULT reinterpretAsFloat64(bits)) ENGINE = MergeTree ORDER BY id"
+        })
+      )
+      // Two rows: the largest id, a negative time and a NaN with a payload; then 1.0.
+      const body = Buffer.alloc(48)
+      body.writeBigUInt64LE(18446744073709551615n, 0)
+      body.writeBigInt64LE(-1767225600123n, 8)
+      body.writeBigUInt64LE(0x7ff0000000000002n, 16)
+      body.writeBigUInt64LE(7n, 24)
+      body.writeBigInt64LE(1767225600123n, 32)
+      body.writeBigUInt64LE(0x3ff0000000000000n, 40)
+      const request = () =>
+        new InsertRequest({
+          database: "logs",
+          table: "samples",
+          format: "RowBinary",
+          columns: ["id", "t", "bits"],
+          queryId: randomUUID()
+        })
+      yield* e.insertWhole(request(), body)
+      const read = queryText(
+        e,
+        "SELECT id, t, reinterpretAsUInt64(value) FROM logs.samples ORDER BY id",
+        "TabSeparated"
+      )
+      expect(yield* read).toBe(
+        "7\t1767225600123\t4607182418800017408\n" +
+          "18446744073709551615\t-1767225600123\t9218868437227405314\n"
+      )
+      const refused = yield* Effect.flip(e.insertWhole(request(), body.subarray(0, 40)))
+      expect(refused).toMatchObject({ _tag: "EngineError", type: "CANNOT_READ_ALL_DATA" })
+      expect(refused.message).not.toContain(dataDir)
+      expect((yield* read).split("\n").filter(Boolean)).toHaveLength(2)
+      // The bodies' files are gone once their inserts ended.
+      expect(fs.readdirSync(path.join(clusterDir, "insert-files"))).toEqual([])
+    })
+  )
+
   it.effect("a session kept from one query carries nothing into a query set up otherwise", () =>
     Effect.gen(function* () {
       const e = yield* engine
