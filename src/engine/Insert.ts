@@ -93,9 +93,7 @@ const natively = (
       try: (): Promise<unknown> =>
         raw
           ? native.insert({
-              table: `${request.database}.${request.table}`,
-              columns: request.columns,
-              format: request.format,
+              request,
               bytes,
               settings: statement.settings,
               signal: statement.signal

@@ -3,7 +3,7 @@ import type { ChdbExtension } from "chdb/connection"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { insertFromFileStatement } from "./Sql.js"
+import { insertStatement } from "./Sql.js"
 import type { NativeInsert, NativeSession } from "./Statements.js"
 
 // chDB's own errors carry a non-numeric `code` (`CHDB_STREAM`); the message has
@@ -31,13 +31,7 @@ const insertFromFile = async (chdb: ChdbExtension, files: string, insert: Native
   const file = path.join(files, `${randomUUID()}.bin`)
   await fs.writeFile(file, insert.bytes, { mode: 0o600 })
   try {
-    const sql = insertFromFileStatement(
-      insert.table,
-      insert.columns,
-      file,
-      insert.format,
-      insert.settings
-    )
+    const sql = insertStatement(insert.request, insert.settings, file)
     await chdb.queryAsync(sql, { format: "TabSeparated", signal: insert.signal })
   } catch (error) {
     // The engine names the file it read; the path is the server's own business.
@@ -63,19 +57,21 @@ export const nativeSession = (chdb: ChdbExtension, files: string): NativeSession
     rethrowing(() => chdb.queryAsync(sql, { format, signal })).then((result) => result.bytes()),
   insertFormats: new Set([...RAW_FORMATS, ...FILE_FORMATS]),
   insert: (insert: NativeInsert) => {
-    if (FILE_FORMATS.some((name) => name === insert.format)) {
+    const { request } = insert
+    if (FILE_FORMATS.some((name) => name === request.format)) {
       return rethrowing(() => insertFromFile(chdb, files, insert))
     }
-    const format = RAW_FORMATS.find((name) => name === insert.format)
-    if (format === undefined) return Promise.reject(new Error(`no raw insert of ${insert.format}`))
+    const format = RAW_FORMATS.find((name) => name === request.format)
+    if (format === undefined) return Promise.reject(new Error(`no raw insert of ${request.format}`))
     return rethrowing(() =>
       chdb.rawInsert({
-        table: insert.table,
+        // Names of letters, digits and underscores: the engine's database and table names.
+        table: `${request.database}.${request.table}`,
         values: insert.bytes,
         format,
         settings: insert.settings,
         signal: insert.signal,
-        ...(insert.columns === undefined ? {} : { columns: insert.columns })
+        ...(request.columns === undefined ? {} : { columns: request.columns })
       })
     ).then(() => {})
   }

@@ -56,36 +56,21 @@ export const quoteString = (value: string): string =>
 
 /**
  * `settings`, when given, go in the statement's own `SETTINGS` clause: chDB then runs the
- * insert in one call instead of a session `SET` and the insert.
+ * insert in one call instead of a session `SET` and the insert. `fromFile`: the engine
+ * reads the data from that file of its own (`FROM INFILE`, NativeSession.ts).
  */
 export const insertStatement = (
   request: InsertRequest,
-  settings: Record<string, string | number | boolean> = {}
+  settings: Record<string, string | number | boolean> = {},
+  fromFile?: string
 ): string => {
   const columns =
     request.columns === undefined ? "" : ` (${request.columns.map(quoteIdentifier).join(", ")})`
   const table = `${quoteIdentifier(request.database)}.${quoteIdentifier(request.table)}`
+  const source = fromFile === undefined ? "" : ` FROM INFILE ${quoteString(fromFile)}`
   const changes = settingChanges(settings)
   const clause = changes.length === 0 ? "" : ` SETTINGS ${changes.join(", ")}`
-  return `INSERT INTO ${table}${columns}${clause} FORMAT ${request.format}`
-}
-
-/**
- * An insert whose data the engine reads from a file of its own (`path`), for chDB's
- * binary formats (NativeSession.ts). `table` is `database.table`; settings as above.
- */
-export const insertFromFileStatement = (
-  table: string,
-  columns: ReadonlyArray<string> | undefined,
-  path: string,
-  format: string,
-  settings: Record<string, string | number | boolean>
-): string => {
-  const names = columns === undefined ? "" : ` (${columns.map(quoteIdentifier).join(", ")})`
-  const qualified = table.split(".").map(quoteIdentifier).join(".")
-  const changes = settingChanges(settings)
-  const clause = changes.length === 0 ? "" : ` SETTINGS ${changes.join(", ")}`
-  return `INSERT INTO ${qualified}${names} FROM INFILE ${quoteString(path)}${clause} FORMAT ${format}`
+  return `INSERT INTO ${table}${columns}${source}${clause} FORMAT ${request.format}`
 }
 
 /**

@@ -5,17 +5,14 @@
 import type { ClickHouseClient } from "@clickhouse/client"
 import { Effect } from "effect"
 import type { Scope } from "effect"
-import type { EngineError, EngineSettings } from "../../domain/Engine.js"
+import type { EngineError, EngineSettings, InsertRequest } from "../../domain/Engine.js"
 import { cancelledError, toEngineError } from "./EngineMessage.js"
 import * as InFlight from "./InFlight.js"
 import * as Sql from "./Sql.js"
 
-/** An insert of a whole body, by chDB's raw insert (no SQL text around the body). */
+/** An insert of a whole body by chDB's own calls (no SQL text around the body). */
 export interface NativeInsert {
-  /** `database.table`, names of letters, digits and underscores. */
-  readonly table: string
-  readonly columns: ReadonlyArray<string> | undefined
-  readonly format: string
+  readonly request: InsertRequest
   readonly bytes: Uint8Array
   readonly settings: Record<string, string | number | boolean>
   readonly signal: AbortSignal
