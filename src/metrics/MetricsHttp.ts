@@ -23,7 +23,7 @@ import {
   SeriesSelection
 } from "../../domain/PromQL.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
-import { collect, decodedBody, requestBytes } from "../http/RequestBody.js"
+import { wholeBody } from "../http/RequestBody.js"
 import type { BodyRules } from "../http/RequestBody.js"
 import type { ApiParams } from "./http/Params.js"
 import {
@@ -169,10 +169,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           const caller = yield* CurrentCaller
           const database = yield* requestedDatabase(where.database)
           // Snappy is the protocol's own framing, undone by the decoder, not a content-encoding.
-          const body = yield* Effect.flatMap(
-            decodedBody(requestBytes(request, rules.unreadable), undefined, rules),
-            collect
-          )
+          const body = yield* wholeBody(request, rules, "identity")
           yield* writes.write(caller, { ...where, database }, body)
           return HttpServerResponse.empty({ status: 204 })
         })

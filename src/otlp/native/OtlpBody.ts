@@ -1,15 +1,15 @@
 /**
  * The body of a native OTLP/HTTP request: its encoding from the content type, and its
- * bytes through the one request-body reader, gzip inflated while they arrive. The
- * 100 MiB limit holds after decompression, chunk by chunk, so a gzip bomb stops at the
- * limit and neither the compressed nor the inflated bytes are held beyond it.
+ * bytes through the request-body reader, read whole and then inflated. The 100 MiB limit
+ * holds for the bytes as sent and once inflated (zlib stops at it), so a gzip bomb stops
+ * at the limit and neither the compressed nor the inflated bytes are held beyond it.
  */
 import type { Readable } from "node:stream"
 import { Effect } from "effect"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../domain/Errors.js"
 import { mediaType } from "../../http/ContentType.js"
 import type { BodyRules } from "../../http/RequestBody.js"
-import { collect, decodedBody, readableBytes } from "../../http/RequestBody.js"
+import { readWhole } from "../../http/RequestBody.js"
 
 export const OTLP_BODY_LIMIT = 100 * 1024 * 1024
 
@@ -57,10 +57,5 @@ export const readOtlpBody = (
   source: Readable,
   contentEncoding: string | undefined,
   limit: number = OTLP_BODY_LIMIT
-): Effect.Effect<Uint8Array, BadRequest | PayloadTooLarge | UnsupportedMediaType> => {
-  const rules = otlpBodyRules(limit)
-  return Effect.flatMap(
-    decodedBody(readableBytes(source, rules.unreadable), contentEncoding, rules),
-    collect
-  )
-}
+): Effect.Effect<Uint8Array, BadRequest | PayloadTooLarge | UnsupportedMediaType> =>
+  readWhole(source, contentEncoding, otlpBodyRules(limit))
