@@ -24,7 +24,7 @@ import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { freshDataDir } from "../support/server.js"
-import { pool, timed } from "./clients.js"
+import { cpuSecondsOf, pool, timed } from "./clients.js"
 import { startServerProcess } from "./serverProcess.js"
 
 const ADMIN = "bench@example.com"
@@ -77,14 +77,17 @@ const get = async (url: string, token?: string) => {
   return text
 }
 
-const rssTree = (server: number) =>
-  [server, ...childPids(server)].reduce((sum, pid) => {
+/** `read` (RSS, CPU seconds) summed over `pids`, skipping any that exited meanwhile. */
+const sumOver = (pids: ReadonlyArray<number>, read: (pid: number) => number) =>
+  pids.reduce((sum, pid) => {
     try {
-      return sum + rssOf(pid)
+      return sum + read(pid)
     } catch {
       return sum // exited meanwhile
     }
   }, 0)
+
+const rssTree = (server: number) => sumOver([server, ...childPids(server)], rssOf)
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 const rate = (samples: number, seconds: number) =>
@@ -248,8 +251,18 @@ export const metrics = () =>
           prometheus: { url: shardReference.url, headers: REMOTE_WRITE_HEADERS, key: undefined },
           sluice: { url: sluice, headers: sluiceHeaders, key: token }
         }
+        // CPU each side's processes used meanwhile: Prometheus's; sluice's server, and its
+        // engine (the worker processes).
+        const processes = {
+          prometheus: () => [shardReference.pid!],
+          sluice: () => [server.pid, ...childPids(server.pid)]
+        }
+        const cpuOf = (side: keyof typeof targets) => sumOver(processes[side](), cpuSecondsOf)
+        const shardedCpu = { prometheus: 0, sluice: 0, sluiceServer: 0 }
         const sendShards = (side: keyof typeof targets, from: number, to: number) =>
           timed(async () => {
+            const before = cpuOf(side)
+            const serverBefore = cpuSecondsOf(server.pid)
             const { url, headers, key } = targets[side]
             acknowledged[side] += await timed(() =>
               Promise.all(
@@ -260,6 +273,9 @@ export const metrics = () =>
               ).then(() => undefined)
             )
             await get(`${url}/api/v1/query?${readBack}`, key)
+            shardedCpu[side] += cpuOf(side) - before
+            if (side === "sluice")
+              shardedCpu.sluiceServer += cpuSecondsOf(server.pid) - serverBefore
           })
         yield* Effect.promise(async () => {
           const minutes = shardBodies[0]!.length
@@ -279,7 +295,10 @@ export const metrics = () =>
             `sluice ${rate(demoSamples, shardedSeconds.sluice)} samples/s (${shardedSeconds.sluice.toFixed(2)} s); ` +
             `ratio sluice/prometheus ${(shardedSeconds.prometheus / shardedSeconds.sluice).toFixed(2)}; ` +
             `acknowledged only: prometheus ${acknowledged.prometheus.toFixed(2)} s, sluice ` +
-            `${acknowledged.sluice.toFixed(2)} s`
+            `${acknowledged.sluice.toFixed(2)} s; CPU used: prometheus ` +
+            `${shardedCpu.prometheus.toFixed(2)} s, sluice ${shardedCpu.sluice.toFixed(2)} s ` +
+            `(server ${shardedCpu.sluiceServer.toFixed(2)} s, engine ` +
+            `${(shardedCpu.sluice - shardedCpu.sluiceServer).toFixed(2)} s)`
         )
 
         const big = bigBodies()
