@@ -1,8 +1,8 @@
 /**
  * The body of a native OTLP/HTTP request: its encoding from the content type, and its
- * bytes through the request-body reader, read whole and then inflated. The 100 MiB limit
- * holds for the bytes as sent and once inflated (zlib stops at it), so a gzip bomb stops
- * at the limit and neither the compressed nor the inflated bytes are held beyond it.
+ * bytes through the one request-body reader, gzip inflated while they arrive. The
+ * 100 MiB limit holds after decompression, chunk by chunk, so a gzip bomb stops at the
+ * limit and neither the compressed nor the inflated bytes are held beyond it.
  */
 import type { Readable } from "node:stream"
 import { Effect } from "effect"
