@@ -12,6 +12,7 @@ import { pushTimeseries } from "prometheus-remote-write"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import { ErrorBody } from "../../domain/Errors.js"
 import { installApp } from "../support/client.js"
+import { endlessUpload } from "../support/endlessUpload.js"
 import { eventually } from "../support/eventually.js"
 import { sql as engineSql } from "../tables/helpers.js"
 import { query } from "../support/otel.js"
@@ -411,6 +412,14 @@ layer(
       // A snappy header announcing 1 GiB: refused before anything is inflated.
       const huge = Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x04, 0x00])
       expectSluiceError(yield* write(huge, admin), 413, "payload_too_large")
+      // Sent without a length, a body past the limit (64 MiB) is refused once that much came,
+      // while the sender is still sending.
+      const endless = yield* endlessUpload(
+        `${server.url}/metrics-compat/api/v1/write`,
+        { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${admin}` },
+        new Uint8Array(1024 * 1024)
+      )
+      expectSluiceError(endless, 413, "payload_too_large")
       const names = yield* get(`/label/__name__/values`)
       expect(bodyOf(Strings, names).data).toEqual(["rw_gauge", "rw_nan", "rw_total"])
     })

@@ -6,13 +6,12 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import * as http from "node:http"
-import { Readable } from "node:stream"
 import { gzipSync } from "node:zlib"
 import {
   ExportTraceServiceRequestSchema,
   ExportTraceServiceResponseSchema
 } from "../../src/otlp/gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
+import { endlessUpload } from "../support/endlessUpload.js"
 import { installOtlpApp, query } from "../support/otel.js"
 import { countOf } from "../support/otelChecks.js"
 import type { Reply } from "../support/server.js"
@@ -64,53 +63,11 @@ const GOOD_TRACE = "5b8efff798038103d269b633813fc60c"
  * them, and answers with the server's reply, which must come while the upload goes on.
  */
 const endlessGzipBomb = (url: string, token: string) =>
-  Effect.async<Reply>((resume) => {
-    const member = gzipSync(Buffer.alloc(10 * 1024 * 1024))
-    const upload = new Readable({
-      read() {
-        this.push(member)
-      }
-    })
-    const request = http.request(`${url}/otlp/v1/traces`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...PROTOBUF,
-        "content-encoding": "gzip"
-      }
-    })
-    let answered = false
-    request.on("response", (response) => {
-      answered = true
-      let text = ""
-      const done = () => {
-        if (upload.destroyed) return
-        upload.destroy()
-        request.destroy()
-        let json: unknown = undefined
-        try {
-          json = JSON.parse(text)
-        } catch {
-          json = undefined
-        }
-        const headers = new Headers()
-        resume(Effect.succeed({ status: response.statusCode ?? 0, headers, text, json }))
-      }
-      response.setEncoding("utf8")
-      response.on("data", (piece: string) => (text += piece))
-      response.on("end", done)
-      response.on("error", done)
-    })
-    // Once answered, the server closes the connection under the upload: expected.
-    request.on("error", (error) => {
-      if (!answered) resume(Effect.die(error))
-    })
-    upload.pipe(request)
-    return Effect.sync(() => {
-      upload.destroy()
-      request.destroy()
-    })
-  })
+  endlessUpload(
+    `${url}/otlp/v1/traces`,
+    { authorization: `Bearer ${token}`, ...PROTOBUF, "content-encoding": "gzip" },
+    gzipSync(Buffer.alloc(10 * 1024 * 1024))
+  )
 
 layer(
   TestServer.layer(freshDataDir("otlp-input"), {
