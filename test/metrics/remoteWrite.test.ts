@@ -339,7 +339,10 @@ layer(
     "PromQL errors answer Prometheus's shape: bad_data for syntax and the points limit",
     () =>
       Effect.gen(function* () {
-        expectPromError(yield* get(`/query?query=${q("sum(")}`), 400, "bad_data")
+        const unclosed = yield* get(`/query?query=${q("sum(")}`)
+        expectPromError(unclosed, 400, "bad_data")
+        // The input ends where an expression should start: after the 4th character.
+        expect(bodyOf(PromError, unclosed).error).toBe("parse error: unexpected input at char 5")
         expectPromError(yield* get(`/query?query=${q('{__name__=~".*"}')}`), 400, "bad_data")
         // 0 to 11 001 s at 1 s is 11 002 points.
         expectPromError(

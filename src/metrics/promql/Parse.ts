@@ -125,7 +125,7 @@ export const parsePromQL = (text: string): Expr => {
   const tree = parser.parse(text)
   tree.iterate({
     enter: (node) => {
-      if (node.type.isError) fail(`parse error at char ${node.from + 1}: unexpected input`)
+      if (node.type.isError) fail(`unexpected input at char ${node.from + 1}`)
     }
   })
   const src = (node: SyntaxNode) => text.slice(node.from, node.to)
