@@ -114,7 +114,7 @@ export const insertBody = Effect.fn("BodyInsert.insertBody")(function* <E>(
 // One huge row (a 64 MiB event) in one piece took its cluster's engine worker down, so a
 // chunk travels in pieces no larger than a whole insert; one within it stays one piece,
 // which the engine takes in one call without joining anything.
-function* pieces(bytes: Uint8Array) {
+export function* pieces(bytes: Uint8Array) {
   for (let at = 0; at < bytes.length; at += WHOLE_INSERT_BYTES) {
     yield bytes.subarray(at, at + WHOLE_INSERT_BYTES)
   }

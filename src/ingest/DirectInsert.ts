@@ -58,7 +58,7 @@ export const insertDirect = (
       format: shape.format,
       columns: shape.columns,
       queryId: crypto.randomUUID(),
-      settings: ONE_PART
+      settings: { ...ONE_PART, ...shape.settings }
     }),
     chunk.parts
   ).pipe(

@@ -1,14 +1,88 @@
-/** An event as the `JSONEachRow` line of the events layout (src/tables/EventsLayout.ts). */
+/**
+ * Events as `RowBinary` rows of the events layout (src/tables/EventsLayout.ts), in the
+ * order `insertShape` names the columns: `_time` (Int64 ms, the `DateTime64(3)` ticks),
+ * `_raw`, `host`, `source`, `sourcetype`, `index` (each a length and its UTF-8 bytes),
+ * and the fields' JSON text, which the engine reads into the JSON column
+ * (`input_format_binary_read_json_as_string`).
+ *
+ * Measured against the `JSONEachRow` lines they replace, with the same 1,000-event
+ * batches: in the engine worker, into tables made as the service makes them (both
+ * constraints), 16.5–17.5 ms of CPU a batch against 19.0–20.7, the stored rows identical
+ * (a hash over every column); here, 1.05–1.08 ms a batch to write against 1.37–1.40. A
+ * buffer grown as rows are written, with metadata equal to the previous row's copied
+ * rather than encoded, took 1.16–1.19.
+ */
 import type { SplEvent } from "../../domain/SplEvent.js"
-import { RAW_INPUT } from "../tables/Layout.js"
+import { CHUNK_BYTES, pieces } from "./BodyInsert.js"
+import type { Chunk } from "./RecordSplitter.js"
 
-export const eventRow = (event: SplEvent): string =>
-  JSON.stringify({
-    _time: event.time,
-    _raw: event.raw,
-    host: event.host,
-    source: event.source,
-    sourcetype: event.sourcetype,
-    index: event.index,
-    [RAW_INPUT]: event.fields
+const TWO_32 = 2 ** 32
+
+/** Bytes of an unsigned LEB128 length. */
+const varintBytes = (n: number) =>
+  n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5
+
+/** One event's strings, in column order after `_time`. */
+const stringsOf = (event: SplEvent) => [
+  event.raw,
+  event.host,
+  event.source,
+  event.sourcetype,
+  event.index,
+  JSON.stringify(event.fields)
+]
+
+/** The `RowBinary` bytes of rows, each an event's time and its strings. */
+const encode = (times: ReadonlyArray<number>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
+  // Sized exactly first: a string's UTF-8 length is known before it is written.
+  const lengths = rows.map((strings) => strings.map((text) => Buffer.byteLength(text)))
+  let size = 0
+  for (const row of lengths) {
+    size += 8
+    for (const length of row) size += varintBytes(length) + length
+  }
+  const bytes = Buffer.allocUnsafe(size)
+  let at = 0
+  rows.forEach((strings, r) => {
+    // An integer of ms (below 2^53) as Int64: two's complement in two 32-bit words.
+    const time = times[r]!
+    const high = Math.floor(time / TWO_32)
+    bytes.writeUInt32LE(time - high * TWO_32, at)
+    bytes.writeInt32LE(high, at + 4)
+    at += 8
+    strings.forEach((text, s) => {
+      let length = lengths[r]![s]!
+      while (length >= 0x80) {
+        bytes[at++] = (length & 0x7f) | 0x80
+        length = Math.floor(length / 128)
+      }
+      bytes[at++] = length
+      at += bytes.write(text, at, "utf8")
+    })
   })
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, at)
+}
+
+/** `events` as chunks of about `CHUNK_BYTES` of rows, each encoded when it is taken. */
+export function* eventChunks(events: ReadonlyArray<SplEvent>): Generator<Chunk> {
+  let first = 0
+  while (first < events.length) {
+    const times: Array<number> = []
+    const rows: Array<ReadonlyArray<string>> = []
+    let size = 0
+    for (let i = first; i < events.length && (rows.length === 0 || size < CHUNK_BYTES); i++) {
+      const strings = stringsOf(events[i]!)
+      for (const text of strings) size += text.length
+      times.push(events[i]!.time)
+      rows.push(strings)
+    }
+    yield {
+      parts: [...pieces(encode(times, rows))],
+      firstRecord: first,
+      records: rows.length,
+      lines: rows.map((_, i) => first + i + 1),
+      last: first + rows.length === events.length
+    }
+    first += rows.length
+  }
+}

@@ -19,7 +19,7 @@ import { SchemalessTables } from "../tables/SchemalessTables.js"
 import { TableEvents } from "../tables/TableEvents.js"
 import { TableLocks } from "../tables/TableLocks.js"
 import * as BodyInsert from "./BodyInsert.js"
-import { eventRow } from "./EventRows.js"
+import { eventChunks } from "./EventRows.js"
 import { rowsToken } from "./RowsBody.js"
 
 export const IngestWriterLive = Layer.effect(
@@ -86,7 +86,7 @@ export const IngestWriterLive = Layer.effect(
       events: ReadonlyArray<SplEvent>
     ) => {
       const count = events.length
-      const chunks = [...BodyInsert.rowChunks(events.map(eventRow))]
+      const chunks = [...eventChunks(events)]
       return Effect.gen(function* () {
         const where = yield* target(scope, database)
         if (count === 0) return { inserted: 0 }

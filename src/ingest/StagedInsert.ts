@@ -55,7 +55,8 @@ export const insertStaged = <E>(
           table: staging,
           format: shape.format,
           columns: shape.columns,
-          queryId: crypto.randomUUID()
+          queryId: crypto.randomUUID(),
+          settings: shape.settings
         }),
         chunk.parts
       )

@@ -2,6 +2,7 @@ import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 import {
   EVENT_COLUMNS,
   EVENT_INSERT_FORMAT,
+  EVENT_INSERT_SETTINGS,
   EVENT_ORDER_BY,
   eventColumnsSql
 } from "./EventsLayout.js"
@@ -118,14 +119,15 @@ export const createTableSql = (
   `ENGINE = MergeTree ORDER BY ${layout === "events" ? EVENT_ORDER_BY : "tuple()"} ` +
   `COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
 
-/** How rows of a layout are sent: the format and the columns named in the insert. */
+/** How rows of a layout are sent: the format, the columns named and the settings it needs. */
 export const insertShape = (layout: TableLayout) =>
   layout === "events"
     ? {
         format: EVENT_INSERT_FORMAT,
-        columns: [...EVENT_COLUMNS.map(([name]) => name), RAW_INPUT]
+        columns: [...EVENT_COLUMNS.map(([name]) => name), RAW_INPUT],
+        settings: EVENT_INSERT_SETTINGS
       }
-    : { format: INSERT_FORMAT, columns: [RAW_INPUT] }
+    : { format: INSERT_FORMAT, columns: [RAW_INPUT], settings: {} }
 
 /** Reads `created_at` back from a table comment written by `createTableSql`. */
 export const createdAtOf = (comment: string): string => {

@@ -109,10 +109,12 @@ export const openEvents = async (
   await chdb.command({
     query: createTableSql("default", "spl_events", "2026-01-01T00:00:00Z", "events")
   })
-  const { format, columns } = insertShape("events")
+  // The service sends these columns as `RowBinary` (src/ingest/EventRows.ts); as JSON
+  // lines they store the same rows (test/ingest/eventRows.test.ts).
+  const { columns } = insertShape("events")
   await chdb.insert({
     table: "default.spl_events",
-    format: format as "JSONEachRow",
+    format: "JSONEachRow",
     columns: columns as [string, ...Array<string>],
     values: events.map((event, i) => ({
       _time: at(i + 1),
