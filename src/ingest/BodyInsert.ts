@@ -1,12 +1,13 @@
 /**
  * Inserts of records. A client's body is cut into chunks of whole records without
- * parsing it (RecordSplitter.ts); rows made here (a transform's, events) are one JSON
- * object each, so their chunks are built without a scan. A body of one chunk, into a
- * table this process has written to, goes in as one statement (DirectInsert.ts);
- * anything else through a staging table (StagedInsert.ts): several statements are atomic
- * only that way, and a table's first insert in a process may create it, which a refused
- * body must not. Measured on chDB in one process: one statement against the staging
- * table's four (insert, its paths, the attach, emptying it) for 1 record, 2 ms against 21.
+ * parsing it (RecordSplitter.ts); rows made here are cut as they are written, without a
+ * scan: a transform's, one JSON object each (`rowChunks`), and events, in `RowBinary`
+ * (EventRows.ts). A body of one chunk, into a table this process has written to, goes in
+ * as one statement (DirectInsert.ts); anything else through a staging table
+ * (StagedInsert.ts): several statements are atomic only that way, and a table's first
+ * insert in a process may create it, which a refused body must not. Measured on chDB in
+ * one process: one statement against the staging table's four (insert, its paths, the
+ * attach, emptying it) for 1 record, 2 ms against 21.
  */
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { Scope } from "effect"
@@ -151,8 +152,8 @@ export function* rowChunks(rows: ReadonlyArray<string>): Generator<RecordChunk> 
 }
 
 /**
- * Rows made here (a transform's, events) as `rowChunks` cuts them: `chunks` starts them
- * again for each run of the insert; `records` is how many rows they hold.
+ * Rows made here, as `rowChunks` or `eventChunks` cuts them: `chunks` starts them again
+ * for each run of the insert; `records` is how many rows they hold.
  */
 export const insertRowChunks = (
   dependencies: BodyInsertDependencies,
