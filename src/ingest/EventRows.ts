@@ -13,10 +13,9 @@
  * rather than encoded, took 1.16–1.19.
  */
 import type { SplEvent } from "../../domain/SplEvent.js"
+import { setInt64 } from "../engine/RowBinary.js"
 import { CHUNK_BYTES, pieces } from "./BodyInsert.js"
 import type { Chunk } from "./RecordSplitter.js"
-
-const TWO_32 = 2 ** 32
 
 /** Bytes of an unsigned LEB128 length. */
 const varintBytes = (n: number) =>
@@ -42,13 +41,10 @@ const encode = (times: ReadonlyArray<number>, rows: ReadonlyArray<ReadonlyArray<
     for (const length of row) size += varintBytes(length) + length
   }
   const bytes = Buffer.allocUnsafe(size)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let at = 0
   rows.forEach((strings, r) => {
-    // An integer of ms (below 2^53) as Int64: two's complement in two 32-bit words.
-    const time = times[r]!
-    const high = Math.floor(time / TWO_32)
-    bytes.writeUInt32LE(time - high * TWO_32, at)
-    bytes.writeInt32LE(high, at + 4)
+    setInt64(view, at, times[r]!)
     at += 8
     strings.forEach((text, s) => {
       let length = lengths[r]![s]!
