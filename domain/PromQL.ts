@@ -111,6 +111,8 @@ export class PromQL extends Context.Tag("sluice/PromQL")<
       database: DatabaseName,
       query: InstantQuery | RangeQuery
     ) => Effect.Effect<ExplainedQuery, PromQLFailure>
+    /** The query as Prometheus's `format_query` prints it: its own text, split past 100 bytes a line. */
+    readonly format: (query: string) => Effect.Effect<string, PromQLError>
     readonly series: (
       scope: ClusterScope,
       database: DatabaseName,

@@ -35,8 +35,6 @@ import {
   urlParams
 } from "./http/Params.js"
 import { failure, resultData, success } from "./http/PrometheusJson.js"
-import { parsePromQL } from "./promql/Parse.js"
-import { printExpr } from "./promql/Print.js"
 import { makeRemoteWrites, METRICS_APP } from "./RemoteWrite.js"
 
 // `explain=true` (sluice's own): the statements each selector compiles to, nothing run.
@@ -211,14 +209,8 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         )
       )
       .handleRaw("formatQuery", ({ urlParams: params }) =>
-        Effect.try({
-          try: () => success(printExpr(parsePromQL(params.query))),
-          catch: (error) =>
-            new PromQLError({
-              errorType: "bad_data",
-              message: String(error instanceof Error ? error.message : error)
-            })
-        }).pipe(
+        promql.format(params.query).pipe(
+          Effect.map(success),
           Effect.catchTag("PromQLError", (error) =>
             Effect.succeed(failure(error.errorType, error.message))
           )

@@ -16,6 +16,7 @@ import { engineAccessError } from "../engine/EngineAccess.js"
 import type { Matcher } from "./promql/Ast.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
 import { explainingFetch } from "./promql/Explain.js"
+import { prettyExpr } from "./promql/Print.js"
 import { rangeInput } from "./promql/Selectors.js"
 import type { Fetch } from "./promql/Selectors.js"
 import { makeFetch } from "./promql/Fetch.js"
@@ -237,6 +238,19 @@ export const PromQLLive = Layer.effect(
       )
     })
 
-    return PromQL.of({ range, instant, explain, series, labelNames, labelValues, metadata })
+    const format = Effect.fn("PromQL.format")(function* (query: string) {
+      return prettyExpr(yield* parse(query))
+    })
+
+    return PromQL.of({
+      range,
+      instant,
+      explain,
+      format,
+      series,
+      labelNames,
+      labelValues,
+      metadata
+    })
   })
 )

@@ -359,6 +359,25 @@ layer(
       })
   )
 
+  it.effect("format_query answers the query as Prometheus prints it, or bad_data", () =>
+    Effect.gen(function* () {
+      const Formatted = Schema.Struct({ status: Schema.Literal("success"), data: Schema.String })
+      const long = `sum(rate(rw_total{job="a-job-with-a-long-name", instance="an-instance-with-a-long-name"}[5m])) by (job)`
+      const reply = yield* get(`/format_query?query=${q(long)}`)
+      expect(reply.status, reply.text).toBe(200)
+      expect(bodyOf(Formatted, reply).data).toBe(
+        [
+          "sum by (job) (",
+          '  rate(rw_total{instance="an-instance-with-a-long-name",job="a-job-with-a-long-name"}[5m])',
+          ")"
+        ].join("\n")
+      )
+      const bad = yield* get(`/format_query?query=${q("sum(")}`)
+      expectPromError(bad, 400, "bad_data")
+      expect(bodyOf(PromError, bad).error).toBe("parse error: unexpected input at char 5")
+    })
+  )
+
   it.effect("metadata sent by remote write answers /metadata, the newest per family", () =>
     Effect.gen(function* () {
       const server = yield* TestServer

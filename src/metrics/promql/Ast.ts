@@ -12,6 +12,8 @@ export type At = number | "start" | "end"
 
 export interface VectorSelector {
   readonly kind: "selector"
+  /** The metric name written before the braces (`foo{…}`), as against `{__name__="foo"}`. */
+  readonly name?: string
   readonly matchers: ReadonlyArray<Matcher>
   readonly offset: number
   readonly at: At | undefined
@@ -81,8 +83,17 @@ export interface Call {
   readonly args: ReadonlyArray<Expr>
 }
 
-export type Expr =
-  | { readonly kind: "number"; readonly value: number }
+/**
+ * How many parentheses the query wrapped a node in. Evaluation ignores them (as
+ * Prometheus's engine unwraps its `ParenExpr`); `format_query` prints them back.
+ */
+interface Grouped {
+  readonly parens?: number
+}
+
+export type Expr = /** `duration`: written as one (`5m`), which Prometheus 3 prints back as one. */
+(
+  | { readonly kind: "number"; readonly value: number; readonly duration?: boolean }
   | { readonly kind: "string"; readonly value: string }
   | { readonly kind: "unary"; readonly op: "-" | "+"; readonly expr: Expr }
   | VectorSelector
@@ -91,6 +102,8 @@ export type Expr =
   | Binary
   | Aggregate
   | Call
+) &
+  Grouped
 
 export const COMPARISONS: ReadonlySet<BinaryOp> = new Set(["==", "!=", ">", "<", ">=", "<="])
 export const SET_OPS: ReadonlySet<BinaryOp> = new Set(["and", "or", "unless"])

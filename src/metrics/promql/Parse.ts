@@ -60,19 +60,30 @@ const unquote = (text: string): string => {
   })
 }
 
-const parseNumber = (text: string): number => {
-  const lower = text.toLowerCase().replace(/^[+]/, "")
+/** A number literal's value, and whether it was written as a duration (`5m`, seconds). */
+const parseLiteral = (text: string): { readonly value: number; readonly duration: boolean } => {
+  // lezer may take a sign into the literal with what follows it (`- 1`, `-# note⏎1`).
+  const lower = text
+    .toLowerCase()
+    .replace(/^([+-])(?:\s|#[^\n]*)*/, "$1")
+    .replace(/^[+]/, "")
   const negative = lower.startsWith("-")
   const body = negative ? lower.slice(1) : lower
   let value: number
+  let duration = false
   if (body === "inf") value = Infinity
   else if (body === "nan") value = NaN
   else if (/^0x[0-9a-f]+$/.test(body)) value = parseInt(body, 16)
   else if (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/.test(body) && body !== "" && body !== ".")
     value = Number(body)
-  else value = parseDuration(body) / 1000
-  return negative ? -value : value
+  else {
+    value = parseDuration(body) / 1000
+    duration = true
+  }
+  return { value: negative ? -value : value, duration }
 }
+
+const parseNumber = (text: string): number => parseLiteral(text).value
 
 const MATCH_OPS: Record<string, MatchType> = {
   EqlSingle: "=",
@@ -170,7 +181,13 @@ export const parsePromQL = (text: string): Expr => {
     for (const m of matchers)
       if ((m.type === "=~" || m.type === "!~") && safeRegex(m.value) === undefined)
         fail(`invalid regular expression in matcher: ${m.value}`)
-    return { kind: "selector", matchers, offset: 0, at: undefined }
+    return {
+      kind: "selector",
+      matchers,
+      offset: 0,
+      at: undefined,
+      ...(name ? { name: src(name) } : {})
+    }
   }
 
   const atOf = (node: SyntaxNode): At => {
@@ -184,17 +201,27 @@ export const parsePromQL = (text: string): Expr => {
     const kids = children(node)
     switch (node.name) {
       case "PromQL":
-      case "ParenExpr":
         return build(kids[0] ?? fail("empty expression"))
-      case "NumberDurationLiteral":
-        return { kind: "number", value: parseNumber(src(node)) }
+      case "ParenExpr": {
+        const inner = build(kids[0] ?? fail("empty expression"))
+        return { ...inner, parens: (inner.parens ?? 0) + 1 }
+      }
+      case "NumberDurationLiteral": {
+        const { value, duration } = parseLiteral(src(node))
+        return duration ? { kind: "number", value, duration } : { kind: "number", value }
+      }
       case "StringLiteral":
         return { kind: "string", value: unquote(src(node)) }
       case "VectorSelector":
         return selector(node)
       case "MatrixSelector": {
         const inner = build(kids[0]!)
-        if (inner.kind !== "selector" || inner.offset !== 0 || inner.at !== undefined)
+        if (
+          inner.kind !== "selector" ||
+          inner.offset !== 0 ||
+          inner.at !== undefined ||
+          (inner.parens ?? 0) > 0
+        )
           return fail("ranges only allowed for vector selectors")
         return { kind: "matrix", selector: inner, range: durationOf(kids[1]!) }
       }
@@ -286,9 +313,13 @@ export const parsePromQL = (text: string): Expr => {
     const inner = build(node)
     let merged: { offset?: number; at?: At } = {}
     for (const modifier of outer) merged = { ...merged, ...modifier }
-    if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...merged }
-    if (inner.kind === "matrix") return { ...inner, selector: { ...inner.selector, ...merged } }
-    return fail("offset and @ modifiers only apply to selectors and subqueries")
+    if ((inner.parens ?? 0) === 0) {
+      if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...merged }
+      if (inner.kind === "matrix") return { ...inner, selector: { ...inner.selector, ...merged } }
+    }
+    return fail(
+      `${"offset" in outer[0]! ? "offset" : "@"} modifier must be preceded by an instant vector selector or range vector selector or a subquery`
+    )
   }
 
   const binary = (
