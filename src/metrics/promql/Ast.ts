@@ -91,19 +91,20 @@ interface Grouped {
   readonly parens?: number
 }
 
-export type Expr = /** `duration`: written as one (`5m`), which Prometheus 3 prints back as one. */
-(
-  | { readonly kind: "number"; readonly value: number; readonly duration?: boolean }
-  | { readonly kind: "string"; readonly value: string }
-  | { readonly kind: "unary"; readonly op: "-" | "+"; readonly expr: Expr }
-  | VectorSelector
-  | MatrixSelector
-  | Subquery
-  | Binary
-  | Aggregate
-  | Call
-) &
-  Grouped
+export type Expr =
+  /** `duration`: written as one (`5m`), which Prometheus 3 prints back as one. */
+  (
+    | { readonly kind: "number"; readonly value: number; readonly duration?: boolean }
+    | { readonly kind: "string"; readonly value: string }
+    | { readonly kind: "unary"; readonly op: "-" | "+"; readonly expr: Expr }
+    | VectorSelector
+    | MatrixSelector
+    | Subquery
+    | Binary
+    | Aggregate
+    | Call
+  ) &
+    Grouped
 
 export const COMPARISONS: ReadonlySet<BinaryOp> = new Set(["==", "!=", ">", "<", ">=", "<="])
 export const SET_OPS: ReadonlySet<BinaryOp> = new Set(["and", "or", "unless"])
