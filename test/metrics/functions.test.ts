@@ -1,7 +1,8 @@
 /**
  * The functions Prometheus 3 has beyond the first slice: `limitk`, `limit_ratio`,
  * `sort_by_label[_desc]`, `sort`/`sort_desc` ordering, `mad_over_time`,
- * `double_exponential_smoothing`, and the native-histogram functions over float samples;
+ * `double_exponential_smoothing`, `first_over_time` and `ts_of_*_over_time`, and the
+ * native-histogram functions over float samples;
  * every expected value worked out by hand from Prometheus's definitions.
  */
 import { expect, layer } from "@effect/vitest"
@@ -61,6 +62,22 @@ layer(
             [T0 + 45_000, 6]
           ]
         },
+        {
+          labels: { __name__: "tt" },
+          samples: [
+            [T0, 5],
+            [T0 + 15_000, 5],
+            [T0 + 30_000, 1],
+            [T0 + 45_000, 1]
+          ]
+        },
+        {
+          labels: { __name__: "tn" },
+          samples: [
+            [T0, NaN],
+            [T0 + 15_000, 2]
+          ]
+        },
         { labels: lk("x", "a"), samples: [[T0, 1]] },
         { labels: lk("x", "b"), samples: [[T0, 2]] },
         { labels: lk("y", "c"), samples: [[T0, 3]] },
@@ -78,6 +95,26 @@ layer(
       expect(yield* at("mad_over_time(sm[1m])", T0 + 45_000)).toEqual([[{}, "1"]])
       // One sample: its distance from itself, 0.
       expect(yield* at("mad_over_time(sm[10s])", T0 + 45_000)).toEqual([[{}, "0"]])
+    })
+  )
+
+  it.effect("first_over_time and ts_of_*: a window's first sample, and when each pick was", () =>
+    Effect.gen(function* () {
+      const end = T0 + 45_000
+      const seconds = (ms: number) => String(ms / 1000)
+      // tt: 5, 5, 1, 1 at T0, +15 s, +30 s, +45 s. The first sample keeps the name, as
+      // last_over_time does; the times are values, so they drop it.
+      expect(yield* at("first_over_time(tt[1m])", end)).toEqual([[{ __name__: "tt" }, "5"]])
+      expect(yield* at("first_over_time(tt[20s])", end)).toEqual([[{ __name__: "tt" }, "1"]])
+      expect(yield* at("ts_of_first_over_time(tt[1m])", end)).toEqual([[{}, seconds(T0)]])
+      expect(yield* at("ts_of_last_over_time(tt[1m])", end)).toEqual([[{}, seconds(end)]])
+      // Ties: the last sample reaching the extreme, where max_over_time is the first's value.
+      expect(yield* at("ts_of_max_over_time(tt[1m])", end)).toEqual([[{}, seconds(T0 + 15_000)]])
+      expect(yield* at("ts_of_min_over_time(tt[1m])", end)).toEqual([[{}, seconds(end)]])
+      // A NaN first sample gives way to any number after it.
+      expect(yield* at("ts_of_max_over_time(tn[1m])", end)).toEqual([[{}, seconds(T0 + 15_000)]])
+      // No sample in the window: no output.
+      expect(yield* at("ts_of_last_over_time(tt[1m])", end + 120_000)).toEqual([])
     })
   )
 

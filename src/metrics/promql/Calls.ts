@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Call, Expr } from "./Ast.js"
 import type { EvalContext } from "./Selectors.js"
 import { LOOKBACK, rangeInput, upperBound } from "./Selectors.js"
-import { DATES, MATH, RANGE_FUNCTIONS } from "./Functions.js"
+import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "./Functions.js"
 import { histogramQuantile } from "./Histogram.js"
 import { labelJoin, labelReplace } from "./LabelFunctions.js"
 import { rangeFunctionFor } from "./RangeFunctions.js"
@@ -73,7 +73,7 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     const out = new VectorBuilder(steps.length)
     for (const s of input.series) {
       const fn = fnFor()
-      const labels = node.fn === "last_over_time" ? s.labels : withoutName(s.labels)
+      const labels = KEEPS_NAME.has(node.fn) ? s.labels : withoutName(s.labels)
       for (let step = 0; step < steps.length; step++) {
         const end = input.ends[step]!
         const hi = upperBound(s.times, end)

@@ -18,11 +18,19 @@ export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set([
   "stdvar_over_time",
   "quantile_over_time",
   "last_over_time",
+  "first_over_time",
+  "ts_of_first_over_time",
+  "ts_of_last_over_time",
+  "ts_of_max_over_time",
+  "ts_of_min_over_time",
   "present_over_time",
   "absent_over_time",
   "mad_over_time",
   "double_exponential_smoothing"
 ])
+
+/** Range functions whose output keeps the metric name; every other drops it. */
+export const KEEPS_NAME: ReadonlySet<string> = new Set(["last_over_time", "first_over_time"])
 
 /** Elementwise math on each sample's value; all drop the metric name. */
 export const MATH: Readonly<Record<string, (x: number) => number>> = {

@@ -80,6 +80,23 @@ const extreme = (better: (candidate: number, current: number) => boolean) =>
     return current
   })
 
+/** The time, in seconds, of the sample `extreme` would pick, under Prometheus's comparison. */
+const timeOfExtreme =
+  (better: (candidate: number, current: number) => boolean): RangeFunction =>
+  ({ times, values, lo, hi }) => {
+    if (hi <= lo) return undefined
+    let current = values[lo]!
+    let at = times[lo]!
+    for (let i = lo + 1; i < hi; i++) {
+      const v = values[i]!
+      if (better(v, current) || Number.isNaN(current)) {
+        current = v
+        at = times[i]!
+      }
+    }
+    return at / 1000
+  }
+
 const RANGE: Readonly<Record<string, RangeFunction>> = {
   rate: extrapolated(true, true),
   increase: extrapolated(true, false),
@@ -129,6 +146,12 @@ const RANGE: Readonly<Record<string, RangeFunction>> = {
   max_over_time: extreme((a, b) => a > b),
   count_over_time: fold((_, lo, hi) => hi - lo),
   last_over_time: fold((values, _, hi) => values[hi - 1]!),
+  first_over_time: fold((values, lo) => values[lo]!),
+  ts_of_first_over_time: ({ times, lo, hi }) => (hi > lo ? times[lo]! / 1000 : undefined),
+  ts_of_last_over_time: ({ times, lo, hi }) => (hi > lo ? times[hi - 1]! / 1000 : undefined),
+  // `>=` and `<=`: the last time the extreme was reached, where max/min_over_time keep the first.
+  ts_of_max_over_time: timeOfExtreme((a, b) => a >= b),
+  ts_of_min_over_time: timeOfExtreme((a, b) => a <= b),
   present_over_time: fold(() => 1),
   stdvar_over_time: fold(variance),
   stddev_over_time: fold((values, lo, hi) => Math.sqrt(variance(values, lo, hi))),
