@@ -1,8 +1,8 @@
 /**
  * The functions Prometheus 3 has beyond the first slice: `limitk`, `limit_ratio`,
  * `sort_by_label[_desc]`, `sort`/`sort_desc` ordering, `mad_over_time`,
- * `double_exponential_smoothing`, `first_over_time` and `ts_of_*_over_time`, and the
- * native-histogram functions over float samples;
+ * `double_exponential_smoothing`, `first_over_time` and `ts_of_*_over_time`, `info()`, and
+ * the native-histogram functions over float samples;
  * every expected value worked out by hand from Prometheus's definitions.
  */
 import { expect, layer } from "@effect/vitest"
@@ -39,6 +39,17 @@ const failsWith = (query: string, status: number, errorType: string) =>
   })
 
 const lk = (g: string, i: string) => ({ __name__: "lk", g, i })
+const up = (instance: string) => ({ __name__: "up_i", instance, job: "j" })
+const info = (name: string, instance: string, data: Record<string, string>) => ({
+  __name__: name,
+  instance,
+  job: "j",
+  ...data
+})
+const byInstance = (rows: ReadonlyArray<readonly [Record<string, string>, string]>) =>
+  [...rows].sort((a, b) =>
+    `${a[0].instance}${a[0].version}`.localeCompare(`${b[0].instance}${b[0].version}`)
+  )
 const sl = (name: string) => ({ __name__: "sl", name })
 
 layer(
@@ -78,6 +89,28 @@ layer(
             [T0 + 15_000, 2]
           ]
         },
+        // info(): three targets, two with target_info (b's labels changed at +30 s), one
+        // with build_info, and info metrics that conflict or repeat.
+        { labels: up("a:1"), samples: [[T0, 1]] },
+        { labels: up("b:1"), samples: [[T0, 2]] },
+        { labels: up("c:1"), samples: [[T0, 3]] },
+        { labels: { ...up("a:1"), __name__: "own_i", region: "mine" }, samples: [[T0, 4]] },
+        {
+          labels: info("target_info", "a:1", { version: "1.0", region: "eu" }),
+          samples: [[T0, 1]]
+        },
+        {
+          labels: info("target_info", "b:1", { version: "2.0", region: "us" }),
+          samples: [[T0, 1]]
+        },
+        {
+          labels: info("target_info", "b:1", { version: "2.1", region: "us" }),
+          samples: [[T0 + 30_000, 1]]
+        },
+        { labels: info("build_info", "a:1", { revision: "abc" }), samples: [[T0, 1]] },
+        { labels: info("conflict_info", "a:1", { version: "9" }), samples: [[T0, 1]] },
+        { labels: info("dup_info", "a:1", { x: "1" }), samples: [[T0, 1]] },
+        { labels: info("dup_info", "a:1", { x: "2" }), samples: [[T0, 1]] },
         { labels: lk("x", "a"), samples: [[T0, 1]] },
         { labels: lk("x", "b"), samples: [[T0, 2]] },
         { labels: lk("y", "c"), samples: [[T0, 3]] },
@@ -115,6 +148,53 @@ layer(
       expect(yield* at("ts_of_max_over_time(tn[1m])", end)).toEqual([[{}, seconds(T0 + 15_000)]])
       // No sample in the window: no output.
       expect(yield* at("ts_of_last_over_time(tt[1m])", end + 120_000)).toEqual([])
+    })
+  )
+
+  it.effect("info() adds the data labels of the info series sharing instance and job", () =>
+    Effect.gen(function* () {
+      const end = T0 + 45_000
+      // target_info by default; b's newer series wins over the one still in the lookback;
+      // c has no info series and stays as it is.
+      expect(byInstance(yield* at("info(up_i)", end))).toEqual([
+        [{ ...up("a:1"), version: "1.0", region: "eu" }, "1"],
+        [{ ...up("b:1"), version: "2.1", region: "us" }, "2"],
+        [up("c:1"), "3"]
+      ])
+      // A data matcher picks info series and the labels copied; a series without a match
+      // is dropped, since region="eu" needs a value.
+      expect(yield* at('info(up_i, {region="eu"})', end)).toEqual([
+        [{ ...up("a:1"), region: "eu" }, "1"]
+      ])
+      // Another info metric by name; the others keep their labels.
+      expect(byInstance(yield* at('info(up_i, {__name__="build_info"})', end))).toEqual([
+        [{ ...up("a:1"), revision: "abc" }, "1"],
+        [up("b:1"), "2"],
+        [up("c:1"), "3"]
+      ])
+      expect(
+        yield* at('info(up_i{instance="a:1"}, {__name__=~"target_info|build_info"})', end)
+      ).toEqual([[{ ...up("a:1"), version: "1.0", region: "eu", revision: "abc" }, "1"]])
+      // A label the series has is kept; info series pass through.
+      expect(yield* at("info(own_i)", end)).toEqual([
+        [{ ...up("a:1"), __name__: "own_i", region: "mine", version: "1.0" }, "4"]
+      ])
+      // (Both of b's within the lookback, as the selector alone answers.)
+      expect(byInstance(yield* at("info(target_info)", end))).toEqual([
+        [info("target_info", "a:1", { version: "1.0", region: "eu" }), "1"],
+        [info("target_info", "b:1", { version: "2.0", region: "us" }), "1"],
+        [info("target_info", "b:1", { version: "2.1", region: "us" }), "1"]
+      ])
+      // Two info metrics disagreeing on a label, and one name and identity twice at one time.
+      const conflict = yield* failsWith(
+        'info(up_i, {__name__=~"target_info|conflict_info"})',
+        422,
+        "execution"
+      )
+      expect(conflict).toBe("conflicting label: version")
+      const duplicate = yield* failsWith('info(up_i, {__name__="dup_info"})', 422, "execution")
+      expect(duplicate).toContain("found duplicate series for info metric")
+      yield* failsWith("info(up_i, up_i offset 1m)", 400, "bad_data")
     })
   )
 

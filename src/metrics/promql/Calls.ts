@@ -2,9 +2,10 @@
 import { Effect } from "effect"
 import type { Call, Expr } from "./Ast.js"
 import type { EvalContext } from "./Selectors.js"
-import { LOOKBACK, rangeInput, upperBound } from "./Selectors.js"
+import { LOOKBACK, newestAt, rangeInput, upperBound } from "./Selectors.js"
 import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "./Functions.js"
 import { histogramQuantile } from "./Histogram.js"
+import { infoCall } from "./Info.js"
 import { labelJoin, labelReplace } from "./LabelFunctions.js"
 import { rangeFunctionFor } from "./RangeFunctions.js"
 import { sortByLabel, sortByValue } from "./Sorting.js"
@@ -114,10 +115,8 @@ const timestampCall = <E>(ctx: EvalContext<E>, arg: Expr, steps: ReadonlyArray<n
     )
     for (const s of raw) {
       for (let step = 0; step < steps.length; step++) {
-        const end = input.ends[step]!
-        const index = upperBound(s.times, end) - 1
-        if (index < 0 || s.times[index]! <= end - LOOKBACK || s.stale[index] === 1) continue
-        out.add(withoutName(s.labels), step, s.times[index]! / 1000)
+        const index = newestAt(s, input.ends[step]!)
+        if (index !== -1) out.add(withoutName(s.labels), step, s.times[index]! / 1000)
       }
     }
     return out.vector()
@@ -135,6 +134,7 @@ export const evaluateCall = <E>(
     if (node.fn === "pi")
       return { kind: "scalar", values: steps.map(() => Math.PI) } satisfies Value
     if (node.fn === "timestamp") return yield* timestampCall(ctx, node.args[0]!, steps)
+    if (node.fn === "info") return yield* infoCall(ctx, node, steps)
     const args: Array<Value> = []
     for (const arg of node.args) args.push(yield* ctx.evaluate(arg, steps))
     const [first] = args

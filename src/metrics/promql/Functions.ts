@@ -81,6 +81,7 @@ export const FUNCTIONS: ReadonlySet<string> = new Set([
   "scalar",
   "absent",
   "timestamp",
+  "info",
   "round",
   "clamp",
   "clamp_min",

@@ -16,6 +16,7 @@ import type {
 } from "./Ast.js"
 import { parseDuration } from "./Durations.js"
 import { FUNCTIONS } from "./Functions.js"
+import { matcherMatches, matcherRegex } from "./Matchers.js"
 
 export class PromQLSyntaxError extends Error {}
 
@@ -111,27 +112,6 @@ export const BINARY_OPS: Record<string, BinaryOp> = {
   Unless: "unless"
 }
 
-const matchesEmpty = (m: Matcher) => {
-  switch (m.type) {
-    case "=":
-      return m.value === ""
-    case "!=":
-      return m.value !== ""
-    case "=~":
-      return safeRegex(m.value)?.test("") ?? false
-    case "!~":
-      return !(safeRegex(m.value)?.test("") ?? true)
-  }
-}
-
-const safeRegex = (source: string) => {
-  try {
-    return new RegExp(`^(?:${source})$`, "s")
-  } catch {
-    return undefined
-  }
-}
-
 export const parsePromQL = (text: string): Expr => {
   const tree = parser.parse(text)
   tree.iterate({
@@ -175,11 +155,11 @@ export const parsePromQL = (text: string): Expr => {
     }
     if (name && matchers.some((m, index) => index > 0 && m.name === "__name__"))
       fail("metric name must not be set twice")
-    const empty = matchers.every((m) => matchesEmpty(m))
+    const empty = matchers.every((m) => matcherMatches(m, ""))
     if (matchers.length === 0 || empty)
       fail("vector selector must contain at least one non-empty matcher")
     for (const m of matchers)
-      if ((m.type === "=~" || m.type === "!~") && safeRegex(m.value) === undefined)
+      if ((m.type === "=~" || m.type === "!~") && matcherRegex(m.value) === undefined)
         fail(`invalid regular expression in matcher: ${m.value}`)
     return {
       kind: "selector",

@@ -63,6 +63,12 @@ const span = (times: ReadonlyArray<number>) => ({
   max: Math.max(...times)
 })
 
+/** The index of `one`'s newest sample in `(t - 5m, t]`, or -1: none, or a stale marker. */
+export const newestAt = (one: RawSeries, t: number) => {
+  const index = upperBound(one.times, t) - 1
+  return index < 0 || one.times[index]! <= t - LOOKBACK || one.stale[index] === 1 ? -1 : index
+}
+
 /** The newest sample in `(t - 5m, t]` at each step; a stale newest sample hides the series. */
 export const instantSelector = <E>(
   ctx: EvalContext<E>,
@@ -76,10 +82,8 @@ export const instantSelector = <E>(
     const series: Array<StepSeries> = []
     for (const one of raw) {
       const values = times.map((t) => {
-        const index = upperBound(one.times, t) - 1
-        if (index < 0 || one.times[index]! <= t - LOOKBACK || one.stale[index] === 1)
-          return undefined
-        return one.values[index]!
+        const index = newestAt(one, t)
+        return index === -1 ? undefined : one.values[index]!
       })
       if (values.some((v) => v !== undefined)) series.push({ labels: one.labels, values })
     }
