@@ -198,6 +198,23 @@ layer(
     })
   )
 
+  it.effect(
+    "vector matching: a side with nothing matches nothing; a scalar takes no matching",
+    () =>
+      Effect.gen(function* () {
+        const end = T0 + 45_000
+        // up_i has three series of job "j": duplicates for `on (job)`, which only matter
+        // where the other side has a sample (Prometheus checks per step, after that).
+        expect(yield* at("no_such_metric - on (job) up_i", end)).toEqual([])
+        const duplicate = yield* failsWith("own_i - on (job) up_i", 422, "execution")
+        expect(duplicate).toMatch(
+          /^found duplicate series for the match group \{job="j"\} on the right hand-side of the operation: \[/
+        )
+        const scalar = yield* failsWith("1 - on (job) up_i", 400, "bad_data")
+        expect(scalar).toBe("vector matching only allowed between instant vectors")
+      })
+  )
+
   it.effect("double_exponential_smoothing: Holt's level after the last sample", () =>
     Effect.gen(function* () {
       // sf = tf = 0.5 over 1, 3, 2, 6: level 1 and trend 2; then 3 (trend 2), 3.5 (trend

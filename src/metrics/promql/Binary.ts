@@ -53,18 +53,17 @@ const combine = (op: BinaryOp, x: number, y: number, bool: boolean, keep: number
   return result === 1 ? keep : undefined
 }
 
-const signature = (matching: VectorMatching | undefined) => {
-  const names = new Set(matching?.labels ?? [])
-  return matching?.on
-    ? (labels: Labels) =>
-        labelsKey(Object.fromEntries(Object.entries(labels).filter(([n]) => names.has(n))))
-    : (labels: Labels) =>
-        labelsKey(
-          Object.fromEntries(
-            Object.entries(labels).filter(([n]) => !names.has(n) && n !== "__name__")
-          )
-        )
+/** The labels a series is matched by: those named by `on`, or all but those `ignoring` names. */
+const matchGroup = (matching: VectorMatching, labels: Labels): Labels => {
+  const names = new Set(matching.labels)
+  const group = labelSet()
+  for (const [name, value] of Object.entries(labels))
+    if (matching.on ? names.has(name) : !names.has(name) && name !== "__name__") group[name] = value
+  return group
 }
+
+const signature = (matching: VectorMatching) => (labels: Labels) =>
+  labelsKey(matchGroup(matching, labels))
 
 const resultLabels = (
   op: BinaryOp,
@@ -108,14 +107,19 @@ const vectorVector = (
   const manySigs = many.map((s) => sig(s.labels))
   const oneSigs = one.map((s) => sig(s.labels))
   const out = new VectorBuilder(steps)
+  const present = (side: ReadonlyArray<StepSeries>, step: number) =>
+    side.some((series) => series.values[step] !== undefined)
   for (let step = 0; step < steps; step++) {
+    // A step where either side has nothing matches nothing, duplicates or not.
+    if (!present(many, step) || !present(one, step)) continue
     const ones = new Map<string, StepSeries>()
     one.forEach((series, index) => {
       if (series.values[step] === undefined) return
       const key = oneSigs[index]!
-      if (ones.has(key))
+      const earlier = ones.get(key)
+      if (earlier !== undefined)
         throw new EvaluationError(
-          `found duplicate series for the match group ${showLabels(series.labels)} on the ${swap ? "left" : "right"} hand-side of the operation; many-to-many matching not allowed: matching labels must be unique on one side`
+          `found duplicate series for the match group ${showLabels(matchGroup(matching, series.labels))} on the ${swap ? "left" : "right"} hand-side of the operation: [${showLabels(series.labels)}, ${showLabels(earlier.labels)}];many-to-many matching not allowed: matching labels must be unique on one side`
         )
       ones.set(key, series)
     })
@@ -193,6 +197,8 @@ export const evaluateBinary = <E>(
         `binary expression must contain only scalar and instant vector types`,
         true
       )
+    if ((node.matching?.labels.length ?? 0) > 0 && (lhs.kind === "scalar" || rhs.kind === "scalar"))
+      throw new EvaluationError("vector matching only allowed between instant vectors", true)
     if (lhs.kind === "scalar" && rhs.kind === "scalar") {
       if (COMPARISONS.has(node.op) && !node.bool)
         throw new EvaluationError("comparisons between scalars must use BOOL modifier", true)

@@ -14,6 +14,7 @@ import type {
   VectorMatching,
   VectorSelector
 } from "./Ast.js"
+import { COMPARISONS } from "./Ast.js"
 import { parseDuration } from "./Durations.js"
 import { FUNCTIONS } from "./Functions.js"
 import { matcherMatches, matcherRegex } from "./Matchers.js"
@@ -85,6 +86,31 @@ const parseLiteral = (text: string): { readonly value: number; readonly duration
 }
 
 const parseNumber = (text: string): number => parseLiteral(text).value
+
+interface Operator {
+  readonly op: BinaryOp
+  readonly bool: boolean
+  readonly matching: VectorMatching | undefined
+}
+
+const PRECEDENCE: Record<BinaryOp, number> = {
+  or: 1,
+  and: 2,
+  unless: 2,
+  "==": 3,
+  "!=": 3,
+  ">": 3,
+  "<": 3,
+  ">=": 3,
+  "<=": 3,
+  "+": 4,
+  "-": 4,
+  "*": 5,
+  "/": 5,
+  "%": 5,
+  atan2: 5,
+  "^": 6
+}
 
 const MATCH_OPS: Record<string, MatchType> = {
   EqlSingle: "=",
@@ -225,7 +251,7 @@ export const parsePromQL = (text: string): Expr => {
         return { kind: "unary", op: src(kids[0]!) === "-" ? "-" : "+", expr }
       }
       case "BinaryExpr":
-        return binary(node, kids)
+        return binaryChain(node, [])
       case "FunctionCall": {
         const fn = src(kids[0]!)
         if (!FUNCTIONS.has(fn)) return fail(`unknown function with name "${fn}"`)
@@ -268,75 +294,127 @@ export const parsePromQL = (text: string): Expr => {
 
   type Modifier = { readonly offset: number } | { readonly at: At }
 
+  const isModifier = (node: SyntaxNode) =>
+    node.name === "OffsetExpr" || node.name === "StepInvariantExpr"
+
+  /** The node under a run of `offset`/`@`, and those modifiers, the nearest first. */
+  const peel = (node: SyntaxNode, outer: ReadonlyArray<Modifier>) => {
+    let base = node
+    let modifiers = outer
+    while (isModifier(base)) {
+      const modifier: Modifier =
+        base.name === "OffsetExpr"
+          ? { offset: durationOf(child(base, "OffsetDurationExpr")!) }
+          : { at: atOf(base) }
+      modifiers = [modifier, ...modifiers]
+      base = base.firstChild!
+    }
+    return { base, modifiers }
+  }
+
   /**
-   * A node under `offset`/`@`. lezer binds a trailing modifier to a whole unparenthesised
-   * binary or unary expression (`a + b offset 5m`); Prometheus binds it to the operand
-   * it follows, so the modifiers go down to the rightmost operand.
+   * A node under `offset`/`@`: Prometheus binds a modifier to the operand it follows, so
+   * modifiers go down to the rightmost operand of what they follow.
    */
   const modified = (node: SyntaxNode, outer: ReadonlyArray<Modifier>): Expr => {
-    const kids = children(node)
-    if (node.name === "OffsetExpr" || node.name === "StepInvariantExpr") {
-      const modifier: Modifier =
-        node.name === "OffsetExpr"
-          ? { offset: durationOf(child(node, "OffsetDurationExpr")!) }
-          : { at: atOf(node) }
-      return modified(kids[0]!, [modifier, ...outer])
-    }
-    if (outer.length === 0) return build(node)
-    if (node.name === "BinaryExpr") return binary(node, kids, outer)
-    if (node.name === "UnaryExpr")
+    const { base, modifiers } = peel(node, outer)
+    if (modifiers.length === 0) return build(base)
+    if (base.name === "BinaryExpr") return binaryChain(base, modifiers)
+    if (base.name === "UnaryExpr") {
+      const kids = children(base)
       return {
         kind: "unary",
         op: src(kids[0]!) === "-" ? "-" : "+",
-        expr: modified(kids[1]!, outer)
+        expr: modified(kids[1]!, modifiers)
       }
-    const inner = build(node)
+    }
+    const inner = build(base)
     let merged: { offset?: number; at?: At } = {}
-    for (const modifier of outer) merged = { ...merged, ...modifier }
+    for (const modifier of modifiers) merged = { ...merged, ...modifier }
     if ((inner.parens ?? 0) === 0) {
       if (inner.kind === "selector" || inner.kind === "subquery") return { ...inner, ...merged }
       if (inner.kind === "matrix") return { ...inner, selector: { ...inner.selector, ...merged } }
     }
     return fail(
-      `${"offset" in outer[0]! ? "offset" : "@"} modifier must be preceded by an instant vector selector or range vector selector or a subquery`
+      `${"offset" in modifiers[0]! ? "offset" : "@"} modifier must be preceded by an instant vector selector or range vector selector or a subquery`
     )
   }
 
-  const binary = (
-    node: SyntaxNode,
-    kids: Array<SyntaxNode>,
-    rhsModifiers: ReadonlyArray<Modifier> = []
-  ): Expr => {
-    const opNode = kids[1]!
+  const operatorOf = (node: SyntaxNode): Operator => {
+    const opNode = children(node)[1]!
     const op = BINARY_OPS[opNode.name] ?? fail(`unknown operator ${src(opNode)}`)
     const bool = child(node, "BoolModifier") !== undefined
+    if (bool && !COMPARISONS.has(op)) fail("bool modifier can only be used on comparison operators")
     const clause = child(node, "MatchingModifierClause")
-    let matching: VectorMatching | undefined
-    if (clause) {
-      const parts = children(clause)
-      const groups = clause
-        .getChildren("GroupingLabels")
-        .map((g) => g.getChildren("LabelName").map(src))
-      const card = parts.some((p) => p.name === "GroupLeft")
-        ? "many-to-one"
-        : parts.some((p) => p.name === "GroupRight")
-          ? "one-to-many"
-          : "one-to-one"
-      matching = {
+    if (!clause) return { op, bool, matching: undefined }
+    const parts = children(clause)
+    const groups = clause
+      .getChildren("GroupingLabels")
+      .map((g) => g.getChildren("LabelName").map(src))
+    const card = parts.some((p) => p.name === "GroupLeft")
+      ? "many-to-one"
+      : parts.some((p) => p.name === "GroupRight")
+        ? "one-to-many"
+        : "one-to-one"
+    return {
+      op,
+      bool,
+      matching: {
         card,
         on: parts[0]?.name === "On",
         labels: groups[0] ?? [],
         include: groups[1] ?? []
       }
     }
-    const lhsNode = kids[0]!
-    const rhs = modified(kids[kids.length - 1]!, rhsModifiers)
-    // lezer reads `-1 ^ 2` as `(-1) ^ 2`.
-    if (op === "^" && lhsNode.name === "NumberDurationLiteral" && src(lhsNode).startsWith("-")) {
-      const lhs = { kind: "number" as const, value: -parseNumber(src(lhsNode)) }
-      return { kind: "unary", op: "-", expr: { kind: "binary", op, lhs, rhs, bool, matching } }
+  }
+
+  /**
+   * An unparenthesised run of binary operators. lezer binds a trailing `offset`/`@` to
+   * the whole binary expression before it (`a and b offset 1m > 0` as
+   * `(a and b) offset 1m > 0`), so the run is read flat, each modifier on the operand it
+   * follows, and grouped again by Prometheus's precedence: `^` (right to left), then
+   * `* / % atan2`, `+ -`, comparisons, `and unless`, `or`.
+   */
+  const binaryChain = (node: SyntaxNode, outer: ReadonlyArray<Modifier>): Expr => {
+    const operands: Array<Expr> = []
+    const operators: Array<Operator> = []
+    // Number literals written with a sign: lezer reads `-1 ^ 2` as `(-1) ^ 2`.
+    const signed = new Set<Expr>()
+    const flatten = (at: SyntaxNode, modifiers: ReadonlyArray<Modifier>) => {
+      const { base, modifiers: all } = peel(at, modifiers)
+      if (base.name === "BinaryExpr") {
+        flatten(base.firstChild!, [])
+        operators.push(operatorOf(base))
+        flatten(base.lastChild!, all)
+        return
+      }
+      const operand = modified(at, modifiers)
+      if (at.name === "NumberDurationLiteral" && src(at).startsWith("-")) signed.add(operand)
+      operands.push(operand)
     }
-    return { kind: "binary", op, lhs: build(lhsNode), rhs, bool, matching }
+    flatten(node, outer)
+
+    let next = 0
+    const climb = (least: number): Expr => {
+      let lhs = operands[next++]!
+      while (next - 1 < operators.length) {
+        const { op, bool, matching } = operators[next - 1]!
+        const precedence = PRECEDENCE[op]
+        if (precedence < least) break
+        const rhs = climb(op === "^" ? precedence : precedence + 1)
+        // Prometheus binds `^` tighter than a sign: `-1 ^ 2` is `-(1 ^ 2)`.
+        if (op === "^" && signed.has(lhs) && lhs.kind === "number") {
+          const unsigned: Expr = { kind: "number", value: -lhs.value }
+          lhs = {
+            kind: "unary",
+            op: "-",
+            expr: { kind: "binary", op, lhs: unsigned, rhs, bool, matching }
+          }
+        } else lhs = { kind: "binary", op, lhs, rhs, bool, matching }
+      }
+      return lhs
+    }
+    return climb(0)
   }
 
   return build(tree.topNode)

@@ -1,0 +1,57 @@
+/**
+ * How PromQL text groups into a tree: Prometheus's precedence (`^` right to left, then
+ * `* / % atan2`, `+ -`, comparisons, `and unless`, `or`), a modifier bound to the operand
+ * it follows, and the checks Prometheus makes while parsing. The expected groupings are
+ * written out by hand with parentheses.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { Expr } from "../../src/metrics/promql/Ast.js"
+import { parsePromQL } from "../../src/metrics/promql/Parse.js"
+
+/** The tree with the query's own parentheses forgotten, to compare groupings. */
+const grouping = (text: string): unknown =>
+  JSON.parse(
+    JSON.stringify(parsePromQL(text), (key, value) => (key === "parens" ? undefined : value))
+  )
+
+const same = (text: string, grouped: string) => expect(grouping(text)).toEqual(grouping(grouped))
+
+describe("PromQL grouping", () => {
+  it("follows Prometheus's precedence and associativity", () => {
+    same("a + b * c", "a + (b * c)")
+    same("a - b - c", "(a - b) - c")
+    same("a ^ b ^ c", "a ^ (b ^ c)")
+    same("a or b and c", "a or (b and c)")
+    same("a unless b <= c < d", "a unless ((b <= c) < d)")
+    same("a atan2 b + c", "(a atan2 b) + c")
+  })
+
+  it("binds offset and @ to the operand they follow, whatever comes after", () => {
+    // lezer groups these as `(a unless b) offset 1m <= c`; Prometheus as below.
+    same("a unless b offset 1m <= c", "a unless ((b offset 1m) <= c)")
+    same("a and b @ 100 > 0", "a and ((b @ 100) > 0)")
+    same("a or b offset 5m * 2 + c", "a or (((b offset 5m) * 2) + c)")
+    same("a + b offset 1m", "a + (b offset 1m)")
+    same(
+      "x offset 1m unless y offset -1m <= ignoring (i) y offset -1m < ignoring (m) z offset 1m",
+      "(x offset 1m) unless (((y offset -1m) <= ignoring (i) (y offset -1m)) < ignoring (m) (z offset 1m))"
+    )
+  })
+
+  it("binds ^ tighter than a sign, however the sign is written", () => {
+    const tree = parsePromQL("-1 ^ 2") as Extract<Expr, { kind: "unary" }>
+    expect(tree).toMatchObject({ kind: "unary", op: "-", expr: { kind: "binary", op: "^" } })
+    same("- 1 ^ 2", "-1 ^ 2")
+    same("2 * -1 ^ 2", "2 * (-(1 ^ 2))")
+    same("-1 ^ 2 * 3", "(-(1 ^ 2)) * 3")
+    same("(-1) ^ 2", "(-1) ^ 2")
+  })
+
+  it("refuses bool on an operator that is not a comparison", () => {
+    expect(() => parsePromQL("a + bool b")).toThrow(
+      "bool modifier can only be used on comparison operators"
+    )
+    expect(() => parsePromQL("1 ^ bool 2")).toThrow("bool modifier")
+    expect(grouping("a > bool b")).toMatchObject({ kind: "binary", op: ">", bool: true })
+  })
+})
