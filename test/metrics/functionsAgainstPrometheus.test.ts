@@ -1,7 +1,8 @@
 /**
  * The newer functions beside the real Prometheus 2.42 where it has them: the same samples
  * remote-written to both, then `holt_winters` there against `double_exponential_smoothing`
- * (its Prometheus 3 name) here, and `sort`/`sort_desc` orders. Skips without Prometheus.
+ * (its Prometheus 3 name) here, `sort`/`sort_desc` orders, and date functions of values
+ * JavaScript's Date reads otherwise. Skips without Prometheus.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -56,7 +57,7 @@ layer(
   { excludeTestServices: true, timeout: 180_000 }
 )("Prometheus 3 functions beside Prometheus 2.42", (it) => {
   it.scoped.skipIf(!hasPrometheus)(
-    "double_exponential_smoothing answers holt_winters's values; sort orders match",
+    "double_exponential_smoothing answers holt_winters's values; sort orders and date parts match",
     () =>
       Effect.gen(function* () {
         const server = yield* TestServer
@@ -95,6 +96,27 @@ layer(
           )
           expect(theirs.data.result.length).toBe(2)
           expect(ours.data).toEqual(theirs.data)
+        }
+        // Date parts as Go reads a value: a fraction cut toward zero, NaN, ±Inf and 1e19 past
+        // int64, years before 100 and past JavaScript's Date range.
+        for (const query of [
+          "hour(vector(-0.5))",
+          "minute(vector(-61.5))",
+          "year(vector(1e16))",
+          "day_of_week(vector(NaN))",
+          "month(vector(-Inf))",
+          "day_of_month(vector(Inf))",
+          "hour(vector(1e19))",
+          "minute(vector(-1e19))",
+          "day_of_year(vector(-62135596800))",
+          "year(vector(-61000000000))",
+          "days_in_month(vector(951782400))",
+          "days_in_month(vector(-59011459200))"
+        ]) {
+          const params = { query, time: String(T0 / 1000) }
+          const theirs = yield* ask(reference, "query", params)
+          const ours = yield* ask(sluice, "query", params, token)
+          expect(ours.data, query).toEqual(theirs.data)
         }
         for (const fn of ["sort", "sort_desc"]) {
           const params = { query: `${fn}(hw)`, time: String(T0 / 1000 + 300) }

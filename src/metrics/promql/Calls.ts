@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { Call, Expr } from "./Ast.js"
 import type { EvalContext } from "./Selectors.js"
 import { LOOKBACK, newestAt, rangeInput, upperBound } from "./Selectors.js"
+import { civilTime } from "./Calendar.js"
 import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "./Functions.js"
 import { histogramQuantile } from "./Histogram.js"
 import { infoCall } from "./Info.js"
@@ -146,7 +147,7 @@ export const evaluateCall = <E>(
         kind: "vector",
         series: [{ labels: {}, values: steps.map((t) => t / 1000) }]
       }
-      return mapVector(input, (v) => (Number.isFinite(v) ? date(new Date(v * 1000)) : undefined))
+      return mapVector(input, (v) => date(civilTime(v)))
     }
     switch (node.fn) {
       case "vector":

@@ -1,3 +1,4 @@
+import type { CivilTime } from "./Calendar.js"
 /** The PromQL functions the evaluator knows: range functions read a range vector. */
 export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set([
   "rate",
@@ -59,17 +60,16 @@ export const MATH: Readonly<Record<string, (x: number) => number>> = {
   rad: (x) => (x * Math.PI) / 180
 }
 
-/** Date parts of a value read as Unix seconds, in UTC. */
-export const DATES: Readonly<Record<string, (d: Date) => number>> = {
-  minute: (d) => d.getUTCMinutes(),
-  hour: (d) => d.getUTCHours(),
-  day_of_week: (d) => d.getUTCDay(),
-  day_of_month: (d) => d.getUTCDate(),
-  day_of_year: (d) =>
-    Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1,
-  days_in_month: (d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate(),
-  month: (d) => d.getUTCMonth() + 1,
-  year: (d) => d.getUTCFullYear()
+/** Date parts of a value read as Unix seconds, in UTC (Calendar.ts). */
+export const DATES: Readonly<Record<string, (t: CivilTime) => number>> = {
+  minute: (t) => t.minute,
+  hour: (t) => t.hour,
+  day_of_week: (t) => t.weekday,
+  day_of_month: (t) => t.day,
+  day_of_year: (t) => t.dayOfYear,
+  days_in_month: (t) => t.daysInMonth,
+  month: (t) => t.month,
+  year: (t) => t.year
 }
 
 export const FUNCTIONS: ReadonlySet<string> = new Set([
