@@ -215,6 +215,23 @@ layer(
       })
   )
 
+  it.effect("^ follows Go's math.Pow: 1 to any power and -1 to an infinite one are 1", () =>
+    Effect.gen(function* () {
+      const end = T0 + 45_000
+      for (const query of [
+        "vector(1 ^ Inf)",
+        "vector(1 ^ -Inf)",
+        "vector(1 ^ NaN)",
+        "vector((-1) ^ Inf)",
+        "vector((-1) ^ -Inf)",
+        "vector(NaN ^ 0)"
+      ])
+        expect(yield* at(query, end), query).toEqual([[{}, "1"]])
+      expect(yield* at("vector((-1) ^ NaN)", end)).toEqual([[{}, "NaN"]])
+      expect(yield* at("vector(2 ^ -Inf)", end)).toEqual([[{}, "0"]])
+    })
+  )
+
   it.effect("double_exponential_smoothing: Holt's level after the last sample", () =>
     Effect.gen(function* () {
       // sf = tf = 0.5 over 1, 3, 2, 6: level 1 and trend 2; then 3 (trend 2), 3.5 (trend

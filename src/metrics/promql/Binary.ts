@@ -12,6 +12,10 @@ import { EvaluationError, labelsKey, showLabels, VectorBuilder, withoutName } fr
 const goMod = (x: number, y: number) =>
   Number.isFinite(x) && !Number.isFinite(y) && !Number.isNaN(y) ? x : x % y
 
+/** Go's math.Pow: 1 to any power, and -1 to an infinite one, is 1 (JavaScript says NaN). */
+const goPow = (x: number, y: number) =>
+  x === 1 || (x === -1 && !Number.isFinite(y) && !Number.isNaN(y)) ? 1 : Math.pow(x, y)
+
 export const arithmetic = (op: BinaryOp, x: number, y: number): number => {
   switch (op) {
     case "+":
@@ -25,7 +29,7 @@ export const arithmetic = (op: BinaryOp, x: number, y: number): number => {
     case "%":
       return goMod(x, y)
     case "^":
-      return Math.pow(x, y)
+      return goPow(x, y)
     case "atan2":
       return Math.atan2(x, y)
     case "==":
