@@ -310,13 +310,14 @@ layer(
       // Go's math.Mod: a finite x modulo an infinity is x.
       expect(scalarOf(yield* at("vector(5.5) % Inf"))).toEqual(["5.5"])
       const counted = yield* at(
-        'count_values("v", vector(1e21)) or count_values("v", vector(1e-7))'
+        'count_values("v", vector(1e21)) or count_values("v", vector(1e-7)) or count_values("v", vector(0 * -1))'
       )
+      // Negative zero keeps its sign (Prometheus 2.42 answers "-0" for the last).
       expect(
         bodyOf(Vector, counted)
           .data.result.map((s) => s.metric.v)
           .sort()
-      ).toEqual(["0.0000001", "1000000000000000000000"])
+      ).toEqual(["-0", "0.0000001", "1000000000000000000000"])
     })
   )
 

@@ -14,6 +14,7 @@ export const goPlainDecimal = (value: number): string => {
   if (Number.isNaN(value)) return "NaN"
   if (value === Infinity) return "+Inf"
   if (value === -Infinity) return "-Inf"
+  if (Object.is(value, -0)) return "-0"
   const text = String(value)
   const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
   if (!match) return text

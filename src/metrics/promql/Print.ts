@@ -7,6 +7,7 @@
  * children indented two spaces a level; anything shorter stays on one line.
  */
 import type { At, Expr, Matcher, VectorMatching, VectorSelector } from "./Ast.js"
+import { goPlainDecimal } from "./GoFormat.js"
 
 const LINE_LIMIT = 100
 const INDENT = "  "
@@ -35,20 +36,6 @@ const duration = (ms: number): string => {
     }
   }
   return out
-}
-
-/** Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest digits, never an exponent. */
-const fixedNumber = (value: number): string => {
-  if (Number.isNaN(value)) return "NaN"
-  if (!Number.isFinite(value)) return value > 0 ? "+Inf" : "-Inf"
-  if (Object.is(value, -0)) return "-0"
-  const text = String(value)
-  const exponent = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text)
-  if (!exponent) return text
-  const [, sign, head, tail = "", power] = exponent
-  const digits = head! + tail
-  const e = Number(power)
-  return e >= 0 ? sign + digits.padEnd(e + 1, "0") : `${sign}0.${"0".repeat(-e - 1)}${digits}`
 }
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = {
@@ -149,7 +136,7 @@ const foldedNumber = (e: Extract<Expr, { kind: "unary" }>) =>
     : undefined
 
 const numberText = (e: Extract<Expr, { kind: "number" }>) =>
-  e.duration && Number.isFinite(e.value) ? duration(e.value * 1000) : fixedNumber(e.value)
+  e.duration && Number.isFinite(e.value) ? duration(e.value * 1000) : goPlainDecimal(e.value)
 
 /** A node's own text, without the parentheses around it. */
 const bareText = (e: Expr): string => {
