@@ -108,8 +108,13 @@ export class MetricsCompatApi extends HttpApiGroup.make("metricsCompat")
   .add(HttpApiEndpoint.get("buildinfo", "/status/buildinfo").addSuccess(PrometheusResponse))
   .add(
     HttpApiEndpoint.get("formatQuery", "/format_query")
-      .setUrlParams(Schema.Struct({ query: Schema.String }))
+      .setUrlParams(Schema.Struct({ query: Schema.optional(Schema.String) }))
       .addSuccess(PrometheusResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("formatQueryForm", "/format_query")
+      .addSuccess(PrometheusResponse)
+      .annotate(OpenApi.Description, form)
   )
   .prefix("/metrics-compat/api/v1")
   // PromQL failures answer Prometheus's own error shape; these are sluice's (auth, app gate, body).

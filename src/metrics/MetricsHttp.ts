@@ -156,6 +156,15 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           onSuccess: (params) => run(where, params)
         })
 
+    /** `format_query` needs no data: Prometheus answers it without a storage read. */
+    const formatted = (query: string | undefined) =>
+      promql.format(query ?? "").pipe(
+        Effect.map(success),
+        Effect.catchTag("PromQLError", (error) =>
+          Effect.succeed(failure(error.errorType, error.message))
+        )
+      )
+
     const get =
       <E, R>(run: Run<E, R>) =>
       ({ urlParams: where, request }: RawInput) =>
@@ -208,13 +217,12 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           })
         )
       )
-      .handleRaw("formatQuery", ({ urlParams: params }) =>
-        promql.format(params.query).pipe(
-          Effect.map(success),
-          Effect.catchTag("PromQLError", (error) =>
-            Effect.succeed(failure(error.errorType, error.message))
-          )
-        )
+      .handleRaw("formatQuery", ({ urlParams: params }) => formatted(params.query))
+      .handleRaw("formatQueryForm", ({ request }) =>
+        Effect.matchEffect(formParams(request), {
+          onFailure: (error) => Effect.succeed(failure(error.errorType, error.message)),
+          onSuccess: (params) => formatted(params.get("query"))
+        })
       )
   })
 )

@@ -66,6 +66,7 @@ const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["get", "/metrics-compat/api/v1/metadata"],
   ["get", "/metrics-compat/api/v1/status/buildinfo"],
   ["get", "/metrics-compat/api/v1/format_query"],
+  ["post", "/metrics-compat/api/v1/format_query"],
   ["get", "/v1/spl/capabilities"],
   ["post", "/v1/spl/search"],
   ["get", "/v1/apps/spl/searches"],

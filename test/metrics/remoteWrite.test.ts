@@ -376,6 +376,15 @@ layer(
       const bad = yield* get(`/format_query?query=${q("sum(")}`)
       expectPromError(bad, 400, "bad_data")
       expect(bodyOf(PromError, bad).error).toBe("parse error: unexpected input at char 5")
+      // As a form, as Prometheus takes it too; no query is a parse error, not a 400 of ours.
+      const server = yield* TestServer
+      const posted = yield* call(server, "POST", `${BASE}/format_query`, {
+        token: adminKeyOf(server),
+        rawBody: new URLSearchParams({ query: "sum(x)by(job)" }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" }
+      })
+      expect(bodyOf(Formatted, posted).data).toBe("sum by (job) (x)")
+      expectPromError(yield* get("/format_query"), 400, "bad_data")
     })
   )
 
