@@ -45,6 +45,11 @@ describe("PromQL grouping", () => {
     same("2 * -1 ^ 2", "2 * (-(1 ^ 2))")
     same("-1 ^ 2 * 3", "(-(1 ^ 2)) * 3")
     same("(-1) ^ 2", "(-1) ^ 2")
+    // A sign binds as tight as `*`: looser than `^`, also after a modifier.
+    same("a > -b offset 1m ^ 2", "a > (-((b offset 1m) ^ 2))")
+    same("-a * b", "(-a) * b")
+    same("-a ^ b", "-(a ^ b)")
+    same("a ^ -b ^ c", "a ^ (-(b ^ c))")
   })
 
   it("refuses bool on an operator that is not a comparison", () => {

@@ -1,7 +1,8 @@
 /**
- * PromQL text into the typed tree of Ast.ts, through lezer-promql's grammar. The
- * grammar parses `-1 ^ 2` as `(-1) ^ 2`; Prometheus binds `^` tighter than unary minus,
- * so a negative literal on the left of `^` is rebuilt as `-(1 ^ 2)`.
+ * PromQL text into the typed tree of Ast.ts, through lezer-promql's grammar. Two of the
+ * grammar's groupings are not Prometheus's, so binary operators are regrouped here
+ * (`binaryChain`): it binds a trailing `offset`/`@` to the whole binary expression before
+ * it, and it reads `-1 ^ 2` as `(-1) ^ 2` where Prometheus binds `^` tighter than a sign.
  */
 import { parser } from "@prometheus-io/lezer-promql"
 import type { SyntaxNode } from "@lezer/common"
@@ -84,8 +85,6 @@ const parseLiteral = (text: string): { readonly value: number; readonly duration
   }
   return { value: negative ? -value : value, duration }
 }
-
-const parseNumber = (text: string): number => parseLiteral(text).value
 
 interface Operator {
   readonly op: BinaryOp
@@ -200,7 +199,7 @@ export const parsePromQL = (text: string): Expr => {
     const pre = child(node, "AtModifierPreprocessors")
     if (pre) return pre.firstChild?.name === "AtStart" ? "start" : "end"
     const literal = child(node, "NumberDurationLiteral")
-    return Math.round(parseNumber(src(literal!)) * 1000)
+    return Math.round(parseLiteral(src(literal!)).value * 1000)
   }
 
   const build = (node: SyntaxNode): Expr => {
@@ -378,8 +377,10 @@ export const parsePromQL = (text: string): Expr => {
   const binaryChain = (node: SyntaxNode, outer: ReadonlyArray<Modifier>): Expr => {
     const operands: Array<Expr> = []
     const operators: Array<Operator> = []
-    // Number literals written with a sign: lezer reads `-1 ^ 2` as `(-1) ^ 2`.
-    const signed = new Set<Expr>()
+    // Signs before each operand, outermost first: a sign binds looser than `^` and as
+    // tight as `*`, which lezer does not do for `-b offset 1m ^ 2` or `-1 ^ 2`.
+    const signs: Array<ReadonlyArray<"-" | "+">> = []
+    let pending: Array<"-" | "+"> = []
     const flatten = (at: SyntaxNode, modifiers: ReadonlyArray<Modifier>) => {
       const { base, modifiers: all } = peel(at, modifiers)
       if (base.name === "BinaryExpr") {
@@ -388,29 +389,41 @@ export const parsePromQL = (text: string): Expr => {
         flatten(base.lastChild!, all)
         return
       }
-      const operand = modified(at, modifiers)
-      if (at.name === "NumberDurationLiteral" && src(at).startsWith("-")) signed.add(operand)
-      operands.push(operand)
+      if (base.name === "UnaryExpr") {
+        pending.push(src(base.firstChild!) === "-" ? "-" : "+")
+        flatten(base.lastChild!, all)
+        return
+      }
+      signs[operands.length] = pending
+      pending = []
+      const text = src(base)
+      if (base.name === "NumberDurationLiteral" && /^[-+]/.test(text) && all.length === 0) {
+        // A literal lezer read with its sign (`-1`): the sign is an operator here too.
+        const negative = text[0] === "-"
+        const signed = parseLiteral(text)
+        const value = negative ? -signed.value : signed.value
+        const duration = signed.duration
+        signs[operands.length] = [...signs[operands.length]!, negative ? "-" : "+"]
+        operands.push(duration ? { kind: "number", value, duration } : { kind: "number", value })
+      } else operands.push(modified(at, modifiers))
     }
     flatten(node, outer)
 
     let next = 0
     const climb = (least: number): Expr => {
-      let lhs = operands[next++]!
+      const prefix = signs[next] ?? []
+      let lhs: Expr
+      if (prefix.length > 0) {
+        signs[next] = []
+        lhs = climb(PRECEDENCE["^"])
+        for (const sign of [...prefix].reverse()) lhs = { kind: "unary", op: sign, expr: lhs }
+      } else lhs = operands[next++]!
       while (next - 1 < operators.length) {
         const { op, bool, matching } = operators[next - 1]!
         const precedence = PRECEDENCE[op]
         if (precedence < least) break
         const rhs = climb(op === "^" ? precedence : precedence + 1)
-        // Prometheus binds `^` tighter than a sign: `-1 ^ 2` is `-(1 ^ 2)`.
-        if (op === "^" && signed.has(lhs) && lhs.kind === "number") {
-          const unsigned: Expr = { kind: "number", value: -lhs.value }
-          lhs = {
-            kind: "unary",
-            op: "-",
-            expr: { kind: "binary", op, lhs: unsigned, rhs, bool, matching }
-          }
-        } else lhs = { kind: "binary", op, lhs, rhs, bool, matching }
+        lhs = { kind: "binary", op, lhs, rhs, bool, matching }
       }
       return lhs
     }
