@@ -140,6 +140,9 @@ const vector = (depth: number): string => {
       `round(${inner()}, ${pick(["0.1", "3", "-2", "0", "NaN"])})`,
       `${pick(FUNCTIONS)}(vector(${pick(NUMBERS)}))`,
       `vector(${pick(NUMBERS)}) ${pick(OPERATORS)} ${pick(NUMBERS)}`,
+      `-${selector()} ^ ${pick(NUMBERS)}`,
+      `${inner()} ${pick(OPERATORS)} -${selector()} ${pick(OPERATORS)} ${pick(NUMBERS)}`,
+      `${pick(NUMBERS)} ${pick(OPERATORS.slice(0, 7))} -${pick(NUMBERS)} ^ ${pick(NUMBERS)}`,
       `histogram_quantile(${pick(["-1", "2", "NaN", "0", "1", "0.5"])}, rate(demo_api_request_duration_seconds_bucket{path="/api/foo", method="GET", status="200"}[${pick(RANGES)}]))`
     ])
   return `histogram_quantile(${pick(["0.5", "0.9", "0.99"])}, sum by (le${random() < 0.5 ? ", path" : ""}) (rate(demo_api_request_duration_seconds_bucket[${pick(["1m", "5m"])}])))`
