@@ -158,12 +158,9 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
 
     /** `format_query` needs no data: Prometheus answers it without a storage read. */
     const formatted = (query: string | undefined) =>
-      promql.format(query ?? "").pipe(
-        Effect.map(success),
-        Effect.catchTag("PromQLError", (error) =>
-          Effect.succeed(failure(error.errorType, error.message))
-        )
-      )
+      promql
+        .format(query ?? "")
+        .pipe(Effect.map(success), Effect.catchTag("PromQLError", prometheusErrors.PromQLError))
 
     const get =
       <E, R>(run: Run<E, R>) =>
