@@ -1,8 +1,9 @@
 /**
  * `npx tsx test/metrics/randomQueries.ts` (`SEED`, `N`, `DEPTH`; `QUERIES=<file>` runs the
- * file's lines instead): random PromQL over the compliance suite's demo data, asked of a
- * Prometheus 2.42 and of sluice (a server process, as `npm start` runs it) as a range query
- * and an instant query at one of several times, compared by the compliance tester's rules.
+ * file's lines instead): random PromQL over the compliance suite's demo data and a few odd
+ * series (NaN, infinities, resets, gaps), asked of a Prometheus 2.42 and of sluice (a
+ * server process, as `npm start` runs it) as a range query and an instant query at one of
+ * several times, compared by the compliance tester's rules.
  * Prints each differing query with the first difference. Not part of the suite: besides
  * real differences it finds those Prometheus 3 makes against 2.42 (windows open on the
  * left, `atan2` dropping the name) and `topk`/`bottomk` keeping other series of equal
@@ -15,9 +16,10 @@ import * as path from "node:path"
 import { startServerProcess } from "../bench/serverProcess.js"
 import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
+import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { ApiReply, difference } from "./compare.js"
-import { DATA_END, demoSeries, minuteSlices } from "./demoData.js"
+import { DATA_END, DATA_START, demoSeries, minuteSlices } from "./demoData.js"
 
 /** mulberry32: the same queries for the same seed. */
 const randomFrom = (seed: number) => () => {
@@ -29,7 +31,44 @@ const randomFrom = (seed: number) => () => {
 const random = randomFrom(Number(process.env.SEED ?? 1))
 const pick = <A>(choices: ReadonlyArray<A>): A => choices[Math.floor(random() * choices.length)]!
 
+/**
+ * Series the demo data lacks, written alongside it: NaN and infinite values, negatives,
+ * zeros, counters that reset, irregular scrapes and gaps longer than the lookback.
+ */
+const oddSeries = (): ReadonlyArray<TestSeries> => {
+  const odd = randomFrom(4242)
+  const out: Array<TestSeries> = []
+  for (const [k, offset] of [
+    ["a", 111],
+    ["b", 2222],
+    ["c", 7777],
+    ["d", 12_345]
+  ] as const) {
+    const gauge: Array<readonly [number, number]> = []
+    const counter: Array<readonly [number, number]> = []
+    let level = odd() * 100 - 50
+    let total = 0
+    for (let t = DATA_START + offset; t < DATA_END; t += 10_000 + Math.floor(odd() * 10_000)) {
+      // A seven-minute gap every forty minutes, longer than the lookback.
+      if ((t - DATA_START) % 2_400_000 < 420_000 && k !== "a") continue
+      const r = odd()
+      level += (odd() - 0.5) * 20
+      gauge.push([
+        t,
+        r < 0.03 ? NaN : r < 0.04 ? Infinity : r < 0.05 ? -Infinity : r < 0.08 ? 0 : level
+      ])
+      total = odd() < 0.02 ? 0 : total + Math.floor(odd() * 5)
+      counter.push([t, odd() < 0.01 ? NaN : total])
+    }
+    out.push({ labels: { __name__: "odd_gauge", k }, samples: gauge })
+    out.push({ labels: { __name__: "odd_counter", k }, samples: counter })
+  }
+  return out
+}
+
 const GAUGES = [
+  "odd_gauge",
+  'odd_gauge{k=~"a|b"}',
   "demo_memory_usage_bytes",
   "demo_num_cpus",
   "demo_disk_usage_bytes",
@@ -40,6 +79,7 @@ const GAUGES = [
   'demo_num_cpus{instance=~"demo.*:10001"}'
 ]
 const COUNTERS = [
+  "odd_counter",
   "demo_cpu_usage_seconds_total",
   "demo_api_request_duration_seconds_count",
   "demo_api_request_duration_seconds_sum",
@@ -185,7 +225,7 @@ const compare = Effect.scoped(
     yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
     const reference = yield* startReceiver
     const sluice = `${server.url}/metrics-compat`
-    for (const slice of minuteSlices(demoSeries())) {
+    for (const slice of minuteSlices([...demoSeries(), ...oddSeries()])) {
       const body = remoteWriteBody(slice)
       yield* Effect.promise(() =>
         Promise.all([
