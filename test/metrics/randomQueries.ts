@@ -91,6 +91,8 @@ const LABELS = ["instance", "job", "mode", "type", "method", "path", "status", "
 const RANGES = ["1m", "5m", "90s", "10m", "3m", "30s", "1h"]
 const OFFSETS = ["", "", "", " offset 1m", " offset 5m", " offset 90s", " offset -1m"]
 const NUMBERS = ["0", "1", "2", "0.5", "-1", "100", "1e9", "3.7", "NaN", "Inf", "-Inf", "1e-3"]
+// Functions Prometheus 2.42 has too: the evaluator's own lists (Functions.ts) hold
+// Prometheus 3's, which the reference would refuse.
 const RANGE_FUNCTIONS = [
   "rate",
   "irate",
