@@ -28,6 +28,7 @@ import type { BodyRules } from "../http/RequestBody.js"
 import type { ApiParams } from "./http/Params.js"
 import {
   formParams,
+  limitParam,
   queryParam,
   requiredTime,
   stepParam,
@@ -127,16 +128,26 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         })
       })
 
+    /** At most `limit` of the answer, and Prometheus's warning when there was more. */
+    const limited = (params: ApiParams, all: ReadonlyArray<unknown>) =>
+      Effect.map(limitParam(params), (limit) =>
+        all.length > limit
+          ? success(all.slice(0, limit), ["results truncated due to limit"])
+          : success(all)
+      )
+
     const series = (where: Where, params: ApiParams) =>
       Effect.gen(function* () {
         const { scope, database } = yield* readScope(where)
-        return success(yield* promql.series(scope, database, yield* selectionOf(params)))
+        const selection = yield* selectionOf(params)
+        return yield* limited(params, yield* promql.series(scope, database, selection))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const labels = (where: Where, params: ApiParams) =>
       Effect.gen(function* () {
         const { scope, database } = yield* readScope(where)
-        return success(yield* promql.labelNames(scope, database, yield* selectionOf(params)))
+        const selection = yield* selectionOf(params)
+        return yield* limited(params, yield* promql.labelNames(scope, database, selection))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     type Run<E, R> = (
@@ -189,8 +200,12 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
       .handleRaw("labelValues", ({ urlParams: where, path, request }) =>
         Effect.gen(function* () {
           const { scope, database } = yield* readScope(where)
-          const selection = yield* selectionOf(urlParams(request))
-          return success(yield* promql.labelValues(scope, database, path.name, selection))
+          const params = urlParams(request)
+          const selection = yield* selectionOf(params)
+          return yield* limited(
+            params,
+            yield* promql.labelValues(scope, database, path.name, selection)
+          )
         }).pipe(Effect.catchTags(prometheusErrors))
       )
       .handleRaw("metadata", ({ urlParams: where }) =>

@@ -333,6 +333,28 @@ layer(
         `/series?${q("match[]")}=${q('{__name__=~"rw_.*", instance!="a"}')}`
       )
       expect(series.json).toEqual({ status: "success", data: [nan] })
+      // Prometheus 3's `limit`: at most that many, with its warning when there were more.
+      expect((yield* get(`/label/__name__/values?limit=2`)).json).toEqual({
+        status: "success",
+        data: ["rw_gauge", "rw_nan"],
+        warnings: ["results truncated due to limit"]
+      })
+      expect((yield* get(`/label/__name__/values?limit=3`)).json).toEqual({
+        status: "success",
+        data: ["rw_gauge", "rw_nan", "rw_total"]
+      })
+      const limitedLabels = yield* get(
+        `/labels?limit=1&${q("match[]")}=${q('{job="test", instance="a"}')}`
+      )
+      expect(limitedLabels.json).toMatchObject({
+        data: ["__name__"],
+        warnings: [expect.any(String)]
+      })
+      expect((yield* get(`/labels?limit=0`)).json).not.toHaveProperty("warnings")
+      const negative = yield* get(`/series?${q("match[]")}=rw_total&limit=-1`)
+      expectPromError(negative, 400, "bad_data")
+      expect(bodyOf(PromError, negative).error).toBe("limit must be non-negative")
+      expectPromError(yield* get(`/labels?limit=ten`), 400, "bad_data")
     })
   )
 

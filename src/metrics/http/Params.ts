@@ -79,3 +79,25 @@ export const queryParam = (params: ApiParams) => {
       )
     : Effect.succeed(query)
 }
+
+/**
+ * Prometheus 3's `limit` on series, labels and label values: at most that many; absent or
+ * 0, no limit. Its errors are Prometheus's words.
+ */
+export const limitParam = (params: ApiParams) => {
+  const text = params.get("limit") ?? ""
+  if (text === "") return Effect.succeed(Infinity)
+  const limit = /^[+-]?\d+$/.test(text) ? Number(text) : NaN
+  if (Number.isNaN(limit))
+    return Effect.fail(
+      new PromQLError({
+        errorType: "bad_data",
+        message: `strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`
+      })
+    )
+  if (limit < 0)
+    return Effect.fail(
+      new PromQLError({ errorType: "bad_data", message: "limit must be non-negative" })
+    )
+  return Effect.succeed(limit === 0 ? Infinity : limit)
+}

@@ -1,4 +1,7 @@
-/** Prometheus's HTTP API bodies: `{status, data}` and `{status: "error", errorType, error}`. */
+/**
+ * Prometheus's HTTP API bodies: `{status, data, warnings?}` and
+ * `{status: "error", errorType, error}`.
+ */
 import { HttpServerResponse } from "@effect/platform"
 import type { PromQLErrorType, PromQLResult } from "../../../domain/PromQL.js"
 import { goSampleValue } from "../promql/GoFormat.js"
@@ -30,7 +33,10 @@ export const resultData = (result: PromQLResult) => {
   }
 }
 
-export const success = (data: unknown) => HttpServerResponse.unsafeJson({ status: "success", data })
+export const success = (data: unknown, warnings: ReadonlyArray<string> = []) =>
+  HttpServerResponse.unsafeJson(
+    warnings.length === 0 ? { status: "success", data } : { status: "success", data, warnings }
+  )
 
 const STATUS: Record<typeof PromQLErrorType.Type, number> = {
   bad_data: 400,
