@@ -360,6 +360,15 @@ layer(
       ])
       // Sorting by it reads "" where it is missing (which order "" and "x" take is the sort
       // algorithm's, in Prometheus too: its natural order has neither before the other).
+      // Grouping and matching by it.
+      expect((yield* metrics("sum by (__proto__) (pp)")).sort()).toEqual([
+        '{"__proto__":"x"}',
+        "{}"
+      ])
+      expect((yield* metrics("pp * on (__proto__, k) pp")).sort()).toEqual([
+        '{"__proto__":"x","k":"1"}',
+        '{"k":"2"}'
+      ])
       expect((yield* metrics('sort_by_label(pp, "__proto__")')).sort()).toEqual([
         '{"__name__":"pp","__proto__":"x","k":"1"}',
         '{"__name__":"pp","k":"2"}'

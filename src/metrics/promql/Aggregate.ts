@@ -9,16 +9,11 @@ import { quantile } from "./Statistics.js"
 import { limitK, limitRatio, ratioSampler } from "./Limits.js"
 import { selectK } from "./TopK.js"
 import type { StepSeries, Value } from "./Values.js"
-import { EvaluationError, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
+import { EvaluationError, groupingLabels, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
 
 const groupLabels = (node: Aggregate) => {
   const names = new Set(node.grouping)
-  return node.without
-    ? (labels: Labels) =>
-        Object.fromEntries(
-          Object.entries(labels).filter(([n]) => !names.has(n) && n !== "__name__")
-        )
-    : (labels: Labels) => Object.fromEntries(Object.entries(labels).filter(([n]) => names.has(n)))
+  return (labels: Labels) => groupingLabels(labels, names, !node.without)
 }
 
 type Reducer = (values: ReadonlyArray<number>, param: number) => number

@@ -6,7 +6,14 @@ import type { EvalContext } from "./Selectors.js"
 import { labelOf, labelSet } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
-import { EvaluationError, labelsKey, showLabels, VectorBuilder, withoutName } from "./Values.js"
+import {
+  EvaluationError,
+  groupingLabels,
+  labelsKey,
+  showLabels,
+  VectorBuilder,
+  withoutName
+} from "./Values.js"
 
 /** Go's math.Mod: the sign of x, and x itself when y is infinite. */
 const goMod = (x: number, y: number) =>
@@ -58,13 +65,8 @@ const combine = (op: BinaryOp, x: number, y: number, bool: boolean, keep: number
 }
 
 /** The labels a series is matched by: those named by `on`, or all but those `ignoring` names. */
-const matchGroup = (matching: VectorMatching, labels: Labels): Labels => {
-  const names = new Set(matching.labels)
-  const group = labelSet()
-  for (const [name, value] of Object.entries(labels))
-    if (matching.on ? names.has(name) : !names.has(name) && name !== "__name__") group[name] = value
-  return group
-}
+const matchGroup = (matching: VectorMatching, labels: Labels): Labels =>
+  groupingLabels(labels, new Set(matching.labels), matching.on)
 
 const signature = (matching: VectorMatching) => (labels: Labels) =>
   labelsKey(matchGroup(matching, labels))

@@ -8,6 +8,7 @@
  */
 import type { At, Expr, Matcher, VectorMatching, VectorSelector } from "./Ast.js"
 import { goPlainDecimal } from "./GoFormat.js"
+import { isLabelName } from "../SeriesLabels.js"
 
 const LINE_LIMIT = 100
 const INDENT = "  "
@@ -72,7 +73,7 @@ const goQuote = (value: string): string => {
   return `${out}"`
 }
 
-const labelName = (name: string) => (/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name) ? name : goQuote(name))
+const labelName = (name: string) => (isLabelName(name) ? name : goQuote(name))
 
 const labelList = (names: ReadonlyArray<string>) => names.map(labelName).join(", ")
 

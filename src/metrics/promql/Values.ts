@@ -3,6 +3,7 @@
  * A vector is series with one slot per step (`undefined`: no sample at that step).
  */
 import type { Labels } from "../SeriesLabels.js"
+import { labelSet } from "../SeriesLabels.js"
 
 export interface StepSeries {
   readonly labels: Labels
@@ -52,6 +53,21 @@ export const withoutName = (labels: Labels): Labels => {
   if (!("__name__" in labels)) return labels
   const { __name__: _, ...rest } = labels
   return rest
+}
+
+/**
+ * The labels `by`/`on` name (`keep`), or all but those and the metric name
+ * (`without`/`ignoring`): how aggregations group series and vector matching matches them.
+ */
+export const groupingLabels = (
+  labels: Labels,
+  names: ReadonlySet<string>,
+  keep: boolean
+): Labels => {
+  const group = labelSet()
+  for (const [name, value] of Object.entries(labels))
+    if (keep ? names.has(name) : !names.has(name) && name !== "__name__") group[name] = value
+  return group
 }
 
 /** `{a="1", b="2"}`, as Prometheus prints label sets in errors. */
