@@ -18,6 +18,7 @@ import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { DATES, MATH, RANGE_FUNCTIONS as RANGE } from "../../src/metrics/promql/Functions.js"
 import { ApiReply, difference } from "./compare.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "./demoData.js"
 
@@ -91,49 +92,28 @@ const LABELS = ["instance", "job", "mode", "type", "method", "path", "status", "
 const RANGES = ["1m", "5m", "90s", "10m", "3m", "30s", "1h"]
 const OFFSETS = ["", "", "", " offset 1m", " offset 5m", " offset 90s", " offset -1m"]
 const NUMBERS = ["0", "1", "2", "0.5", "-1", "100", "1e9", "3.7", "NaN", "Inf", "-Inf", "1e-3"]
-// Functions Prometheus 2.42 has too: the evaluator's own lists (Functions.ts) hold
-// Prometheus 3's, which the reference would refuse.
-const RANGE_FUNCTIONS = [
-  "rate",
-  "irate",
-  "increase",
-  "delta",
-  "idelta",
-  "deriv",
-  "changes",
-  "resets",
-  "avg_over_time",
-  "sum_over_time",
-  "min_over_time",
-  "max_over_time",
-  "count_over_time",
-  "stddev_over_time",
-  "stdvar_over_time",
-  "last_over_time",
-  "present_over_time",
-  "absent_over_time"
-]
+// The evaluator's own function lists, less what Prometheus 2.42 (the reference) lacks and
+// the range functions that take a parameter besides the range (generated apart below).
+const PROMETHEUS_3_ONLY = new Set([
+  "mad_over_time",
+  "double_exponential_smoothing",
+  "first_over_time",
+  "ts_of_first_over_time",
+  "ts_of_last_over_time",
+  "ts_of_max_over_time",
+  "ts_of_min_over_time"
+])
+const RANGE_FUNCTIONS = [...RANGE].filter(
+  (fn) => !PROMETHEUS_3_ONLY.has(fn) && fn !== "quantile_over_time" && fn !== "predict_linear"
+)
 const FUNCTIONS = [
-  "abs",
-  "ceil",
-  "floor",
-  "exp",
-  "sqrt",
-  "ln",
-  "log2",
-  "log10",
-  "sgn",
+  ...Object.keys(MATH),
+  ...Object.keys(DATES),
   "round",
   "timestamp",
-  "minute",
-  "hour",
-  "day_of_week",
   "sort",
   "sort_desc",
-  "absent",
-  "deg",
-  "sin",
-  "atanh"
+  "absent"
 ]
 const AGGREGATIONS = ["sum", "avg", "min", "max", "count", "stddev", "stdvar", "group"]
 const OPERATORS = ["+", "-", "*", "/", "%", "^", "atan2", "==", "!=", ">", "<", ">=", "<="]
