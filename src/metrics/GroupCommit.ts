@@ -1,20 +1,23 @@
 /**
- * Accepted writes of one database into the engine in batches: while one batch is being
- * stored, the writes that arrive wait, and the next batch takes them all. No timer: a
- * batch starts as soon as the previous one ends, so an idle database stores a write at
- * once and a busy one stores many per engine insert (measured on the demo data: an
- * insert of five one-minute bodies costs chDB 4.4 ms a body, one body alone 6.7 ms).
+ * Accepted writes of one database into the engine in batches. A batch starts when the
+ * writes waiting weigh `batchWeight`, when the first of them has waited `linger`, or at
+ * once when someone waits for them (`settled`, a writer held back by `room`, a retry
+ * after a failure); never while another batch of the database is being stored, so a busy
+ * database stores many writes per engine insert. Readers wait with `settled`, so holding
+ * writes back never hides one from a read; it only spares the engine: measured on the
+ * demo data, an insert of five one-minute bodies costs chDB 4.4 ms a body, one body alone
+ * 6.7 ms, and every insert is a part the engine merges later.
  *
  * A failed batch is kept, ahead of newer writes, for the next attempt: the next `add`
  * or `settled`. Whoever waits on it gets the failure.
  */
 import { Deferred, Effect, Exit, FiberId } from "effect"
-import type { Scope } from "effect"
+import type { Duration, Scope } from "effect"
 
 export interface GroupCommit<W, E> {
   /** Waits while the writes not yet stored reach the bound; fails if storing them fails. */
   readonly room: Effect.Effect<void, E>
-  /** Queues an accepted write and starts a batch if none is running. */
+  /** Queues an accepted write; starts a batch if none is running and the waiting writes are due. */
   readonly add: (write: W) => Effect.Effect<void>
   /** Waits until every write added before it is stored. */
   readonly settled: Effect.Effect<void, E>
@@ -31,6 +34,10 @@ export const makeGroupCommit = <W, E>(options: {
   readonly weight: (write: W) => number
   /** Total weight of waiting writes at which `room` waits. */
   readonly bound: number
+  /** Total weight of waiting writes at which a batch starts without waiting longer. */
+  readonly batchWeight: number
+  /** How long the first waiting write waits at most before its batch starts. */
+  readonly linger: Duration.DurationInput
   /** Where batches run: they outlive the request that started them. */
   readonly scope: Scope.Scope
 }): GroupCommit<W, E> => {
@@ -40,6 +47,10 @@ export const makeGroupCommit = <W, E>(options: {
   let waitingDone: Deferred.Deferred<void, E> | undefined
   // The batch being stored, if any.
   let running: Deferred.Deferred<void, E> | undefined
+  // The waiting writes are to be stored as soon as no batch is running, whatever they weigh.
+  let urgent = false
+
+  const due = () => waiting.length > 0 && (urgent || waitingWeight >= options.batchWeight)
 
   const run = (batch: ReadonlyArray<W>, done: Deferred.Deferred<void, E>): Effect.Effect<void> =>
     Effect.exit(options.store(batch)).pipe(
@@ -51,6 +62,8 @@ export const makeGroupCommit = <W, E>(options: {
         waitingWeight = waiting.reduce((sum, write) => sum + options.weight(write), 0)
         waitingDone = Deferred.unsafeMake<void, E>(FiberId.none)
         running = undefined
+        // Tried again on the next add or settled, not left to linger.
+        urgent = true
         return Effect.zipRight(
           Deferred.done(done, exit),
           newer === undefined ? Effect.void : Deferred.done(newer, exit)
@@ -65,25 +78,43 @@ export const makeGroupCommit = <W, E>(options: {
     waiting = []
     waitingWeight = 0
     waitingDone = undefined
+    urgent = false
     running = done
     return run(batch, done)
   }
 
   const next: Effect.Effect<void> = Effect.suspend(() => {
-    if (waiting.length > 0) return take()
+    if (due()) return take()
     running = undefined
     return Effect.void
   })
 
   const start: Effect.Effect<void> = Effect.suspend(() =>
-    running !== undefined || waiting.length === 0
+    running !== undefined || !due()
       ? Effect.void
       : Effect.asVoid(Effect.forkIn(take(), options.scope))
   )
 
+  // Started with the first write of a batch: once `linger` has passed, that batch is due,
+  // unless it was taken meanwhile.
+  const lingerFor = (batch: Deferred.Deferred<void, E>) =>
+    Effect.forkIn(
+      Effect.sleep(options.linger).pipe(
+        Effect.zipRight(
+          Effect.suspend(() => {
+            if (waitingDone !== batch) return Effect.void
+            urgent = true
+            return start
+          })
+        )
+      ),
+      options.scope
+    )
+
   const settled: Effect.Effect<void, E> = Effect.suspend(() => {
     if (waitingDone !== undefined) {
       const done = waitingDone
+      urgent = true
       return Effect.zipRight(start, Deferred.await(done))
     }
     return running === undefined ? Effect.void : Deferred.await(running)
@@ -97,8 +128,10 @@ export const makeGroupCommit = <W, E>(options: {
     Effect.suspend(() => {
       waiting.push(write)
       waitingWeight += options.weight(write)
-      waitingDone ??= Deferred.unsafeMake<void, E>(FiberId.none)
-      return start
+      if (waitingDone !== undefined) return start
+      const batch = Deferred.unsafeMake<void, E>(FiberId.none)
+      waitingDone = batch
+      return Effect.zipRight(start, Effect.asVoid(lingerFor(batch)))
     })
 
   const abandon = (error: E) =>
@@ -107,6 +140,7 @@ export const makeGroupCommit = <W, E>(options: {
       waiting = []
       waitingWeight = 0
       waitingDone = undefined
+      urgent = false
       return done === undefined ? Effect.void : Effect.asVoid(Deferred.fail(done, error))
     })
 

@@ -30,6 +30,17 @@ import { makeTablesVersions } from "./TablesVersions.js"
 /** Samples accepted and not yet stored, per database, past which a write waits. */
 const WAITING_SAMPLES = 1_000_000
 const FINAL_FLUSH = Duration.seconds(10)
+/**
+ * A database's accepted samples go into the engine once this many wait or the first has
+ * waited a second, sooner when a read waits for them (GroupCommit.ts): about 40 bodies
+ * of a 4-shard sender an insert. Each insert is a part the engine merges later, so a
+ * steady stream of small ones costs more than their rows. `bench metrics`, alternating
+ * with storing at once: from 4 shards sluice's CPU 1.68–1.89 s against 2.15–2.39 and the
+ * ratio to Prometheus 0.39–0.44 against 0.34–0.36; one body at a time 1.13–1.22 against
+ * 1.13–1.14 (writes are answered from the log, so holding them back delays no answer).
+ */
+const BATCH_SAMPLES = 100_000
+const BATCH_LINGER = Duration.seconds(1)
 
 interface Accepted {
   readonly rows: TableRows
@@ -92,6 +103,8 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
           store: storeBatch(where),
           weight: (one: Accepted) => one.samples,
           bound: WAITING_SAMPLES,
+          batchWeight: BATCH_SAMPLES,
+          linger: BATCH_LINGER,
           scope
         })
         commits.set(keyOf(where), commit)

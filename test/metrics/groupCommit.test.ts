@@ -1,11 +1,13 @@
 /**
  * Accepted writes go into the engine in batches: what arrives while a batch is stored
  * goes in the next one, whoever waits hears when their writes are stored or why not, a
- * failed batch is stored again before newer writes, and the bound holds writers back.
+ * failed batch is stored again before newer writes, and the bound holds writers back;
+ * a batch waits for its weight or its linger unless someone waits for it (TestClock).
  * The store here is a stand-in whose every batch waits for the test's go-ahead.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Deferred, Effect, Exit, Fiber, Queue } from "effect"
+import type { Scope } from "effect"
+import { Data, Deferred, Effect, Exit, Fiber, Option, Queue, TestClock, TestContext } from "effect"
 import { makeGroupCommit } from "../../src/metrics/GroupCommit.js"
 
 class Refused extends Data.TaggedError("Refused")<{ readonly batch: ReadonlyArray<string> }> {}
@@ -28,16 +30,36 @@ const controlledStore = Effect.gen(function* () {
   return { store, stored, nextBatch }
 })
 
-const commitWith = (bound: number) =>
+// Without a batch weight, every write is due at once.
+const commitWith = (bound: number, batchWeight = 0) =>
   Effect.gen(function* () {
     const controlled = yield* controlledStore
     const commit = makeGroupCommit({
       store: controlled.store,
       weight: (write: string) => write.length,
       bound,
+      batchWeight,
+      linger: "1 second",
       scope: yield* Effect.scope
     })
     return { ...controlled, commit }
+  })
+
+/**
+ * Under the test's own `TestClock` (as in tablesVersions.test.ts): in the shared test
+ * process another file's `layer(...)` leaves the module's `it.effect` without test services.
+ */
+const onTestClock = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) =>
+  effect.pipe(Effect.scoped, Effect.provide(TestContext.TestContext))
+
+/** No batch has started: the stand-in store has not been handed one. */
+const pending = <A>(nextBatch: Effect.Effect<A>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.fork(nextBatch)
+    yield* Effect.yieldNow()
+    const none = Option.isNone(yield* Fiber.poll(fiber))
+    yield* Fiber.interrupt(fiber)
+    return none
   })
 
 describe("GroupCommit", () => {
@@ -142,5 +164,66 @@ describe("GroupCommit", () => {
         yield* commit.settled
         expect(stored).toEqual([["a"]])
       })
+  )
+
+  it.live("below the batch weight, writes wait for the first one's linger", () =>
+    Effect.gen(function* () {
+      const { commit, nextBatch, stored } = yield* commitWith(1000, 10)
+      yield* commit.add("ab")
+      yield* TestClock.adjust("600 millis")
+      yield* commit.add("cd")
+      yield* TestClock.adjust("399 millis")
+      expect(yield* pending(nextBatch)).toBe(true)
+      // One second after the first write: both go, whatever they weigh.
+      yield* TestClock.adjust("1 millis")
+      const batch = yield* nextBatch
+      expect(batch.batch).toEqual(["ab", "cd"])
+      yield* Deferred.succeed(batch.finish, undefined)
+      // The next write's linger starts with it, not with the first one's.
+      yield* commit.add("ef")
+      yield* TestClock.adjust("999 millis")
+      expect(yield* pending(nextBatch)).toBe(true)
+      yield* TestClock.adjust("1 millis")
+      const later = yield* nextBatch
+      expect(later.batch).toEqual(["ef"])
+      yield* Deferred.succeed(later.finish, undefined)
+      yield* commit.settled
+      expect(stored).toEqual([["ab", "cd"], ["ef"]])
+    }).pipe(onTestClock)
+  )
+
+  it.live(
+    "writes reaching the batch weight go at once; a reader does not wait for the linger",
+    () =>
+      Effect.gen(function* () {
+        const { commit, nextBatch } = yield* commitWith(1000, 10)
+        yield* commit.add("abcde")
+        yield* commit.add("fghij")
+        const heavy = yield* nextBatch
+        expect(heavy.batch).toEqual(["abcde", "fghij"])
+        yield* Deferred.succeed(heavy.finish, undefined)
+        yield* commit.add("k")
+        expect(yield* pending(nextBatch)).toBe(true)
+        const reader = yield* Effect.fork(commit.settled)
+        const light = yield* nextBatch
+        expect(light.batch).toEqual(["k"])
+        yield* Deferred.succeed(light.finish, undefined)
+        yield* Fiber.join(reader)
+      }).pipe(onTestClock)
+  )
+
+  it.live("a linger that ends while a batch is stored sends its writes right after it", () =>
+    Effect.gen(function* () {
+      const { commit, nextBatch } = yield* commitWith(1000, 10)
+      yield* commit.add("abcdefghij")
+      const first = yield* nextBatch
+      yield* commit.add("k")
+      yield* TestClock.adjust("2 seconds")
+      expect(yield* pending(nextBatch)).toBe(true)
+      yield* Deferred.succeed(first.finish, undefined)
+      const second = yield* nextBatch
+      expect(second.batch).toEqual(["k"])
+      yield* Deferred.succeed(second.finish, undefined)
+    }).pipe(onTestClock)
   )
 })
