@@ -27,7 +27,8 @@ const isolated = [
   "test/metrics/compliance.test.ts",
   "test/spl/searchWindow.test.ts",
   "test/metrics/promtool.test.ts",
-  "test/metrics/functionsAgainstPrometheus.test.ts"
+  "test/metrics/functionsAgainstPrometheus.test.ts",
+  "test/metrics/apiAgainstPrometheus.test.ts"
 ]
 
 /**

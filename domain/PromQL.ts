@@ -5,7 +5,7 @@
  * cancel, read-only). Transports render the results (the Prometheus HTTP API).
  */
 import { Context, Schema } from "effect"
-import type { Effect } from "effect"
+import type { Effect, Option } from "effect"
 import type { ClusterScope } from "./Authorization.js"
 import type { Conflict, Forbidden } from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
@@ -63,6 +63,21 @@ export class SeriesSelection extends Schema.Class<SeriesSelection>("SeriesSelect
   start: Schema.optional(Schema.Number),
   end: Schema.optional(Schema.Number)
 }) {}
+
+/** The selectors of `query` whose exemplars are asked for, over `[start, end]` in ms (open without them). */
+export class ExemplarsQuery extends Schema.Class<ExemplarsQuery>("ExemplarsQuery")({
+  query: Schema.String,
+  start: Schema.optional(Schema.Number),
+  end: Schema.optional(Schema.Number)
+}) {}
+
+/** A series' exemplars, as `query_exemplars` answers them (times in ms). */
+export const ExemplarSeries = Schema.Struct({
+  seriesLabels: Labels,
+  exemplars: Schema.Array(
+    Schema.Struct({ labels: Labels, value: Schema.Number, timestamp: Schema.Number })
+  )
+})
 
 /** What remote write said about a metric family (`/metadata`). */
 export const MetricMetadata = Schema.Struct({
@@ -130,6 +145,16 @@ export class PromQL extends Context.Tag("sluice/PromQL")<
       name: string,
       selection: SeriesSelection
     ) => Effect.Effect<ReadonlyArray<string>, PromQLFailure>
+    /**
+     * The exemplars of the series the query's selectors name; none when the query has no
+     * selector (Prometheus then answers no content). A query that does not parse, or an
+     * end before the start, is `bad_data`.
+     */
+    readonly exemplars: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      query: ExemplarsQuery
+    ) => Effect.Effect<Option.Option<ReadonlyArray<typeof ExemplarSeries.Type>>, PromQLFailure>
     /** The newest metadata per metric family (of one family when `metric` is given). */
     readonly metadata: (
       scope: ClusterScope,

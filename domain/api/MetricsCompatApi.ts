@@ -50,6 +50,16 @@ export const LabelsParams = Schema.Struct({
   end: optional,
   limit: optional
 })
+export const ExemplarsParams = Schema.Struct({ query: optional, start: optional, end: optional })
+/** Prometheus's filters of `/rules`; sluice has no rules, so they select among none. */
+export const RulesParams = Schema.Struct({
+  type: optional,
+  "rule_name[]": matchers,
+  "rule_group[]": matchers,
+  "file[]": matchers,
+  "match[]": matchers,
+  exclude_alerts: optional
+})
 export const MetadataParams = Schema.Struct({
   metric: optional,
   limit: optional,
@@ -104,6 +114,29 @@ export class MetricsCompatApi extends HttpApiGroup.make("metricsCompat")
     HttpApiEndpoint.get("metadata", "/metadata")
       .setUrlParams(withScope(MetadataParams))
       .addSuccess(PrometheusResponse)
+  )
+  .add(
+    read("queryExemplars", "/query_exemplars")
+      .setUrlParams(withScope(ExemplarsParams))
+      .addSuccess(HttpApiSchema.NoContent)
+      .annotate(
+        OpenApi.Description,
+        "Remote write's exemplars are not stored: a query naming series answers none; one naming none, no content."
+      )
+  )
+  .add(readByForm("queryExemplars", "/query_exemplars").addSuccess(HttpApiSchema.NoContent))
+  .add(
+    read("rules", "/rules")
+      .setUrlParams(withScope(RulesParams))
+      .annotate(
+        OpenApi.Description,
+        "sluice evaluates no recording or alerting rules: no groups, as Prometheus without rule files."
+      )
+  )
+  .add(
+    read("alerts", "/alerts")
+      .setUrlParams(DataScopeParams)
+      .annotate(OpenApi.Description, "No alerting rules, so no alerts.")
   )
   .add(HttpApiEndpoint.get("buildinfo", "/status/buildinfo").addSuccess(PrometheusResponse))
   .add(

@@ -16,6 +16,7 @@ import type { QueryRefused } from "../../domain/Errors.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import type { ExplainedQuery } from "../../domain/PromQL.js"
 import {
+  ExemplarsQuery,
   InstantQuery,
   PromQL,
   PromQLError,
@@ -82,7 +83,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
     const authorization = yield* Authorization
     const apps = yield* AppRegistry
     const selection = yield* DatabaseSelection
-    const rules = writeRules(writes.limit)
+    const bodyRules = writeRules(writes.limit)
 
     const readScope = (where: Where) =>
       Effect.gen(function* () {
@@ -150,6 +151,32 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         return yield* limited(params, yield* promql.labelNames(scope, database, selection))
       }).pipe(Effect.catchTags(prometheusErrors))
 
+    const exemplars = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        const { scope, database } = yield* readScope(where)
+        const start = yield* timeParam(params, "start", Option.none())
+        const end = yield* timeParam(params, "end", Option.none())
+        const query = new ExemplarsQuery({
+          query: params.get("query") ?? "",
+          ...(start === undefined ? {} : { start }),
+          ...(end === undefined ? {} : { end })
+        })
+        return Option.match(yield* promql.exemplars(scope, database, query), {
+          onNone: () => HttpServerResponse.empty({ status: 204 }),
+          onSome: success
+        })
+      }).pipe(Effect.catchTags(prometheusErrors))
+
+    // sluice evaluates no recording or alerting rules: Prometheus's answers without rule files.
+    const rules = (where: Where, params: ApiParams) =>
+      Effect.gen(function* () {
+        yield* readScope(where)
+        const type = (params.get("type") ?? "").toLowerCase()
+        if (type !== "" && type !== "alert" && type !== "record")
+          return failure("bad_data", `invalid parameter "type": not supported value "${type}"`)
+        return success({ groups: [] })
+      })
+
     type Run<E, R> = (
       where: Where,
       params: ApiParams
@@ -184,7 +211,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           const caller = yield* CurrentCaller
           const database = yield* requestedDatabase(where.database)
           // Snappy is the protocol's own framing, undone by the decoder, not a content-encoding.
-          const body = yield* wholeBody(request, rules, "identity")
+          const body = yield* wholeBody(request, bodyRules, "identity")
           yield* writes.write(caller, { ...where, database }, body)
           return HttpServerResponse.empty({ status: 204 })
         })
@@ -216,6 +243,12 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           const entries = Object.entries(all)
           return success(Object.fromEntries(limit > 0 ? entries.slice(0, limit) : entries))
         }).pipe(Effect.catchTags(prometheusErrors))
+      )
+      .handleRaw("queryExemplars", get(exemplars))
+      .handleRaw("queryExemplarsForm", form(exemplars))
+      .handleRaw("rules", get(rules))
+      .handleRaw("alerts", ({ urlParams: where }) =>
+        Effect.as(readScope(where), success({ alerts: [] }))
       )
       .handleRaw("buildinfo", () =>
         Effect.succeed(

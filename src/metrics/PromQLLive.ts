@@ -3,17 +3,23 @@
  * (Eval.ts) over samples read through `QueryRunner`, shape the result as Prometheus
  * does. A query reads once `SeriesStore` says every write accepted before it is stored.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { PromQL, PromQLError } from "../../domain/PromQL.js"
 import { RangeQuery } from "../../domain/PromQL.js"
-import type { InstantQuery, PromQLResult, SeriesSelection } from "../../domain/PromQL.js"
+import type {
+  ExemplarsQuery,
+  InstantQuery,
+  PromQLResult,
+  SeriesSelection
+} from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import { nonNegativeInt } from "../config/ConfigValues.js"
 import { queryConfig } from "../config/SluiceConfig.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import type { Matcher } from "./promql/Ast.js"
+import { selectorsIn } from "./promql/Ast.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
 import { explainingFetch } from "./promql/Explain.js"
 import { prettyExpr } from "./promql/Print.js"
@@ -74,7 +80,7 @@ export const PromQLLive = Layer.effect(
 
     const rangeOver = <E, E2>(query: RangeQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
       Effect.gen(function* () {
-        if (query.end < query.start)
+        if (query.start !== undefined && query.end !== undefined && query.end < query.start)
           return yield* badData("end timestamp must not be before start time")
         if (!(query.step > 0))
           return yield* badData(
@@ -242,6 +248,19 @@ export const PromQLLive = Layer.effect(
       return prettyExpr(yield* parse(query))
     })
 
+    // Remote write's exemplars are not stored (RemoteWriteDecode.ts): a query that names
+    // series has none, as Prometheus answers with its exemplar storage off (its default).
+    const exemplars = Effect.fn("PromQL.exemplars")(function* (
+      _scope: ClusterScope,
+      _database: DatabaseName,
+      query: ExemplarsQuery
+    ) {
+      if (query.start !== undefined && query.end !== undefined && query.end < query.start)
+        return yield* badData("end timestamp must not be before start timestamp")
+      const expr = yield* parse(query.query)
+      return selectorsIn(expr).length === 0 ? Option.none() : Option.some([])
+    })
+
     return PromQL.of({
       range,
       instant,
@@ -250,6 +269,7 @@ export const PromQLLive = Layer.effect(
       series,
       labelNames,
       labelValues,
+      exemplars,
       metadata
     })
   })

@@ -129,6 +129,9 @@ layer(
       expectSluiceError(refused, 404, "not_found")
       expect(bodyOf(ErrorBody, refused).hint).toContain("PUT /v1/apps/metrics-app")
       expectSluiceError(yield* get(`/query?query=1`), 404, "not_found")
+      // What Grafana asks besides queries is behind the same gate.
+      for (const path of ["/rules", "/alerts", "/query_exemplars?query=up"])
+        expectSluiceError(yield* get(path), 404, "not_found")
       yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
     })
   )

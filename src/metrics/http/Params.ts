@@ -39,10 +39,10 @@ export const formParams = (request: HttpServerRequest.HttpServerRequest) =>
     }
   )
 
-const invalid = (name: string, value: string, what: string) =>
+const invalid = (name: string, value: string, what: string, context = "") =>
   new PromQLError({
     errorType: "bad_data",
-    message: `invalid parameter "${name}": cannot parse "${value}" to a valid ${what}`
+    message: `invalid parameter "${name}": ${context}cannot parse "${value}" to a valid ${what}`
   })
 
 export const timeParam = (params: ApiParams, name: string, fallback: Option.Option<number>) => {
@@ -53,7 +53,10 @@ export const timeParam = (params: ApiParams, name: string, fallback: Option.Opti
       onSome: (value) => Effect.succeed(value)
     })
   const ms = parseTime(text)
-  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid(name, text, "timestamp"))
+  // Prometheus's optional times say more than its required ones (`parseTimeParam`).
+  return Number.isFinite(ms)
+    ? Effect.succeed(ms)
+    : Effect.fail(invalid(name, text, "timestamp", `Invalid time value for '${name}': `))
 }
 
 export const requiredTime = (params: ApiParams, name: string) => {

@@ -108,3 +108,28 @@ export type Expr =
 
 export const COMPARISONS: ReadonlySet<BinaryOp> = new Set(["==", "!=", ">", "<", ">=", "<="])
 export const SET_OPS: ReadonlySet<BinaryOp> = new Set(["and", "or", "unless"])
+
+/** The vector selectors of `expr`, in the order the query writes them. */
+export const selectorsIn = (expr: Expr): ReadonlyArray<VectorSelector> => {
+  switch (expr.kind) {
+    case "number":
+    case "string":
+      return []
+    case "selector":
+      return [expr]
+    case "matrix":
+      return [expr.selector]
+    case "unary":
+    case "subquery":
+      return selectorsIn(expr.expr)
+    case "binary":
+      return [...selectorsIn(expr.lhs), ...selectorsIn(expr.rhs)]
+    case "aggregate":
+      return [
+        ...(expr.param === undefined ? [] : selectorsIn(expr.param)),
+        ...selectorsIn(expr.expr)
+      ]
+    case "call":
+      return expr.args.flatMap(selectorsIn)
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The API's edges beside the real Prometheus 2.42, asked the same calls after the same
+ * write: what Grafana's data source asks besides queries (`query_exemplars`, `rules`,
+ * `alerts`) and how bad times and queries are refused, compared by status and body.
+ * Skips without Prometheus.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { installApp } from "../support/client.js"
+import { hasPrometheus, startReceiver } from "../support/prometheus.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
+
+const ADMIN = "api-compare-admin@example.com"
+const PASSWORD = "api compare admin password"
+const T0 = 1_700_000_000_000
+
+/** Status and body of a call; a form POST when `form` is given. */
+const ask = (url: string, token: string | undefined, form?: string) =>
+  Effect.promise(async () => {
+    const headers: Record<string, string> =
+      token === undefined ? {} : { authorization: `Bearer ${token}` }
+    const response = await fetch(
+      url,
+      form === undefined
+        ? { headers }
+        : {
+            method: "POST",
+            body: form,
+            headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }
+          }
+    )
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
+  })
+
+/**
+ * Each asked of both as written (paths under /api/v1); `form` sends the parameters as a
+ * body. `syntax`: a query that does not parse, compared by status and error kind only
+ * (sluice's parser words its messages otherwise).
+ */
+const CALLS: ReadonlyArray<{
+  readonly path: string
+  readonly form?: string
+  readonly syntax?: true
+}> = [
+  { path: `query_exemplars?query=up&start=${T0 / 1000 - 60}&end=${T0 / 1000 + 60}` },
+  { path: "query_exemplars?query=rate(up[5m])" },
+  { path: "query_exemplars", form: `query=up&start=0&end=${T0 / 1000}` },
+  // No selector: Prometheus answers 204 without a body.
+  { path: "query_exemplars?query=1%2B1" },
+  { path: "query_exemplars", syntax: true },
+  { path: "query_exemplars?query=up(", syntax: true },
+  { path: "query_exemplars?query=up&start=abc" },
+  { path: "query_exemplars?query=up(&end=abc" },
+  { path: "query_exemplars?query=up&start=100&end=10" },
+  { path: "rules" },
+  { path: "rules?type=alert" },
+  { path: "rules?type=RECORD&rule_name[]=x" },
+  { path: "rules?type=foo" },
+  { path: "alerts" },
+  // Optional times say which parameter and why; required ones (query_range's) less.
+  { path: "series?match[]=up&start=abc" },
+  { path: "labels?end=yesterday" },
+  { path: "label/job/values?start=abc" },
+  { path: "query?query=up&time=abc" },
+  { path: "query_range?query=up&start=abc&end=1&step=1" }
+]
+
+layer(
+  TestServer.layer(freshDataDir("metrics-api-compare"), {
+    SLUICE_ADMIN_EMAIL: ADMIN,
+    SLUICE_ADMIN_PASSWORD: PASSWORD
+  }),
+  { excludeTestServices: true, timeout: 180_000 }
+)("The Prometheus API's edges beside Prometheus 2.42", (it) => {
+  it.scoped.skipIf(!hasPrometheus)(
+    "exemplars, rules, alerts and bad parameters answer as Prometheus answers them",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+        const reference = yield* startReceiver
+        const body = remoteWriteBody([
+          { labels: { __name__: "up", job: "a", instance: "x" }, samples: [[T0, 1]] }
+        ])
+        const sluice = `${server.url}/metrics-compat`
+        for (const [base, headers] of [
+          [reference.url, REMOTE_WRITE_HEADERS],
+          [sluice, { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }]
+        ] as const) {
+          const status = yield* Effect.promise(() =>
+            fetch(`${base}/api/v1/write`, { method: "POST", body, headers }).then((r) => r.status)
+          )
+          expect(status).toBe(204)
+        }
+        for (const call of CALLS) {
+          const theirs = yield* ask(`${reference.url}/api/v1/${call.path}`, undefined, call.form)
+          const ours = yield* ask(`${sluice}/api/v1/${call.path}`, token, call.form)
+          if (call.syntax === undefined) expect(ours, call.path).toEqual(theirs)
+          else
+            expect([ours.status, ours.body.errorType], call.path).toEqual([
+              theirs.status,
+              theirs.body.errorType
+            ])
+        }
+        // The answers are not all alike: empty lists, no content, and refusals.
+        const statuses = new Set<number>()
+        for (const call of CALLS)
+          statuses.add((yield* ask(`${sluice}/api/v1/${call.path}`, token, call.form)).status)
+        expect([...statuses].sort()).toEqual([200, 204, 400])
+      })
+  )
+})
