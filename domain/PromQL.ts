@@ -20,25 +20,34 @@ export const PromQLErrorType = Schema.Literal(
   "internal"
 )
 
-/** A query Prometheus would refuse (`bad_data`) or fail while evaluating (`execution`). */
+/**
+ * A query Prometheus would refuse (`bad_data`) or fail while evaluating (`execution`).
+ * `parameter`: the request's input at fault, when it is one (Prometheus's API names it).
+ */
 export class PromQLError extends Schema.TaggedError<PromQLError>()("PromQLError", {
   errorType: PromQLErrorType,
-  message: Schema.String
+  message: Schema.String,
+  parameter: Schema.optional(Schema.String)
 }) {}
 
 export const Labels = Schema.Record({ key: Schema.String, value: Schema.String })
 
-/** Times in milliseconds since the epoch, the step in milliseconds. */
+/**
+ * Times in milliseconds since the epoch, the step in milliseconds. `timeout` (ms): the
+ * query's own bound, within the service's (`SLUICE_QUERY_TIMEOUT_SECONDS`).
+ */
 export class RangeQuery extends Schema.Class<RangeQuery>("RangeQuery")({
   query: Schema.String,
   start: Schema.Number,
   end: Schema.Number,
-  step: Schema.Number
+  step: Schema.Number,
+  timeout: Schema.optional(Schema.Number)
 }) {}
 
 export class InstantQuery extends Schema.Class<InstantQuery>("InstantQuery")({
   query: Schema.String,
-  time: Schema.Number
+  time: Schema.Number,
+  timeout: Schema.optional(Schema.Number)
 }) {}
 
 /** `[time ms, value]`; values may be NaN or infinite. */

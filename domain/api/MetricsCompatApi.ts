@@ -21,8 +21,10 @@ const optional = Schema.optional(Schema.String)
 const matchers = Schema.optional(Schema.Array(Schema.String))
 
 // Times are RFC 3339 or Unix seconds, durations Prometheus durations or seconds: strings.
+// Required ones are optional here: Prometheus refuses a missing one as `bad_data`, in its
+// words, which the handlers answer.
 export const InstantQueryParams = Schema.Struct({
-  query: Schema.String,
+  query: optional,
   time: optional,
   timeout: optional,
   limit: optional,
@@ -30,16 +32,16 @@ export const InstantQueryParams = Schema.Struct({
   explain: optional
 })
 export const RangeQueryParams = Schema.Struct({
-  query: Schema.String,
-  start: Schema.String,
-  end: Schema.String,
-  step: Schema.String,
+  query: optional,
+  start: optional,
+  end: optional,
+  step: optional,
   timeout: optional,
   limit: optional,
   explain: optional
 })
 export const SeriesParams = Schema.Struct({
-  "match[]": Schema.Array(Schema.String),
+  "match[]": matchers,
   start: optional,
   end: optional,
   limit: optional

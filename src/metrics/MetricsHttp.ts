@@ -33,10 +33,12 @@ import {
   queryParam,
   requiredTime,
   stepParam,
+  timeoutParam,
   timeParam,
   urlParams
 } from "./http/Params.js"
-import { failure, resultData, success } from "./http/PrometheusJson.js"
+import { failure, failureOf, resultData, success } from "./http/PrometheusJson.js"
+import { badData } from "./promql/Requests.js"
 import { makeRemoteWrites, METRICS_APP } from "./RemoteWrite.js"
 
 // `explain=true` (sluice's own): the statements each selector compiles to, nothing run.
@@ -45,6 +47,14 @@ const explained = ({ result, selectors }: ExplainedQuery) =>
   success({ ...resultData(result), explain: selectors })
 
 type Where = ScopeParams & { readonly database?: string | undefined }
+
+/** `/metadata`'s `limit` and `limit_per_metric`: Go's `Atoi`, -1 when absent. */
+const metadataLimit = (text: string | undefined, name: string) =>
+  text === undefined || text === ""
+    ? Effect.succeed(-1)
+    : /^[+-]?\d+$/.test(text)
+      ? Effect.succeed(Number(text))
+      : Effect.fail(badData(`${name} must be a number`))
 
 const writeRules = (limit: number): BodyRules => ({
   limit,
@@ -65,9 +75,18 @@ const writeRules = (limit: number): BodyRules => ({
   })
 })
 
+// Prometheus names no parameter for a bad `match[]` of `labels` and `label/…/values`
+// (`/series` does).
+const matchersUnnamed = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.mapError(effect, (error) =>
+    error instanceof PromQLError
+      ? new PromQLError({ errorType: error.errorType, message: error.message })
+      : error
+  )
+
 /** Prometheus answers a query's own failures in its shape; sluice's errors pass through. */
 const prometheusErrors = {
-  PromQLError: (error: PromQLError) => Effect.succeed(failure(error.errorType, error.message)),
+  PromQLError: (error: PromQLError) => Effect.succeed(failureOf(error)),
   QueryRefused: (error: QueryRefused) =>
     Effect.succeed(
       /timeout|timed out/i.test(error.message)
@@ -99,9 +118,13 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
     const instant = (where: Where, params: ApiParams) =>
       Effect.gen(function* () {
         const { scope, database } = yield* readScope(where)
-        const query = yield* queryParam(params)
         const time = yield* timeParam(params, "time", Option.some(yield* now))
-        const request = new InstantQuery({ query, time: time! })
+        const timeout = yield* timeoutParam(params)
+        const request = new InstantQuery({
+          query: queryParam(params),
+          time: time!,
+          ...(timeout === undefined ? {} : { timeout })
+        })
         if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
         return success(resultData(yield* promql.instant(scope, database, request)))
       }).pipe(Effect.catchTags(prometheusErrors))
@@ -109,11 +132,17 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
     const range = (where: Where, params: ApiParams) =>
       Effect.gen(function* () {
         const { scope, database } = yield* readScope(where)
-        const query = yield* queryParam(params)
         const start = yield* requiredTime(params, "start")
         const end = yield* requiredTime(params, "end")
         const step = yield* stepParam(params)
-        const request = new RangeQuery({ query, start, end, step })
+        const timeout = yield* timeoutParam(params)
+        const request = new RangeQuery({
+          query: queryParam(params),
+          start,
+          end,
+          step,
+          ...(timeout === undefined ? {} : { timeout })
+        })
         if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
         return success(resultData(yield* promql.range(scope, database, request)))
       }).pipe(Effect.catchTags(prometheusErrors))
@@ -148,7 +177,8 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
       Effect.gen(function* () {
         const { scope, database } = yield* readScope(where)
         const selection = yield* selectionOf(params)
-        return yield* limited(params, yield* promql.labelNames(scope, database, selection))
+        const names = yield* matchersUnnamed(promql.labelNames(scope, database, selection))
+        return yield* limited(params, names)
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const exemplars = (where: Where, params: ApiParams) =>
@@ -157,7 +187,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         const start = yield* timeParam(params, "start", Option.none())
         const end = yield* timeParam(params, "end", Option.none())
         const query = new ExemplarsQuery({
-          query: params.get("query") ?? "",
+          query: queryParam(params),
           ...(start === undefined ? {} : { start }),
           ...(end === undefined ? {} : { end })
         })
@@ -173,9 +203,9 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
         yield* readScope(where)
         const type = (params.get("type") ?? "").toLowerCase()
         if (type !== "" && type !== "alert" && type !== "record")
-          return failure("bad_data", `invalid parameter "type": not supported value "${type}"`)
+          return yield* badData(`not supported value "${type}"`, "type")
         return success({ groups: [] })
-      })
+      }).pipe(Effect.catchTag("PromQLError", prometheusErrors.PromQLError))
 
     type Run<E, R> = (
       where: Where,
@@ -190,7 +220,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
       <E, R>(run: Run<E, R>) =>
       ({ urlParams: where, request }: RawInput) =>
         Effect.matchEffect(formParams(request), {
-          onFailure: (error) => Effect.succeed(failure(error.errorType, error.message)),
+          onFailure: (error) => Effect.succeed(failureOf(error)),
           onSuccess: (params) => run(where, params)
         })
 
@@ -231,17 +261,21 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           const selection = yield* selectionOf(params)
           return yield* limited(
             params,
-            yield* promql.labelValues(scope, database, path.name, selection)
+            yield* matchersUnnamed(promql.labelValues(scope, database, path.name, selection))
           )
         }).pipe(Effect.catchTags(prometheusErrors))
       )
       .handleRaw("metadata", ({ urlParams: where }) =>
         Effect.gen(function* () {
           const { scope, database } = yield* readScope(where)
+          // Prometheus's: a negative limit is none, 0 answers nothing; 0 per metric is none.
+          const limit = yield* metadataLimit(where.limit, "limit")
+          const perMetric = yield* metadataLimit(where.limit_per_metric, "limit_per_metric")
           const all = yield* promql.metadata(scope, database, where.metric)
-          const limit = Number(where.limit ?? "")
           const entries = Object.entries(all)
-          return success(Object.fromEntries(limit > 0 ? entries.slice(0, limit) : entries))
+            .slice(0, limit < 0 ? undefined : limit)
+            .map(([name, list]) => [name, perMetric > 0 ? list.slice(0, perMetric) : list])
+          return success(Object.fromEntries(entries))
         }).pipe(Effect.catchTags(prometheusErrors))
       )
       .handleRaw("queryExemplars", get(exemplars))
@@ -265,7 +299,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
       .handleRaw("formatQuery", ({ urlParams: params }) => formatted(params.query))
       .handleRaw("formatQueryForm", ({ request }) =>
         Effect.matchEffect(formParams(request), {
-          onFailure: (error) => Effect.succeed(failure(error.errorType, error.message)),
+          onFailure: (error) => Effect.succeed(failureOf(error)),
           onSuccess: (params) => formatted(params.get("query"))
         })
       )

@@ -66,31 +66,40 @@ export const PromQLLive = Layer.effect(
         Effect.map((version) => ({ version, fetch: makeFetch(runner, scope, database, known) }))
       )
 
-    const withTimeout = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(
-        Effect.timeoutFail({
-          duration: Duration.seconds(timeoutSeconds),
-          onTimeout: () =>
-            new PromQLError({
-              errorType: "timeout",
-              message: `query timed out in expression evaluation (SLUICE_QUERY_TIMEOUT_SECONDS=${timeoutSeconds})`
-            })
+    // The query's own timeout (ms) when shorter than the service's; none left is a timeout at once.
+    const withTimeout =
+      (own: number | undefined) =>
+      <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+        const bound = Math.min(timeoutSeconds * 1000, own ?? Infinity)
+        const timedOut = new PromQLError({
+          errorType: "timeout",
+          message:
+            bound === own
+              ? "query timed out in expression evaluation"
+              : `query timed out in expression evaluation (SLUICE_QUERY_TIMEOUT_SECONDS=${timeoutSeconds})`
         })
-      )
+        return bound <= 0
+          ? Effect.fail(timedOut)
+          : Effect.timeoutFail(effect, {
+              duration: Duration.millis(bound),
+              onTimeout: () => timedOut
+            })
+      }
 
     const rangeOver = <E, E2>(query: RangeQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
       Effect.gen(function* () {
-        if (query.start !== undefined && query.end !== undefined && query.end < query.start)
-          return yield* badData("end timestamp must not be before start time")
+        if (query.end < query.start)
+          return yield* badData("end timestamp must not be before start time", "end")
         if (!(query.step > 0))
           return yield* badData(
-            "zero or negative query resolution step widths are not accepted. Try a positive integer"
+            "zero or negative query resolution step widths are not accepted. Try a positive integer",
+            "step"
           )
         if ((query.end - query.start) / query.step > MAX_POINTS)
           return yield* badData(
             "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
           )
-        const expr = yield* parse(query.query)
+        const expr = yield* parse(query.query, "query")
         if (expr.kind === "matrix" || expr.kind === "subquery")
           return yield* badData(
             `invalid expression type "range vector" for range query, must be Scalar or instant Vector`
@@ -98,7 +107,7 @@ export const PromQLLive = Layer.effect(
         const steps: Array<number> = []
         for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
         const fetch = yield* fetchOf
-        const value = yield* withTimeout(
+        const value = yield* withTimeout(query.timeout)(
           evaluationErrors(evaluate(queryContext(query.start, query.end, fetch), expr, steps))
         )
         return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
@@ -106,12 +115,14 @@ export const PromQLLive = Layer.effect(
 
     const instantOver = <E, E2>(query: InstantQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
       Effect.gen(function* () {
-        const expr = yield* parse(query.query)
+        const expr = yield* parse(query.query, "query")
         const steps = [query.time]
         const fetch = yield* fetchOf
         const ctx = queryContext(query.time, query.time, fetch)
         if (expr.kind === "matrix" || expr.kind === "subquery") {
-          const input = yield* withTimeout(evaluationErrors(rangeInput(ctx, expr, steps)))
+          const input = yield* withTimeout(query.timeout)(
+            evaluationErrors(rangeInput(ctx, expr, steps))
+          )
           const end = input.ends[0]!
           const series = input.series.map((s) => ({
             labels: s.labels,
@@ -124,7 +135,9 @@ export const PromQLLive = Layer.effect(
             series: byLabels(series.filter((s) => s.points.length > 0))
           } satisfies PromQLResult
         }
-        const value = yield* withTimeout(evaluationErrors(evaluate(ctx, expr, steps)))
+        const value = yield* withTimeout(query.timeout)(
+          evaluationErrors(evaluate(ctx, expr, steps))
+        )
         return asInstant(value, query.time)
       })
 
@@ -245,7 +258,7 @@ export const PromQLLive = Layer.effect(
     })
 
     const format = Effect.fn("PromQL.format")(function* (query: string) {
-      return prettyExpr(yield* parse(query))
+      return prettyExpr(yield* parse(query, "query"))
     })
 
     // Remote write's exemplars are not stored (RemoteWriteDecode.ts): a query that names

@@ -368,7 +368,9 @@ layer(
         const unclosed = yield* get(`/query?query=${q("sum(")}`)
         expectPromError(unclosed, 400, "bad_data")
         // The input ends where an expression should start: after the 4th character.
-        expect(bodyOf(PromError, unclosed).error).toBe("parse error: unexpected input at char 5")
+        expect(bodyOf(PromError, unclosed).error).toBe(
+          'invalid parameter "query": parse error: unexpected input at char 5'
+        )
         expectPromError(yield* get(`/query?query=${q('{__name__=~".*"}')}`), 400, "bad_data")
         // 0 to 11 001 s at 1 s is 11 002 points.
         expectPromError(
@@ -400,7 +402,9 @@ layer(
       )
       const bad = yield* get(`/format_query?query=${q("sum(")}`)
       expectPromError(bad, 400, "bad_data")
-      expect(bodyOf(PromError, bad).error).toBe("parse error: unexpected input at char 5")
+      expect(bodyOf(PromError, bad).error).toBe(
+        'invalid parameter "query": parse error: unexpected input at char 5'
+      )
       // As a form, as Prometheus takes it too; no query is a parse error, not a 400 of ours.
       const server = yield* TestServer
       const posted = yield* call(server, "POST", `${BASE}/format_query`, {
@@ -434,6 +438,22 @@ layer(
       expect((yield* get("/metadata?metric=rw_gauge")).json).toEqual({
         status: "success",
         data: { rw_gauge: [{ type: "gauge", help: "A gauge.", unit: "bytes" }] }
+      })
+      // Prometheus 3's limits: families (0 is none of them, a negative one all), entries of
+      // each (0 is no limit); a limit that is no integer is bad_data.
+      const families = (query: string) =>
+        Effect.map(get(`/metadata?${query}`), (reply) =>
+          Object.keys((reply.json as { data: object }).data)
+        )
+      expect(yield* families("limit=1")).toEqual(["rw_gauge"])
+      expect(yield* families("limit=0")).toEqual([])
+      expect(yield* families("limit=-1")).toEqual(["rw_gauge", "rw_total"])
+      expect(yield* families("limit_per_metric=0")).toEqual(["rw_gauge", "rw_total"])
+      const refused = yield* get("/metadata?limit=1.5")
+      expectPromError(refused, 400, "bad_data")
+      expect(refused.json).toMatchObject({ error: "limit must be a number" })
+      expect((yield* get("/metadata?limit_per_metric=few")).json).toMatchObject({
+        error: "limit_per_metric must be a number"
       })
     })
   )

@@ -42,7 +42,8 @@ export const formParams = (request: HttpServerRequest.HttpServerRequest) =>
 const invalid = (name: string, value: string, what: string, context = "") =>
   new PromQLError({
     errorType: "bad_data",
-    message: `invalid parameter "${name}": ${context}cannot parse "${value}" to a valid ${what}`
+    parameter: name,
+    message: `${context}cannot parse "${value}" to a valid ${what}`
   })
 
 export const timeParam = (params: ApiParams, name: string, fallback: Option.Option<number>) => {
@@ -65,23 +66,22 @@ export const requiredTime = (params: ApiParams, name: string) => {
   return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid(name, text, "timestamp"))
 }
 
-export const stepParam = (params: ApiParams) => {
-  const text = params.get("step") ?? ""
+/** A duration in ms: Prometheus's units (`1m30s`) or seconds; a negative number of seconds is kept. */
+const duration = (name: string, text: string) => {
   const ms = parseStep(text)
-  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid("step", text, "duration"))
+  return Number.isFinite(ms) ? Effect.succeed(ms) : Effect.fail(invalid(name, text, "duration"))
 }
 
-export const queryParam = (params: ApiParams) => {
-  const query = params.get("query")
-  return query === undefined
-    ? Effect.fail(
-        new PromQLError({
-          errorType: "bad_data",
-          message: 'invalid parameter "query": query is empty'
-        })
-      )
-    : Effect.succeed(query)
+export const stepParam = (params: ApiParams) => duration("step", params.get("step") ?? "")
+
+/** A query's own `timeout` in ms, when it has one. */
+export const timeoutParam = (params: ApiParams) => {
+  const text = params.get("timeout") ?? ""
+  return text === "" ? Effect.succeed(undefined) : duration("timeout", text)
 }
+
+/** The query's text; none is the empty query, which the parser refuses as Prometheus's does. */
+export const queryParam = (params: ApiParams) => params.get("query") ?? ""
 
 /**
  * Prometheus 3's `limit` on series, labels and label values: at most that many; absent or

@@ -3,7 +3,7 @@
  * `{status: "error", errorType, error}`.
  */
 import { HttpServerResponse } from "@effect/platform"
-import type { PromQLErrorType, PromQLResult } from "../../../domain/PromQL.js"
+import type { PromQLError, PromQLErrorType, PromQLResult } from "../../../domain/PromQL.js"
 import { goSampleValue } from "../promql/GoFormat.js"
 
 const seconds = (ms: number) => ms / 1000
@@ -50,4 +50,13 @@ export const failure = (errorType: typeof PromQLErrorType.Type, error: string) =
   HttpServerResponse.unsafeJson(
     { status: "error", errorType, error },
     { status: STATUS[errorType] }
+  )
+
+/** A `PromQLError` as Prometheus words it: the parameter at fault first, when there is one. */
+export const failureOf = (error: PromQLError) =>
+  failure(
+    error.errorType,
+    error.parameter === undefined
+      ? error.message
+      : `invalid parameter "${error.parameter}": ${error.message}`
   )

@@ -138,6 +138,8 @@ export const BINARY_OPS: Record<string, BinaryOp> = {
 }
 
 export const parsePromQL = (text: string): Expr => {
+  // Only blanks and comments (a `#` in a string follows the string's opening quote).
+  if (text.replace(/#.*/g, "").trim() === "") fail("no expression found in input")
   const tree = parser.parse(text)
   tree.iterate({
     enter: (node) => {

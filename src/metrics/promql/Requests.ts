@@ -12,13 +12,22 @@ import { EvaluationError, labelsKey } from "./Values.js"
 /** Prometheus's limit on the points of one series in a range query. */
 export const MAX_POINTS = 11_000
 
-export const badData = (message: string) => new PromQLError({ errorType: "bad_data", message })
+export const badData = (message: string, parameter?: string) =>
+  new PromQLError({
+    errorType: "bad_data",
+    message,
+    ...(parameter === undefined ? {} : { parameter })
+  })
 
-export const parse = (text: string) =>
+/** `parameter`: the request's input the text came in, named by the error. */
+export const parse = (text: string, parameter?: string) =>
   Effect.try({
     try: () => parsePromQL(text),
     catch: (error) =>
-      badData(error instanceof PromQLSyntaxError ? `parse error: ${error.message}` : String(error))
+      badData(
+        error instanceof PromQLSyntaxError ? `parse error: ${error.message}` : String(error),
+        parameter
+      )
   })
 
 /** Throws of the evaluator become Prometheus's error kinds; anything else stays a defect. */
@@ -46,11 +55,12 @@ export const evaluationErrors = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     )
   )
 
+/** A `match[]` selector's matchers. */
 export const selectorMatchers = (text: string) =>
-  Effect.flatMap(parse(text), (expr) =>
+  Effect.flatMap(parse(text, "match[]"), (expr) =>
     expr.kind === "selector"
       ? Effect.succeed(expr.matchers)
-      : Effect.fail(badData(`invalid series selector: ${text}`))
+      : Effect.fail(badData(`invalid series selector: ${text}`, "match[]"))
   )
 
 export const byLabels = <A extends { readonly labels: Readonly<Record<string, string>> }>(
