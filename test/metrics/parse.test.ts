@@ -59,4 +59,33 @@ describe("PromQL grouping", () => {
     expect(() => parsePromQL("1 ^ bool 2")).toThrow("bool modifier")
     expect(grouping("a > bool b")).toMatchObject({ kind: "binary", op: ">", bool: true })
   })
+
+  // Prometheus 2.42's own checks are compared with it in apiAgainstPrometheus.test.ts;
+  // these are Prometheus 3's functions, which 2.42 does not know, checked by their
+  // signatures in Prometheus 3's function table.
+  it("checks Prometheus 3's functions by their signatures", () => {
+    expect(() => parsePromQL("info(up, up, up)")).toThrow(
+      'expected at most 2 argument(s) in call to "info", got 3'
+    )
+    expect(() => parsePromQL("sort_by_label(up, 1)")).toThrow(
+      'expected type string in call to function "sort_by_label", got scalar'
+    )
+    expect(() => parsePromQL("ts_of_max_over_time(up)")).toThrow(
+      'expected type range vector in call to function "ts_of_max_over_time", got instant vector'
+    )
+    expect(() => parsePromQL('limitk("2", up)')).toThrow(
+      "expected type scalar in aggregation parameter, got string"
+    )
+    expect(() => parsePromQL("first_over_time(up[5m], 1)")).toThrow(
+      'expected 1 argument(s) in call to "first_over_time", got 2'
+    )
+    // Any number of labels to sort by, and info's selector may be left out.
+    for (const valid of [
+      'sort_by_label_desc(up, "a", "b", "c")',
+      "info(up)",
+      "mad_over_time(up[5m])",
+      "limit_ratio(0.5, up)"
+    ])
+      expect(() => parsePromQL(valid)).not.toThrow()
+  })
 })

@@ -198,16 +198,9 @@ export const evaluateBinary = <E>(
       [ctx.evaluate(node.lhs, steps), ctx.evaluate(node.rhs, steps)],
       { concurrency: 2 }
     )
-    if (lhs.kind === "string" || rhs.kind === "string")
-      throw new EvaluationError(
-        `binary expression must contain only scalar and instant vector types`,
-        true
-      )
-    if ((node.matching?.labels.length ?? 0) > 0 && (lhs.kind === "scalar" || rhs.kind === "scalar"))
-      throw new EvaluationError("vector matching only allowed between instant vectors", true)
+    // The operands' types were checked with the query (Check.ts).
+    if (lhs.kind === "string" || rhs.kind === "string") throw new Error("a string operand")
     if (lhs.kind === "scalar" && rhs.kind === "scalar") {
-      if (COMPARISONS.has(node.op) && !node.bool)
-        throw new EvaluationError("comparisons between scalars must use BOOL modifier", true)
       return {
         kind: "scalar",
         values: lhs.values.map((x, i) => arithmetic(node.op, x, rhs.values[i]!))

@@ -1,35 +1,4 @@
 import type { CivilTime } from "./Calendar.js"
-/** The PromQL functions the evaluator knows: range functions read a range vector. */
-export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set([
-  "rate",
-  "irate",
-  "increase",
-  "delta",
-  "idelta",
-  "deriv",
-  "predict_linear",
-  "changes",
-  "resets",
-  "avg_over_time",
-  "sum_over_time",
-  "min_over_time",
-  "max_over_time",
-  "count_over_time",
-  "stddev_over_time",
-  "stdvar_over_time",
-  "quantile_over_time",
-  "last_over_time",
-  "first_over_time",
-  "ts_of_first_over_time",
-  "ts_of_last_over_time",
-  "ts_of_max_over_time",
-  "ts_of_min_over_time",
-  "present_over_time",
-  "absent_over_time",
-  "mad_over_time",
-  "double_exponential_smoothing"
-])
-
 /** Range functions whose output keeps the metric name; every other drops it. */
 export const KEEPS_NAME: ReadonlySet<string> = new Set(["last_over_time", "first_over_time"])
 
@@ -72,32 +41,92 @@ export const DATES: Readonly<Record<string, (t: CivilTime) => number>> = {
   year: (t) => t.year
 }
 
-export const FUNCTIONS: ReadonlySet<string> = new Set([
-  ...RANGE_FUNCTIONS,
-  ...Object.keys(MATH),
-  ...Object.keys(DATES),
-  "time",
-  "vector",
-  "scalar",
-  "absent",
-  "timestamp",
-  "info",
-  "round",
-  "clamp",
-  "clamp_min",
-  "clamp_max",
-  "label_replace",
-  "label_join",
-  "histogram_quantile",
-  "sort",
-  "sort_desc",
-  "pi",
-  "sort_by_label",
-  "sort_by_label_desc",
-  "histogram_avg",
-  "histogram_count",
-  "histogram_sum",
-  "histogram_stddev",
-  "histogram_stdvar",
-  "histogram_fraction"
-])
+/** A PromQL value's type, as a function or operator takes or gives it. */
+export type ValueType = "scalar" | "vector" | "matrix" | "string"
+
+/**
+ * What a function takes and gives, as Prometheus's function table says: the types of its
+ * arguments, how many of the last may repeat (`variadic`: 0 none, n up to n more
+ * counting the last as optional, -1 any number), and its result's type.
+ */
+export interface Signature {
+  readonly args: ReadonlyArray<ValueType>
+  readonly variadic: number
+  readonly returns: ValueType
+}
+
+const takes = (args: ReadonlyArray<ValueType>, returns: ValueType = "vector", variadic = 0) => ({
+  args,
+  variadic,
+  returns
+})
+
+const each = <K extends string>(names: ReadonlyArray<K>, signature: Signature) =>
+  Object.fromEntries(names.map((name) => [name, signature])) as Record<K, Signature>
+
+/** Every function the evaluator knows, by name. */
+export const SIGNATURES: Readonly<Record<string, Signature>> = {
+  ...each(Object.keys(MATH), takes(["vector"])),
+  // A date part of each sample's value, or of the evaluation time without an argument.
+  ...each(Object.keys(DATES), takes(["vector"], "vector", 1)),
+  ...each(
+    [
+      "rate",
+      "irate",
+      "increase",
+      "delta",
+      "idelta",
+      "deriv",
+      "changes",
+      "resets",
+      "avg_over_time",
+      "sum_over_time",
+      "min_over_time",
+      "max_over_time",
+      "count_over_time",
+      "stddev_over_time",
+      "stdvar_over_time",
+      "last_over_time",
+      "first_over_time",
+      "ts_of_first_over_time",
+      "ts_of_last_over_time",
+      "ts_of_max_over_time",
+      "ts_of_min_over_time",
+      "present_over_time",
+      "absent_over_time",
+      "mad_over_time"
+    ],
+    takes(["matrix"])
+  ),
+  predict_linear: takes(["matrix", "scalar"]),
+  quantile_over_time: takes(["scalar", "matrix"]),
+  double_exponential_smoothing: takes(["matrix", "scalar", "scalar"]),
+  time: takes([], "scalar"),
+  pi: takes([], "scalar"),
+  vector: takes(["scalar"]),
+  scalar: takes(["vector"], "scalar"),
+  ...each(["absent", "timestamp", "sort", "sort_desc"], takes(["vector"])),
+  info: takes(["vector", "vector"], "vector", 1),
+  round: takes(["vector", "scalar"], "vector", 1),
+  clamp: takes(["vector", "scalar", "scalar"]),
+  clamp_min: takes(["vector", "scalar"]),
+  clamp_max: takes(["vector", "scalar"]),
+  label_replace: takes(["vector", "string", "string", "string", "string"]),
+  label_join: takes(["vector", "string", "string", "string"], "vector", -1),
+  ...each(["sort_by_label", "sort_by_label_desc"], takes(["vector", "string"], "vector", -1)),
+  histogram_quantile: takes(["scalar", "vector"]),
+  histogram_fraction: takes(["scalar", "scalar", "vector"]),
+  ...each(
+    ["histogram_avg", "histogram_count", "histogram_sum", "histogram_stddev", "histogram_stdvar"],
+    takes(["vector"])
+  )
+}
+
+export const FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(SIGNATURES))
+
+/** The functions that read a range vector (a range selector or a subquery). */
+export const RANGE_FUNCTIONS: ReadonlySet<string> = new Set(
+  Object.entries(SIGNATURES)
+    .filter(([, signature]) => signature.args.includes("matrix"))
+    .map(([name]) => name)
+)

@@ -17,6 +17,8 @@ import type {
 } from "./Ast.js"
 import { COMPARISONS } from "./Ast.js"
 import { parseDuration } from "./Durations.js"
+import { problemOf } from "./Check.js"
+import { goQuote } from "./GoFormat.js"
 import { FUNCTIONS } from "./Functions.js"
 import { matcherMatches, matcherRegex } from "./Matchers.js"
 
@@ -180,8 +182,11 @@ export const parsePromQL = (text: string): Expr => {
       const valueNode = strings[strings.length - 1]!
       matchers.push({ name: labelName, type: MATCH_OPS[op!.name]!, value: unquote(src(valueNode)) })
     }
-    if (name && matchers.some((m, index) => index > 0 && m.name === "__name__"))
-      fail("metric name must not be set twice")
+    const second = name
+      ? matchers.find((m, index) => index > 0 && m.name === "__name__")
+      : undefined
+    if (second !== undefined)
+      fail(`metric name must not be set twice: ${goQuote(src(name!))} or ${goQuote(second.value)}`)
     const empty = matchers.every((m) => matcherMatches(m, ""))
     if (matchers.length === 0 || empty)
       fail("vector selector must contain at least one non-empty matcher")
@@ -432,5 +437,8 @@ export const parsePromQL = (text: string): Expr => {
     return climb(0)
   }
 
-  return build(tree.topNode)
+  const expr = build(tree.topNode)
+  // Types and argument counts, as Prometheus's parser checks them (Check.ts).
+  const problem = problemOf(expr)
+  return problem === undefined ? expr : fail(problem)
 }

@@ -7,7 +7,7 @@
  * children indented two spaces a level; anything shorter stays on one line.
  */
 import type { At, Expr, Matcher, VectorMatching, VectorSelector } from "./Ast.js"
-import { goPlainDecimal } from "./GoFormat.js"
+import { goPlainDecimal, goQuote } from "./GoFormat.js"
 import { isLabelName } from "../SeriesLabels.js"
 
 const LINE_LIMIT = 100
@@ -37,40 +37,6 @@ const duration = (ms: number): string => {
     }
   }
   return out
-}
-
-const NAMED_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\x07": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v"
-}
-
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u
-
-const hex = (value: number, width: number) => value.toString(16).padStart(width, "0")
-
-/** Go's `strconv.Quote`: printable characters as they are, the rest escaped. */
-const goQuote = (value: string): string => {
-  let out = '"'
-  for (const char of value) {
-    // A lone surrogate cannot come from UTF-8 text: Go would hold U+FFFD there.
-    const lone = char.length === 1 && char >= "\ud800" && char <= "\udfff"
-    const ch = lone ? "\ufffd" : char
-    const named = NAMED_ESCAPES[ch]
-    const code = ch.codePointAt(0)!
-    if (named !== undefined) out += named
-    else if (PRINTABLE.test(ch)) out += ch
-    else if (code < 0x80) out += `\\x${hex(code, 2)}`
-    else if (code < 0x10000) out += `\\u${hex(code, 4)}`
-    else out += `\\U${hex(code, 8)}`
-  }
-  return `${out}"`
 }
 
 const labelName = (name: string) => (isLabelName(name) ? name : goQuote(name))
