@@ -369,7 +369,7 @@ layer(
         expectPromError(unclosed, 400, "bad_data")
         // The input ends where an expression should start: after the 4th character.
         expect(bodyOf(PromError, unclosed).error).toBe(
-          'invalid parameter "query": parse error: unexpected input at char 5'
+          'invalid parameter "query": 1:5: parse error: unclosed left parenthesis'
         )
         expectPromError(yield* get(`/query?query=${q('{__name__=~".*"}')}`), 400, "bad_data")
         // 0 to 11 001 s at 1 s is 11 002 points.
@@ -403,7 +403,7 @@ layer(
       const bad = yield* get(`/format_query?query=${q("sum(")}`)
       expectPromError(bad, 400, "bad_data")
       expect(bodyOf(PromError, bad).error).toBe(
-        'invalid parameter "query": parse error: unexpected input at char 5'
+        'invalid parameter "query": 1:5: parse error: unclosed left parenthesis'
       )
       // As a form, as Prometheus takes it too; no query is a parse error, not a 400 of ours.
       const server = yield* TestServer

@@ -21,11 +21,20 @@ import { problemOf } from "./Check.js"
 import { goQuote } from "./GoFormat.js"
 import { FUNCTIONS } from "./Functions.js"
 import { matcherMatches, matcherRegex } from "./Matchers.js"
+import { syntaxProblem } from "./SyntaxErrors.js"
 
-export class PromQLSyntaxError extends Error {}
+/** `offset`: where in the text Prometheus would place it, when the grammar says where. */
+export class PromQLSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset?: number
+  ) {
+    super(message)
+  }
+}
 
-const fail = (message: string): never => {
-  throw new PromQLSyntaxError(message)
+const fail = (message: string, offset?: number): never => {
+  throw new PromQLSyntaxError(message, offset)
 }
 
 const children = (node: SyntaxNode): Array<SyntaxNode> => {
@@ -141,11 +150,13 @@ export const BINARY_OPS: Record<string, BinaryOp> = {
 
 export const parsePromQL = (text: string): Expr => {
   // Only blanks and comments (a `#` in a string follows the string's opening quote).
-  if (text.replace(/#.*/g, "").trim() === "") fail("no expression found in input")
+  if (text.replace(/#.*/g, "").trim() === "") fail("no expression found in input", 0)
   const tree = parser.parse(text)
   tree.iterate({
     enter: (node) => {
-      if (node.type.isError) fail(`unexpected input at char ${node.from + 1}`)
+      if (!node.type.isError) return
+      const problem = syntaxProblem(text, node.from)
+      fail(problem.message, problem.offset)
     }
   })
   const src = (node: SyntaxNode) => text.slice(node.from, node.to)

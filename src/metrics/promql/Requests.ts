@@ -19,13 +19,27 @@ export const badData = (message: string, parameter?: string) =>
     ...(parameter === undefined ? {} : { parameter })
   })
 
-/** `parameter`: the request's input the text came in, named by the error. */
+/** Prometheus's `line:column` of an offset in `text` (both from 1). */
+const lineColumn = (text: string, offset: number) => {
+  const before = text.slice(0, offset)
+  const line = before.split("\n").length
+  return `${line}:${offset - (before.lastIndexOf("\n") + 1) + 1}`
+}
+
+/**
+ * `parameter`: the request's input the text came in, named by the error. A syntax error
+ * says where, as Prometheus's do, when the grammar knows.
+ */
 export const parse = (text: string, parameter?: string) =>
   Effect.try({
     try: () => parsePromQL(text),
     catch: (error) =>
       badData(
-        error instanceof PromQLSyntaxError ? `parse error: ${error.message}` : String(error),
+        !(error instanceof PromQLSyntaxError)
+          ? String(error)
+          : error.offset === undefined
+            ? `parse error: ${error.message}`
+            : `${lineColumn(text, error.offset)}: parse error: ${error.message}`,
         parameter
       )
   })
