@@ -108,6 +108,18 @@ const tokenAt = (text: string, at: number): string => {
   return PUNCTUATION[text[at]!] ?? `character ${JSON.stringify(text[at])}`
 }
 
+/** A word before `(` that names no function, aggregation or keyword. */
+const calledUnknown = (word: string) => {
+  const lower = word.toLowerCase()
+  return (
+    /^[a-zA-Z_]/.test(word) &&
+    !FUNCTIONS.has(word) &&
+    !AGGREGATORS.has(lower) &&
+    !KEYWORDS.has(lower) &&
+    !WORD_OPERATORS.has(lower)
+  )
+}
+
 /** The word ending just before `end` (blanks between), with where it starts. */
 const wordBefore = (text: string, end: number) => {
   let i = end
@@ -157,16 +169,7 @@ export const syntaxProblem = (text: string, at: number): SyntaxProblem => {
     const atEnd = openAt(text, text.length)
     if (typeof atEnd !== "number" && atEnd.length > 0) return endProblem(text, atEnd)
     const before = wordBefore(text, start)
-    const name = before?.word.toLowerCase()
-    if (
-      before !== undefined &&
-      name !== undefined &&
-      !FUNCTIONS.has(before.word) &&
-      !AGGREGATORS.has(name) &&
-      !KEYWORDS.has(name) &&
-      !WORD_OPERATORS.has(name) &&
-      /^[a-zA-Z_]/.test(before.word)
-    )
+    if (before !== undefined && calledUnknown(before.word))
       return { message: `unknown function with name "${before.word}"`, offset: before.start }
   }
   return { message: `unexpected ${tokenAt(text, start)}`, offset: start }
