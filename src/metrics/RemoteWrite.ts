@@ -3,7 +3,7 @@
  * the metrics-app installed, the selected database; the series tables are created on the
  * first write into a database (SeriesStore.ts). Built once by the HTTP group.
  */
-import { Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { Authorization } from "../../domain/Authorization.js"
 import type { ScopeParams } from "../../domain/Authorization.js"
@@ -12,12 +12,41 @@ import type { Caller } from "../../domain/Identity.js"
 import { positiveInt } from "../config/ConfigValues.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { decodeRemoteWrite, makeDecoderMemory } from "./RemoteWriteDecode.js"
+import type { Unstored } from "./WriteRequestReader.js"
 import { SeriesStore } from "./SeriesStore.js"
 
 export const METRICS_APP = "metrics-app" as const
 
 /** Uncompressed bytes of one remote-write body; Prometheus sends a few MB at most. */
 export const writeLimit = positiveInt("SLUICE_METRICS_MAX_WRITE_BYTES", 64 * 1024 * 1024)
+
+/** How often at most the log says what remote writes carried that was not stored. */
+const NOTICE_EVERY = Duration.minutes(1)
+
+/**
+ * Exemplars and native-histogram samples are not stored (sluice stores float samples)
+ * and remote write 1.0 has no way to tell the sender, so the service's log says how many
+ * arrived: at once the first time, then at most once a minute, with the counts since.
+ */
+export const makeUnstoredNotices = () => {
+  let exemplars = 0
+  let histograms = 0
+  let lastNotice: number | undefined
+  return (unstored: Unstored) =>
+    Effect.gen(function* () {
+      if (unstored.exemplars === 0 && unstored.histograms === 0) return
+      exemplars += unstored.exemplars
+      histograms += unstored.histograms
+      const now = yield* Clock.currentTimeMillis
+      if (lastNotice !== undefined && now - lastNotice < Duration.toMillis(NOTICE_EVERY)) return
+      lastNotice = now
+      yield* Effect.logWarning(
+        "metrics-app: remote writes carried exemplars or native-histogram samples, which are not stored (sluice stores float samples)"
+      ).pipe(Effect.annotateLogs({ exemplars, histograms }))
+      exemplars = 0
+      histograms = 0
+    })
+}
 
 export const makeRemoteWrites = Effect.gen(function* () {
   const authorization = yield* Authorization
@@ -26,6 +55,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
   const store = yield* SeriesStore
   const limit = yield* Effect.orDie(writeLimit)
   const known = makeDecoderMemory()
+  const notice = makeUnstoredNotices()
 
   const write = Effect.fn("RemoteWrite.write")(function* (
     caller: Caller,
@@ -39,6 +69,7 @@ export const makeRemoteWrites = Effect.gen(function* () {
     yield* store
       .store(scope.clusterId, database, decoded, body)
       .pipe(Effect.mapError(engineAccessError))
+    yield* notice(decoded.unstored)
     return decoded.samples
   })
 

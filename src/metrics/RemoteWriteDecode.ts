@@ -10,7 +10,7 @@ import type { Labels } from "./SeriesLabels.js"
 import { seriesId, validLabels } from "./SeriesLabels.js"
 import { idColumn, SamplesBody } from "./SamplesBody.js"
 import { announcedLength, makeSnappyDecoder } from "./SnappyBlock.js"
-import type { ReadRequest } from "./WriteRequestReader.js"
+import type { ReadRequest, Unstored } from "./WriteRequestReader.js"
 import { readLabels, readSamples, readWriteRequest } from "./WriteRequestReader.js"
 
 export interface DecodedSeries {
@@ -36,6 +36,8 @@ export interface DecodedWrite {
   /** The samples as the samples table's insert body, `RowBinary` (SamplesBody.ts). */
   readonly rows: ReadonlyArray<Uint8Array>
   readonly metadata: ReadonlyArray<DecodedMetadata>
+  /** Exemplars and native-histogram samples the body carried, which are not stored. */
+  readonly unstored: Unstored
 }
 
 const corrupt = (what: string) =>
@@ -79,7 +81,7 @@ export type DecoderMemory = ReturnType<typeof makeDecoderMemory>
 const seriesOf = (
   request: ReadRequest,
   known: DecoderMemory
-): Omit<DecodedWrite, "metadata"> | { readonly problem: string } => {
+): Omit<DecodedWrite, "metadata" | "unstored"> | { readonly problem: string } => {
   const series: Array<DecodedSeries> = []
   let samples = 0
   for (const one of request.series) samples += one.samples
@@ -141,5 +143,5 @@ export const decodeRemoteWrite = (
         help: m.help,
         unit: m.unit
       }))
-    return { ...read, metadata }
+    return { ...read, metadata, unstored: request.unstored }
   })

@@ -9,7 +9,7 @@
  * Nothing is kept per sample: keeping them in typed arrays until the insert body was
  * written cost a second pass and most of the old generation's garbage. Metadata, a few
  * entries, still goes through the generated decoder. Exemplars and native histograms
- * are skipped.
+ * are counted and skipped: sluice stores float samples.
  */
 import { fromBinary } from "@bufbuild/protobuf"
 import type { MetricMetadata } from "./gen/prometheus/remote_pb.js"
@@ -31,11 +31,18 @@ export interface ReadSeries {
   readonly end: number
 }
 
+/** What a request carried that is not stored. */
+export interface Unstored {
+  readonly exemplars: number
+  readonly histograms: number
+}
+
 export interface ReadRequest {
   readonly bytes: Buffer
   readonly view: DataView
   readonly series: ReadonlyArray<ReadSeries>
   readonly metadata: ReadonlyArray<MetricMetadata>
+  readonly unstored: Unstored
 }
 
 /** Takes a series' samples in the order they arrived. */
@@ -156,7 +163,7 @@ const readSample = (c: Cursor, end: number, sink: SampleSink) => {
   sink.sample(time, low, high === QUIET_HIGH && low === STALE_LOW ? STALE_HIGH : high)
 }
 
-const readSeries = (c: Cursor): ReadSeries => {
+const readSeries = (c: Cursor, unstored: { exemplars: number; histograms: number }): ReadSeries => {
   let labelsStart = -1
   let labelsEnd = -1
   let adjacent = true
@@ -167,6 +174,10 @@ const readSeries = (c: Cursor): ReadSeries => {
     const key = c.varint()
     if (key === Key.SERIES_SAMPLE) {
       samples++
+      c.pos = c.delimited()
+    } else if (key === Key.SERIES_EXEMPLAR || key === Key.SERIES_HISTOGRAM) {
+      if (key === Key.SERIES_EXEMPLAR) unstored.exemplars++
+      else unstored.histograms++
       c.pos = c.delimited()
     } else if (key === Key.SERIES_LABEL) {
       const end = c.delimited()
@@ -188,16 +199,17 @@ export const readWriteRequest = (raw: Uint8Array): ReadRequest => {
   const c = new Cursor(bytes, view, 0, bytes.length)
   const series: Array<ReadSeries> = []
   const metadata: Array<MetricMetadata> = []
+  const unstored = { exemplars: 0, histograms: 0 }
   while (c.more()) {
     const key = c.varint()
-    if (key === Key.WRITE_TIMESERIES) series.push(readSeries(c.sub(c.delimited())))
+    if (key === Key.WRITE_TIMESERIES) series.push(readSeries(c.sub(c.delimited()), unstored))
     else if (key === Key.WRITE_METADATA) {
       const end = c.delimited()
       metadata.push(fromBinary(MetricMetadataSchema, bytes.subarray(c.pos, end)))
       c.pos = end
     } else c.skip(key & 7)
   }
-  return { bytes, view, series, metadata }
+  return { bytes, view, series, metadata, unstored }
 }
 
 /**

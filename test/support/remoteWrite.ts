@@ -12,6 +12,10 @@ export interface TestSeries {
   readonly labels: Readonly<Record<string, string>>
   /** `[ms, value]`; a bigint value is written as raw IEEE-754 bits. */
   readonly samples: ReadonlyArray<readonly [number, number | bigint]>
+  /** Exemplars, `[ms, value]`, each with a `trace_id` label (TimeSeries field 3). */
+  readonly exemplars?: ReadonlyArray<readonly [number, number]>
+  /** Native-histogram samples at these ms: a count and a sum each (TimeSeries field 4). */
+  readonly histograms?: ReadonlyArray<number>
 }
 
 class Writer {
@@ -94,6 +98,29 @@ export const writeRequestBytes = (
       sample.tag(2, 0)
       sample.varint(ms)
       ts.bytes(2, sample.finish())
+    }
+    for (const [ms, value] of one.exemplars ?? []) {
+      const exemplar = new Writer()
+      const label = new Writer()
+      label.string(1, "trace_id")
+      label.string(2, "4bf92f3577b34da6a3ce929d0e0e4736")
+      exemplar.bytes(1, label.finish())
+      exemplar.fixed64(2, bitsOf(value))
+      exemplar.tag(3, 0)
+      exemplar.varint(ms)
+      ts.bytes(3, exemplar.finish())
+    }
+    for (const ms of one.histograms ?? []) {
+      // Histogram{count_int = 1: 3, sum = 3: 1.5, schema = 4: 0, timestamp = 15}.
+      const histogram = new Writer()
+      histogram.tag(1, 0)
+      histogram.varint(3)
+      histogram.fixed64(3, bitsOf(1.5))
+      histogram.tag(4, 0)
+      histogram.varint(0)
+      histogram.tag(15, 0)
+      histogram.varint(ms)
+      ts.bytes(4, histogram.finish())
     }
     request.bytes(1, ts.finish())
   }
