@@ -45,9 +45,9 @@ export const DATES: Readonly<Record<string, (t: CivilTime) => number>> = {
 export type ValueType = "scalar" | "vector" | "matrix" | "string"
 
 /**
- * What a function takes and gives, as Prometheus's function table says: the types of its
- * arguments, how many of the last may repeat (`variadic`: 0 none, n up to n more
- * counting the last as optional, -1 any number), and its result's type.
+ * What a function takes and gives, as Prometheus's function table says: its arguments'
+ * types and its result's. `variadic` 0: exactly `args`; otherwise the last of `args` is
+ * optional and may repeat, up to `variadic` times in all (-1: any number of times).
  */
 export interface Signature {
   readonly args: ReadonlyArray<ValueType>
