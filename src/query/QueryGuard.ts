@@ -7,13 +7,20 @@
  * other kinds (SYSTEM, KILL …) on a path where only read-only mode stands in their way.
  * `INTO OUTFILE` is refused: read-only mode lets it write a file on the server.
  * Several statements are refused: chDB runs each of them when it answers in one piece.
- * Everything else — writes, DDL, setting changes, file/url/remote/s3 table functions —
- * is left to the engine.
+ * Every call must name a function of the reviewed catalog (`catalog/`): the engine's
+ * read-only mode refuses the `file` table function but not the `file` function, nor
+ * those that tell the server's settings and host, so nothing that reaches files, the
+ * network or the server is left to it. `SHOW` is limited to the forms that list tables,
+ * columns, databases, engines, functions and settings.
+ * Writes, DDL and setting changes are left to the engine's read-only mode.
  */
 import { Effect } from "effect"
 import { Forbidden, QueryRefused } from "../../domain/Errors.js"
 import { READ_ONLY_HINT } from "./QueryErrors.js"
 import { tokens } from "./SqlTokens.js"
+import type { Token } from "./SqlTokens.js"
+import { callRefusal } from "./catalog/Callables.js"
+import type { CallRefusal } from "./catalog/Callables.js"
 
 const HARMLESS_SYSTEM_TABLES = new Set([
   "one",
@@ -120,6 +127,57 @@ export const forbiddenReference = (sql: string): string | undefined => {
   return undefined
 }
 
+/** What `SHOW` may list: the caller's tables, columns, databases and the engine's catalog. */
+const SHOWABLE = new Set(
+  (
+    "tables databases columns fields index indexes indices keys create engines functions " +
+    "settings setting changed full extended temporary"
+  ).split(" ")
+)
+/** `SHOW CREATE` of access entities and dictionaries tells what another cluster may not see. */
+const UNSHOWABLE_CREATE = new Set(
+  "user users role roles quota quotas policy row settings profile dictionary".split(" ")
+)
+
+/** The `SHOW …` form `sql` asks for, when it is not one a query may ask for. */
+export const refusedShow = (sql: string): string | undefined => {
+  const list = tokens(sql).filter((token) => token.text !== "(")
+  if (list[0]?.text.toLowerCase() !== "show") return undefined
+  const words = list.slice(1, 3).map((token) => token.text.toLowerCase())
+  if (!SHOWABLE.has(words[0] ?? "")) return `SHOW ${words[0]?.toUpperCase() ?? ""}`.trim()
+  if (words[0] === "create" && UNSHOWABLE_CREATE.has(words[1] ?? ""))
+    return `SHOW CREATE ${words[1]!.toUpperCase()}`
+  return undefined
+}
+
+const isName = (token: Token) => token.kind === "identifier" || token.kind === "escapedIdentifier"
+
+/** The first call in `sql` the catalog does not allow: `file('/etc/passwd')`, `cout(*)`. */
+export const refusedCall = (sql: string): CallRefusal | undefined => {
+  const list = tokens(sql)
+  for (let i = 0; i + 1 < list.length; i++) {
+    const token = list[i]!
+    if (!isName(token) || list[i + 1]!.text !== "(") continue
+    const refusal = callRefusal(token.text)
+    if (refusal !== undefined) return refusal
+  }
+  return undefined
+}
+
+const callRefused = (refusal: CallRefusal): QueryRefused | Forbidden =>
+  refusal._tag === "Denied"
+    ? new Forbidden({
+        message: `Queries may not call ${refusal.name}(): it ${refusal.reason}.`,
+        hint: "Functions and table functions that read files, reach the network or tell the server's settings are not available to queries."
+      })
+    : new QueryRefused({
+        message: `Unknown function ${refusal.name}.`,
+        hint:
+          refusal.suggestion === undefined
+            ? "SELECT name FROM system.functions lists the engine's functions."
+            : `Did you mean ${refusal.suggestion}?`
+      })
+
 /** Whether anything but comments follows a `;` (the engine would run each statement). */
 export const severalStatements = (sql: string): boolean => {
   const list = tokens(sql)
@@ -145,6 +203,8 @@ export const guard = (sql: string): Effect.Effect<void, QueryRefused | Forbidden
         hint: READ_ONLY_HINT
       })
     )
-  const what = forbiddenReference(sql)
-  return what === undefined ? Effect.void : Effect.fail(refuse(what))
+  const what = forbiddenReference(sql) ?? refusedShow(sql)
+  if (what !== undefined) return Effect.fail(refuse(what))
+  const call = refusedCall(sql)
+  return call === undefined ? Effect.void : Effect.fail(callRefused(call))
 }

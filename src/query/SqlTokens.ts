@@ -1,7 +1,15 @@
 /**
- * A small ClickHouse SQL lexer: enough to see identifiers and punctuation outside of
- * strings and comments. Quoted identifiers (`…` and "…") are unquoted; one holding a
- * backslash escape is reported as such rather than decoded.
+ * A ClickHouse SQL lexer that splits a statement where the engine's own lexer does, so
+ * that the guard sees every name the engine will see. Checked against the engine:
+ * - quotes: `'…'` strings and `"…"`, `` `…` `` identifiers take backslash escapes and
+ *   doubled quotes; the typographic `‘…’` (string) and `“…”` (identifier) take neither
+ *   and end at the first closing mark;
+ * - comments: `--` and `# ` / `#!` to the end of the line, and `/* … *\/`, which nest;
+ * - anything outside ASCII, but those four quote marks, is whitespace to the engine
+ *   (U+00A0, U+200B, U+3000, U+FEFF …) or a syntax error: here it is whitespace, so a
+ *   name cannot hide from its parenthesis behind one;
+ * - `$tag$…$tag$` heredocs are strings.
+ * A quoted identifier holding a backslash escape is reported as such rather than decoded.
  */
 export interface Token {
   readonly kind: "identifier" | "escapedIdentifier" | "string" | "number" | "punctuation"
@@ -11,6 +19,16 @@ export interface Token {
 const WORD = /[A-Za-z_$][A-Za-z0-9_$]*/y
 const NUMBER = /[0-9][A-Za-z0-9_.]*/y
 const HEREDOC = /\$([A-Za-z0-9_]*)\$/y
+const ASCII_SPACE = /[ \t\n\r\f\v]/
+
+/** The typographic quotes the engine reads, each with its closing mark. */
+const TYPOGRAPHIC: Record<string, { readonly close: string; readonly kind: Token["kind"] }> = {
+  "\u2018": { close: "\u2019", kind: "string" },
+  "\u201C": { close: "\u201D", kind: "identifier" }
+}
+
+const isSpace = (c: string): boolean =>
+  ASCII_SPACE.test(c) || (c.charCodeAt(0) > 0x7f && TYPOGRAPHIC[c] === undefined)
 
 // A heredoc only when its closing tag follows; otherwise `$` is part of a word.
 const heredocAt = (sql: string, i: number): boolean => {
@@ -31,18 +49,40 @@ const closing = (sql: string, from: number, quote: string): number => {
   return sql.length
 }
 
+/** The end of a `/* … *\/` comment opened at `from`, counting nested openings. */
+const commentEnd = (sql: string, from: number): number => {
+  let depth = 0
+  let j = from
+  while (j < sql.length) {
+    if (sql[j] === "/" && sql[j + 1] === "*") {
+      depth++
+      j += 2
+    } else if (sql[j] === "*" && sql[j + 1] === "/") {
+      depth--
+      j += 2
+      if (depth === 0) return j
+    } else j++
+  }
+  return sql.length
+}
+
 export const tokens = (sql: string): ReadonlyArray<Token> => {
   const out: Array<Token> = []
   let i = 0
   while (i < sql.length) {
     const c = sql[i]!
-    if (/\s/.test(c)) i++
+    const typographic = TYPOGRAPHIC[c]
+    if (typographic !== undefined) {
+      const end = sql.indexOf(typographic.close, i + 1)
+      const stop = end === -1 ? sql.length : end
+      out.push({ kind: typographic.kind, text: sql.slice(i + 1, stop) })
+      i = stop + 1
+    } else if (isSpace(c)) i++
     else if ((c === "-" && sql[i + 1] === "-") || (c === "#" && /[ !]/.test(sql[i + 1] ?? ""))) {
       const end = sql.indexOf("\n", i)
       i = end === -1 ? sql.length : end + 1
     } else if (c === "/" && sql[i + 1] === "*") {
-      const end = sql.indexOf("*/", i + 2)
-      i = end === -1 ? sql.length : end + 2
+      i = commentEnd(sql, i)
     } else if (c === "'" || c === '"' || c === "`") {
       const end = closing(sql, i + 1, c)
       const body = sql.slice(i + 1, end)

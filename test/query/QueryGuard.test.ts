@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
   forbiddenReference,
+  refusedCall,
+  refusedShow,
   refusedStatement,
   unknownStatement,
   severalStatements
@@ -22,7 +24,17 @@ describe("QueryGuard", () => {
       "SELECT * FROM clusterAllReplicas('default', system.processes)",
       "SELECT $$x$$, * FROM system.processes",
       "SELECT 1 INTO OUTFILE 'x.csv'",
-      "SELECT 1 into /* c */ outfile 'x.csv'"
+      "SELECT 1 into /* c */ outfile 'x.csv'",
+      // The typographic quotes are identifier quotes to the engine.
+      "SELECT substring(query, 1, 100) FROM \u201Csystem\u201D.processes",
+      "SELECT * FROM \u201Csystem\u201D.\u201Cdisks\u201D",
+      "SHOW TABLES FROM \u201Csystem\u201D",
+      "DESC \u201Csystem\u201D.processes",
+      // Characters the engine reads as whitespace do not hide a name.
+      "SELECT * FROM\u200Bsystem.processes",
+      "SELECT * FROM system\u3000.\uFEFFprocesses",
+      // Comments nest: what follows the inner `*/` is still a comment to the engine.
+      "SELECT 1 /* a /* b */ ' */ FROM system.processes -- '"
     ]) {
       expect(forbiddenReference(sql), sql).toBeDefined()
     }
@@ -40,6 +52,71 @@ describe("QueryGuard", () => {
       "SELECT merge FROM events"
     ]) {
       expect(forbiddenReference(sql), sql).toBeUndefined()
+    }
+  })
+
+  it("refuses every call of a function that reads files, the network or the server", () => {
+    for (const [sql, name] of [
+      ["SELECT file('/proc/self/environ') AS e", "file"],
+      ["SELECT FILE('/etc/passwd')", "FILE"],
+      ["SELECT `file`('/etc/passwd')", "file"],
+      ["SELECT \u201Cfile\u201D('/etc/passwd')", "file"],
+      ["SELECT file /* c */ ('/etc/passwd')", "file"],
+      ["SELECT file\u200B('/etc/passwd')", "file"],
+      ["SELECT arrayMap(x -> file(x), ['/etc/passwd'])", "file"],
+      ["SELECT getServerSetting('path')", "getServerSetting"],
+      ["SELECT hostname()", "hostname"],
+      ["SELECT * FROM url('http://127.0.0.1:1/', 'LineAsString')", "url"],
+      ["SELECT * FROM eval('SELECT 1')", "eval"],
+      ["SELECT * FROM executable('x', 'TSV', 'a String')", "executable"],
+      ["SELECT dictGet('d', 'a', 1)", "dictGet"],
+      ["SELECT catboostEvaluate('/etc/passwd', 1)", "catboostEvaluate"],
+      ["SELECT 1 /* a /* b */ ' */ , file('/etc/passwd') -- '", "file"],
+      ["EXPLAIN SELECT file('/etc/passwd')", "file"]
+    ] as const) {
+      expect(refusedCall(sql), sql).toMatchObject({ _tag: "Denied", name })
+    }
+    expect(refusedCall("SELECT cout(*) FROM t")).toEqual({
+      _tag: "Unknown",
+      name: "cout",
+      suggestion: "count"
+    })
+  })
+
+  it("lets the functions, aggregates, types and syntax a query needs through", () => {
+    for (const sql of [
+      "SELECT count(), COUNT(*), sumIf(x, x > 0), uniqArrayOrNull(a) FROM t",
+      "SELECT quantiles(0.5, 0.9)(d), quantileTDigestIf(0.9)(d, ok) FROM t",
+      "SELECT CAST(x AS Nullable(String)), toDateTime64(t, 3), EXTRACT(DAY FROM d) FROM t",
+      "SELECT trim(BOTH ' ' FROM s), x IN (1, 2), NOT (a AND b) FROM t",
+      "SELECT row_number() OVER (PARTITION BY h ORDER BY t) FROM t",
+      "WITH w AS (SELECT 1) SELECT * FROM w",
+      "SELECT * FROM numbers(10)",
+      "SELECT * FROM format(JSONEachRow, '{\"a\": 1}')",
+      "SELECT 'file(1)', $$getServerSetting('path')$$ -- file('/etc/passwd')",
+      "SELECT timeSeriesRateToGrid(0, 60, 15, 60)(t, v) FROM s"
+    ]) {
+      expect(refusedCall(sql), sql).toBeUndefined()
+    }
+  })
+
+  it("lets SHOW list tables, columns and databases but not access entities or processes", () => {
+    for (const sql of [
+      "SHOW TABLES",
+      "SHOW DATABASES",
+      "SHOW COLUMNS FROM t",
+      "SHOW CREATE TABLE t"
+    ]) {
+      expect(refusedShow(sql), sql).toBeUndefined()
+    }
+    for (const sql of [
+      "SHOW USERS",
+      "SHOW GRANTS",
+      "SHOW MERGES",
+      "SHOW CREATE USER default",
+      "SHOW ACCESS"
+    ]) {
+      expect(refusedShow(sql), sql).toBeDefined()
     }
   })
 
