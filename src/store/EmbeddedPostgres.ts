@@ -9,6 +9,7 @@ import { Context, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as DataDirectory from "../config/DataDirectory.js"
 import * as SocketDirectory from "../sockets/SocketDirectory.js"
 import * as DataDirLock from "./DataDirLock.js"
 
@@ -63,6 +64,8 @@ export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
     Effect.tryPromise(() => PGlite.create({ dataDir: pgliteDirectory })).pipe(Effect.orDie),
     (db) => Effect.promise(() => db.close())
   )
+  // PGlite sets its files' modes itself (0666 from its initial files), whatever the umask.
+  yield* Effect.try(() => DataDirectory.tightenTree(pgliteDirectory)).pipe(Effect.orDie)
 
   const socket = yield* socketIn(dataDir)
   const server = new PGLiteSocketServer({ db, path: socket.socketPath, maxConnections: 1 })
