@@ -6,6 +6,7 @@ import { SluiceApi } from "../../domain/Api.js"
 import { Conflict, NotFound } from "../../domain/Errors.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
+import { refuseReserved } from "./ReservedDatabases.js"
 
 const DEFAULT_DATABASE = "default"
 
@@ -30,6 +31,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
         Effect.gen(function* () {
           const scope = yield* scopes.clusterScope("manage_databases", urlParams)
           const name = payload.name
+          yield* refuseReserved(name)
           if (!(yield* databases.create(scope.clusterId, name))) {
             return yield* new Conflict({
               message: `Database '${name}' already exists in cluster '${scope.clusterName}'.`,
@@ -47,6 +49,7 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
         Effect.gen(function* () {
           const scope = yield* scopes.clusterScope("manage_databases", urlParams)
           const name = path.database
+          yield* refuseReserved(name)
           if (name === DEFAULT_DATABASE) {
             return yield* new Conflict({
               message: "The default database cannot be deleted.",

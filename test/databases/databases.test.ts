@@ -121,6 +121,32 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
     })
   )
 
+  it.effect("the engine's own databases are refused on create and delete, in any case", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      for (const name of ["system", "SYSTEM", "information_schema", "INFORMATION_SCHEMA"]) {
+        const create = yield* call(server, "POST", "/v1/databases", {
+          token: admin,
+          body: { name }
+        })
+        expect(create.status, name).toBe(400)
+        expect(create.json).toMatchObject({
+          error: "bad_request",
+          message: expect.stringContaining(`'${name}' is reserved`)
+        })
+        const drop = yield* call(server, "DELETE", `/v1/databases/${name}`, { token: admin })
+        expect(drop.status, name).toBe(400)
+        expect(drop.json).toMatchObject({ message: expect.stringContaining(`'${name}'`) })
+      }
+      const list = yield* call(server, "GET", "/v1/databases", { token: admin })
+      expect(JSON.stringify(list.json)).not.toMatch(/system|information_schema/i)
+      expect(yield* engineDatabases(admin)).toEqual(
+        expect.arrayContaining(["system", "information_schema", "INFORMATION_SCHEMA"])
+      )
+    })
+  )
+
   it.effect("read_only and read_write keys list but may not create or delete", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
