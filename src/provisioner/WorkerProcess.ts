@@ -11,6 +11,7 @@ import { spawn } from "node:child_process"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import type { WorkerArgs } from "./EngineWorker.js"
 import { workerCommand } from "./WorkerCommand.js"
+import { workerEnvironment } from "./WorkerEnvironment.js"
 
 /** How a worker process ended. */
 export interface WorkerExit {
@@ -81,7 +82,7 @@ export const spawnIdle: Effect.Effect<IdleWorker, EngineUnavailable> = Effect.ge
       Effect.sync(() =>
         spawn(process.execPath, [...command], {
           stdio: ["ignore", "inherit", "inherit", "ipc"],
-          env: { ...process.env, UV_THREADPOOL_SIZE: threadPoolSize }
+          env: workerEnvironment(process.env, threadPoolSize)
         })
       ),
       (child) =>
