@@ -36,11 +36,7 @@ export interface BodyInsertDependencies {
   readonly events: TableEvents
 }
 
-/** An insert token with the hash of the whole body it came with. */
-export interface HashedToken {
-  readonly token: string
-  readonly hash: string
-}
+export type { HashedToken } from "../tables/InsertTokens.js"
 
 /**
  * The count of the insert that used `hashed`'s token with the same body (insert nothing
@@ -50,7 +46,7 @@ export const checkToken = (
   engine: AnalyticalEngine,
   database: string,
   table: string,
-  hashed: HashedToken
+  hashed: InsertTokens.HashedToken
 ) =>
   Effect.flatMap(InsertTokens.find(engine, database, table, hashed.token), (seen) => {
     if (Option.isNone(seen)) return Effect.succeed(Option.none<number>())

@@ -58,7 +58,9 @@ export const insertDirect = (
       format: shape.format,
       columns: shape.columns,
       queryId: crypto.randomUUID(),
-      settings: { ...ONE_PART, ...shape.settings }
+      // One block, so one deduplication id: a retry after the engine died between these
+      // rows and their token's record writes nothing again (InsertTokens.ts).
+      settings: { ...ONE_PART, ...shape.settings, ...InsertTokens.insertSettings(hashed) }
     }),
     chunk.parts
   ).pipe(

@@ -18,15 +18,40 @@ import {
   knownPaths,
   mergePaths,
   rememberPaths,
-  stagingPaths
+  stagingPaths,
+  unusablePath
 } from "../tables/LeafPaths.js"
 import type { BodyInsertDependencies, HashedToken, InsertTarget } from "./BodyInsertRequest.js"
 import { checkToken } from "./BodyInsertRequest.js"
 import { isEngineError, isTooWide, refusal, tooWide } from "./InsertRefusals.js"
 import type { Chunk } from "./RecordSplitter.js"
 import { acquireStaging } from "./Staging.js"
+import { quoteIdentifier } from "../engine/Sql.js"
 
 type PublishError = EngineError | InsertTokenReused | MalformedRecords
+
+/**
+ * A token-carrying body's rows, copied from its staging table with the engine's
+ * deduplication (InsertTokens.ts) instead of attached: an attach is never deduplicated,
+ * so a retry after the engine died between the attach and the token's record attached
+ * the rows twice. The staging table never merges its parts (Staging.ts), so a retry's
+ * copy reads the same blocks.
+ */
+const copySql = (
+  database: string,
+  table: string,
+  staging: string,
+  layout: Layout.TableLayout,
+  token: HashedToken
+) => {
+  const columns = Layout.insertShape(layout).columns
+  const read = columns.map((column) => (column === Layout.RAW_INPUT ? Layout.RAW_COLUMN : column))
+  return (
+    `INSERT INTO ${Layout.qualified(database, table)} (${columns.map(quoteIdentifier).join(", ")}) ` +
+    `SELECT ${read.map(quoteIdentifier).join(", ")} FROM ${Layout.qualified(database, staging)} ` +
+    InsertTokens.copySettingsSql(token)
+  )
+}
 
 export const insertStaged = <E>(
   { tables, locks, events }: BodyInsertDependencies,
@@ -78,12 +103,18 @@ export const insertStaged = <E>(
     yield* Stream.runForEach(chunks, insertChunk)
     const inserted = records()
     const found = yield* Effect.orDie(stagingPaths(engine, database, staging))
+    const unusable = unusablePath(found)
+    if (unusable !== undefined) return yield* unusable
     const state = locks.stateOf(database, table)
     const hashed = yield* token
 
     const moveIn = EngineSql.command(
       engine,
-      `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`
+      Option.match(hashed, {
+        onNone: () =>
+          `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`,
+        onSome: (token) => copySql(database, table, staging, request.layout, token)
+      })
     ).pipe(
       Effect.tap(() => {
         moved = true
@@ -97,6 +128,7 @@ export const insertStaged = <E>(
       }
       if (state.columns === undefined) {
         yield* tables.create(engine, database, table, request.layout)
+        yield* EngineSql.command(engine, InsertTokens.rememberBlocksSql(database, table))
         state.columns = yield* knownPaths(engine, database, table)
       }
       const mixed = yield* mergePaths(engine, database, table, found, state.columns).pipe(

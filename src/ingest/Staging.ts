@@ -18,6 +18,14 @@ import { quoteString } from "../engine/Sql.js"
 
 const StagingRow = Schema.Struct({ name: Schema.String })
 
+/**
+ * A staging table holds one insert's chunks for moments: it never merges them (no part
+ * is small enough to be merged), so a token-carrying body copied out of it is read in
+ * the same blocks on a retry (StagedInsert.ts).
+ */
+const NEVER_MERGED =
+  "SETTINGS max_bytes_to_merge_at_max_space_in_pool = 1, max_bytes_to_merge_at_min_space_in_pool = 1"
+
 export const acquireStaging = (
   engine: AnalyticalEngine,
   database: string,
@@ -32,7 +40,9 @@ export const acquireStaging = (
         Effect.ignore
       )
     const create = (name: string) =>
-      Effect.orDie(EngineSql.command(engine, Layout.createTableSql(database, name, "", layout)))
+      Effect.orDie(
+        EngineSql.command(engine, Layout.createTableSql(database, name, "", layout, NEVER_MERGED))
+      )
     const acquired = yield* Effect.acquireRelease(
       Effect.suspend(() => {
         const pooled = locks.takeStaging(database, layout)

@@ -3,6 +3,12 @@
  * the same body answers the first insert's count and inserts nothing; with another body
  * it is a conflict. Kept for a day in a service table of each engine database, next to
  * the data it protects.
+ *
+ * The token's row is written after the rows it protects, so an engine that dies between
+ * the two leaves rows without their token. The rows themselves are therefore written with
+ * the engine's own deduplication (a table remembers the last `DEDUPLICATION_WINDOW`
+ * token-carrying blocks, in the same step that adds a block's part): a retry of that body
+ * writes nothing again, and then records the token.
  */
 import { Effect, Option, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -11,12 +17,50 @@ import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { quoteString } from "../engine/Sql.js"
 
+/** An insert token with the hash of the whole body it came with. */
+export interface HashedToken {
+  readonly token: string
+  readonly hash: string
+}
+
 const TokenRow = Schema.Struct({ body_hash: Schema.String, inserted: Schema.NumberFromString })
 
 const ensureSql = (database: string) =>
   `CREATE TABLE IF NOT EXISTS ${Layout.qualified(database, Layout.TOKENS_TABLE)} ` +
   "(table String, token String, body_hash String, inserted UInt64, at DateTime DEFAULT now()) " +
   "ENGINE = MergeTree ORDER BY (table, token) TTL at + INTERVAL 1 DAY"
+
+/** How many token-carrying blocks a table remembers (the engine's default for replicated tables). */
+export const DEDUPLICATION_WINDOW = 10_000
+
+/** Gives a table its memory of token-carrying blocks; an existing table gets it too. */
+export const rememberBlocksSql = (database: string, table: string) =>
+  `ALTER TABLE ${Layout.qualified(database, table)} ` +
+  `MODIFY SETTING non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`
+
+/** The engine's deduplication id of a body: its token and its hash, so only a retry matches. */
+const blockId = (token: HashedToken) => `${token.hash}:${token.token}`
+
+/**
+ * The settings of a statement that puts a body's rows into its table: deduplicated by
+ * the token when there is one, else never (two equal bodies without a token are two inserts).
+ */
+export const insertSettings = (token: Option.Option<HashedToken>) =>
+  Option.match(token, {
+    onNone: () => ({ deduplicate_insert: "disable" }),
+    onSome: (hashed) => ({
+      insert_deduplication_token: blockId(hashed),
+      deduplicate_insert: "enable"
+    })
+  })
+
+/**
+ * The `SETTINGS` of an `INSERT … SELECT` that copies a body's rows into its table with
+ * its token: one reading thread keeps the blocks, and so their ids, the same on a retry.
+ */
+export const copySettingsSql = (token: HashedToken) =>
+  `SETTINGS insert_deduplication_token = ${quoteString(blockId(token))}, ` +
+  "deduplicate_insert_select = 'force_enable', max_threads = 1, max_insert_threads = 1"
 
 export const find = (engine: AnalyticalEngine, database: string, table: string, token: string) =>
   Effect.gen(function* () {

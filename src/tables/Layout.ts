@@ -110,13 +110,16 @@ export const createTableSql = (
   database: string,
   table: string,
   createdAt: string,
-  layout: TableLayout = "records"
+  layout: TableLayout = "records",
+  /** The table's own `SETTINGS` clause, if any. */
+  settings = ""
 ) =>
   `CREATE TABLE IF NOT EXISTS ${qualified(database, table)} ` +
   `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}` +
   `${layout === "events" ? `, ${eventColumnsSql}` : ""}, ` +
   `CONSTRAINT ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}) ` +
   `ENGINE = MergeTree ORDER BY ${layout === "events" ? EVENT_ORDER_BY : "tuple()"} ` +
+  (settings === "" ? "" : `${settings} `) +
   `COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
 
 /** How rows of a layout are sent: the format, the columns named and the settings it needs. */
