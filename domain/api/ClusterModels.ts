@@ -1,6 +1,7 @@
 /** The cluster object, size catalog, storage descriptor and metric series of the spec. */
 import { Schema } from "effect"
 import { ClusterId } from "../Ids.js"
+import { urlSafeName } from "./Names.js"
 import { ClusterRef } from "./Scope.js"
 
 /** decisions.md §9. Clients decide from `ready`, `can_pause`, `can_resume`, not from this. */
@@ -94,10 +95,12 @@ export class Autoscaling extends Schema.Class<Autoscaling>("Autoscaling")({
   max_size: ClusterSize
 }) {}
 
+export const ClusterName = urlSafeName("a cluster name")
+
 export class CreateClusterRequest extends Schema.Class<CreateClusterRequest>(
   "CreateClusterRequest"
 )({
-  name: Schema.NonEmptyTrimmedString,
+  name: ClusterName,
   replicas: Schema.Int,
   size: ClusterSize,
   /** Omitted: the catalog's default bounds. `size` must lie within them. */
@@ -110,7 +113,7 @@ export class CreateClusterRequest extends Schema.Class<CreateClusterRequest>(
 export class UpdateClusterRequest extends Schema.Class<UpdateClusterRequest>(
   "UpdateClusterRequest"
 )({
-  name: Schema.optional(Schema.NonEmptyTrimmedString),
+  name: Schema.optional(ClusterName),
   idle_timeout_minutes: Schema.optional(IdleTimeoutMinutes)
 }) {}
 

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication, OrganizationRole } from "../Identity.js"
 import { UserId } from "../Ids.js"
+import { urlSafeName } from "./Names.js"
 import { Deleted } from "./Scope.js"
 
 export class OrganizationMembership extends Schema.Class<OrganizationMembership>(
@@ -22,13 +23,7 @@ export class AddMemberRequest extends Schema.Class<AddMemberRequest>("AddMemberR
   password: Schema.optional(Schema.Redacted(Schema.String.pipe(Schema.minLength(12))))
 }) {}
 
-/** Organization names appear in paths and parameters, so they are URL-safe. */
-export const OrganizationName = Schema.String.pipe(
-  Schema.pattern(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/, {
-    message: () =>
-      "an organization name is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or digit"
-  })
-)
+export const OrganizationName = urlSafeName("an organization name")
 
 export class OrganizationNameRequest extends Schema.Class<OrganizationNameRequest>(
   "OrganizationNameRequest"

@@ -4,7 +4,7 @@
  * delete), PATCH, and the validation of a create request.
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Deferred, Effect } from "effect"
+import { Context, Deferred, Effect, Schema } from "effect"
 import { ClusterId } from "../../domain/Ids.js"
 import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 import * as fs from "node:fs"
@@ -13,6 +13,7 @@ import { clientOf } from "../support/client.js"
 import { eventually } from "../support/eventually.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
+import type { Reply } from "../support/server.js"
 import {
   adminEnv,
   adminSession,
@@ -26,6 +27,13 @@ import {
 } from "./support.js"
 
 const q = "?organization=default"
+
+const Listed = Schema.Struct({
+  clusters: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String }))
+})
+
+/** The names and ids of the clusters a list reply holds. */
+const listed = (reply: Reply) => Schema.decodeUnknownSync(Listed)(reply.json).clusters
 
 /** Takes the cluster engine's lock until `release`: its transitions wait behind it. */
 const holdEngine = (id: string) =>
@@ -259,6 +267,34 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           409,
           "duplicate_name"
         )
+      })
+    )
+
+    it.effect("cluster names follow the organization-name rule on create and rename", () =>
+      Effect.gen(function* () {
+        const token = yield* adminSession
+        const before = listed(yield* request("GET", `/v1/clusters${q}`, token))
+        const id = before.find((c) => c.name === "default")?.id
+        if (id === undefined) return yield* Effect.dieMessage("no cluster 'default'")
+        for (const name of ["../y", "a/b", "", " spaced", "-lead", "é", "x".repeat(65)]) {
+          const created = expectError(
+            yield* request("POST", `/v1/clusters${q}`, token, {
+              name,
+              replicas: 1,
+              size: { cpu_cores: 1, memory_gib: 4 }
+            }),
+            400,
+            "bad_request"
+          )
+          expect(created.message, name).toContain("a cluster name is 1 to 64 letters")
+          const renamed = expectError(
+            yield* request("PATCH", `/v1/clusters/${id}${q}`, token, { name }),
+            400,
+            "bad_request"
+          )
+          expect(renamed.message, name).toContain("a cluster name is 1 to 64 letters")
+        }
+        expect(listed(yield* request("GET", `/v1/clusters${q}`, token))).toEqual(before)
       })
     )
 
