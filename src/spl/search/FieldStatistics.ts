@@ -40,6 +40,12 @@ export const eventFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>)
 
 const splName = (name: string) => `'${name.replace(/[\\']/g, "\\$&")}'`
 
+/** `text` without a last `|` and the blanks around it; `/\s*\|\s*$/` took quadratic time. */
+const withoutTrailingPipe = (text: string) => {
+  const trimmed = text.trimEnd()
+  return trimmed.endsWith("|") ? trimmed.slice(0, -1).trimEnd() : text
+}
+
 /**
  * The SPL of the population (the search up to `stages[last]`) followed by `table` of the
  * metadata and `fields`.
@@ -51,7 +57,7 @@ export const populationTableSpl = (
   fields: ReadonlyArray<string>
 ) => {
   const next = stages[last + 1]
-  const prefix = next === undefined ? spl : spl.slice(0, next.position).replace(/\s*\|\s*$/, "")
+  const prefix = next === undefined ? spl : withoutTrailingPipe(spl.slice(0, next.position))
   return `${prefix} | table ${[...METADATA, ...fields].map(splName).join(", ")}`
 }
 
