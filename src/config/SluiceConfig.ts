@@ -25,6 +25,12 @@ export const sluiceConfig = Config.all({
   dataDir: Config.string("SLUICE_DATA_DIR").pipe(Config.withDefault("./data")),
   host: Config.string("SLUICE_HOST").pipe(Config.withDefault("127.0.0.1")),
   port: port("SLUICE_PORT", 8080),
+  /** The address users reach the service at (the device login page's links), no trailing `/`. */
+  publicUrl: Config.option(
+    httpUrl("SLUICE_PUBLIC_URL").pipe(Config.map((url) => url.replace(/\/+$/, "")))
+  ),
+  /** Whether a request's client is the one the proxy in front names in `X-Forwarded-For`. */
+  trustProxy: Config.boolean("SLUICE_TRUST_PROXY").pipe(Config.withDefault(false)),
   grpcPort: port("SLUICE_GRPC_PORT", 4317),
   databaseUrl: Config.option(
     Config.redacted("SLUICE_DATABASE_URL").pipe(
