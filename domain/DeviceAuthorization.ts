@@ -52,20 +52,33 @@ export type DeviceDecision = typeof DeviceDecision.Type
 export class DeviceAuthorization extends Context.Tag("sluice/DeviceAuthorization")<
   DeviceAuthorization,
   {
-    /** A new login; `TooManyRequests` while too many are waiting. */
-    readonly start: () => Effect.Effect<DeviceLoginStarted, TooManyRequests>
+    /**
+     * A new login for `client` (the caller's address); `TooManyRequests` when that address
+     * started too many lately, or too many wait in all.
+     */
+    readonly start: (client: string) => Effect.Effect<DeviceLoginStarted, TooManyRequests>
     /** The token once approved (then the code is spent); pending, denied or expired else. */
     readonly poll: (
       deviceCode: string
     ) => Effect.Effect<DeviceLoginGranted, DeviceLoginPending | DeviceLoginEnded>
-    /** The user code as typed (any case, with or without the dash), if it awaits approval. */
-    readonly awaiting: (userCode: string) => Effect.Effect<string, DeviceLoginEnded>
-    /** Signs a user in on the page of a login that awaits approval. */
+    /**
+     * The user code as typed (any case, with or without the dash), if it awaits approval.
+     * Codes `client` typed that were not found are counted: too many, `TooManyRequests`.
+     */
+    readonly awaiting: (
+      userCode: string,
+      client: string
+    ) => Effect.Effect<string, DeviceLoginEnded | TooManyRequests>
+    /**
+     * Signs a user in on the page of a login that awaits approval; failed sign-ins are
+     * throttled as password logins are.
+     */
     readonly signIn: (
       userCode: string,
       email: string,
-      password: Redacted.Redacted<string>
-    ) => Effect.Effect<DeviceLoginSignedIn, Unauthorized | DeviceLoginEnded>
+      password: Redacted.Redacted<string>,
+      client: string
+    ) => Effect.Effect<DeviceLoginSignedIn, Unauthorized | DeviceLoginEnded | TooManyRequests>
     /** The signed-in user's decision; `Unauthorized` for a page session that is not the login's. */
     readonly decide: (
       userCode: string,

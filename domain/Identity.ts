@@ -31,11 +31,20 @@ export class ApiKeyCaller extends Schema.TaggedClass<ApiKeyCaller>()("ApiKeyCall
   defaultDatabase: DatabaseName
 }) {}
 
+/** The session a session JWT stands for: what signing out ends. */
+export class SessionRef extends Schema.Class<SessionRef>("SessionRef")({
+  id: Schema.String,
+  /** Epoch milliseconds. */
+  expiresAt: Schema.Number
+}) {}
+
 /** A request authenticated as a user: a session JWT from login, or an OIDC access token. */
 export class UserCaller extends Schema.TaggedClass<UserCaller>()("UserCaller", {
   userId: UserId,
   email: Schema.String,
-  via: Schema.Literal("session", "oauth")
+  via: Schema.Literal("session", "oauth"),
+  /** Present for a session JWT. */
+  session: Schema.optional(SessionRef)
 }) {}
 
 export type Caller = ApiKeyCaller | UserCaller

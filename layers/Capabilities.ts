@@ -27,8 +27,10 @@ import { DeviceAuthorizationLive } from "../src/identity/DeviceAuthorizationLive
 import { OidcVerifier } from "../src/identity/OidcVerifier.js"
 import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
 import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
+import { PasswordLogin } from "../src/identity/PasswordLogin.js"
 import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
+import { SessionsRepo } from "../src/identity/SessionsRepo.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
 import { EventCollectorLive } from "../src/hec/EventCollectorLive.js"
@@ -60,6 +62,7 @@ import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
 /** The control plane's records. */
 export const RepositoriesLive = Layer.mergeAll(
   UsersRepo.Default,
+  SessionsRepo.Default,
   OrganizationsRepo.Default,
   ClustersRepo.Default,
   DatabasesRepo.Default,
@@ -80,6 +83,7 @@ export const IdentityLive = Layer.mergeAll(
   reportingAuthorization(AuthorizationLive),
   DeviceAuthorizationLive
 ).pipe(
+  Layer.provideMerge(PasswordLogin.Default),
   Layer.provideMerge(
     Layer.mergeAll(
       SessionTokens.Default,

@@ -52,7 +52,7 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .addError(ErrorWire.TooManyRequests)
       .annotate(
         OpenApi.Description,
-        "Starts a command-line login. The body is `{}` (or nothing). Show `user_code` and open `verification_uri_complete`; then poll the token endpoint every `interval` seconds."
+        "Starts a command-line login. The body is `{}` (or nothing). Show `user_code` and open `verification_uri_complete`; then poll the token endpoint every `interval` seconds. One client address may start 20 logins in 10 minutes; past that, 429 with `Retry-After`. `verification_uri` is under `SLUICE_PUBLIC_URL` when that is set."
       )
   )
   .add(
@@ -74,7 +74,7 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .addSuccess(html)
       .annotate(
         OpenApi.Description,
-        "The approval page (HTML): asks for the user code if none is given, and for the user's email and password."
+        "The approval page (HTML): asks for the user code if none is given, and for the user's email and password. After 10 codes not found from one client address in 10 minutes, a 429 page with `Retry-After`."
       )
   )
   .add(
@@ -83,7 +83,7 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .addSuccess(html)
       .annotate(
         OpenApi.Description,
-        "The approval page's sign-in form: shows the code to approve or deny."
+        "The approval page's sign-in form: shows the code to approve or deny. Failed sign-ins count with those of POST /v1/auth/login (a 429 page past the limit); unknown codes as on the page."
       )
   )
   .add(

@@ -7,13 +7,14 @@
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { decodeJwt } from "jose"
 import { Unauthorized } from "../../domain/Errors.js"
-import { ApiKeyCaller, Authenticator, UserCaller } from "../../domain/Identity.js"
+import { ApiKeyCaller, Authenticator, SessionRef, UserCaller } from "../../domain/Identity.js"
 import { DatabaseName } from "../../domain/Ids.js"
 import type { ApiKeyId } from "../../domain/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 import type { ActiveApiKey } from "./ApiKeysRepo.js"
 import { ApiKeyTokens, TOKEN_PREFIX } from "./ApiKeyTokens.js"
 import { OidcVerifier } from "./OidcVerifier.js"
+import { SessionsRepo } from "./SessionsRepo.js"
 import { SESSION_ISSUER, SessionTokens } from "./SessionTokens.js"
 import { UsersRepo } from "./UsersRepo.js"
 
@@ -37,6 +38,7 @@ export const AuthenticatorLive = Layer.effect(
     const tokens = yield* ApiKeyTokens
     const users = yield* UsersRepo
     const sessions = yield* SessionTokens
+    const sessionUsers = yield* SessionsRepo
     const oidc = yield* OidcVerifier
 
     // `last_used_at` is minute-grained: skip the write (a round trip on the control
@@ -86,9 +88,20 @@ export const AuthenticatorLive = Layer.effect(
         const issuer = Option.getOrUndefined(issuerOf(token))
         if (issuer === SESSION_ISSUER) {
           const claims = yield* sessions.verify(token)
-          const user = yield* users.findById(claims.sub)
-          if (Option.isNone(user)) return yield* rejected
-          return new UserCaller({ userId: user.value.id, email: user.value.email, via: "session" })
+          const user = yield* sessionUsers.userOf(claims.sub, claims.jti)
+          if (
+            Option.isNone(user) ||
+            user.value.revoked ||
+            user.value.session_generation !== claims.gen
+          ) {
+            return yield* rejected
+          }
+          return new UserCaller({
+            userId: user.value.id,
+            email: user.value.email,
+            via: "session",
+            session: new SessionRef({ id: claims.jti, expiresAt: claims.exp * 1000 })
+          })
         }
         if (oidc.accepts(issuer)) {
           const claims = yield* oidc.verify(token)

@@ -1,7 +1,9 @@
 /**
  * `DeviceAuthorization` in this process's memory: a login lives ten minutes, so it need
- * not survive a restart (the command line starts again). The number waiting is bounded,
- * since anyone may start one. Time is the Effect `Clock`.
+ * not survive a restart (the command line starts again). Anyone may start one, so starts
+ * are limited per client address, and the number waiting in all is bounded (memory);
+ * user codes that are not found count against the address that typed them, so codes
+ * cannot be guessed at speed (RFC 8628 §5.1). Time is the Effect `Clock`.
  */
 import { randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 import { Clock, Effect, Layer, Redacted } from "effect"
@@ -19,18 +21,25 @@ import {
   Unauthorized
 } from "../../domain/Errors.js"
 import type { UserId } from "../../domain/Ids.js"
-import { passwordLogin } from "./PasswordLogin.js"
+import { makeAttemptLimiter } from "./AttemptLimiter.js"
+import type { AttemptLimit } from "./AttemptLimiter.js"
+import { PasswordLogin } from "./PasswordLogin.js"
 import { SessionTokens } from "./SessionTokens.js"
 
 export const LOGIN_SECONDS = 600
 export const POLL_SECONDS = 5
-const MAX_WAITING = 10_000
+const MAX_WAITING = 100_000
+/** Logins one client address may start in a window (one lives ten minutes). */
+export const START_LIMIT: AttemptLimit = { attempts: 20, windowSeconds: LOGIN_SECONDS }
+/** Unknown or expired user codes one client address may type in a window. */
+export const CODE_LIMIT: AttemptLimit = { attempts: 10, windowSeconds: LOGIN_SECONDS }
 // RFC 8628 §6.1: consonants only (no words), none that read alike; 20^8 codes.
 const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
 
 interface User {
   readonly id: UserId
   readonly email: string
+  readonly session_generation: number
 }
 
 type State =
@@ -88,15 +97,30 @@ const tooMany = new TooManyRequests({
   hint: "Try again in a minute.",
   retryAfterSeconds: 60
 })
+const tooManyStarts = (retryAfterSeconds: number) =>
+  new TooManyRequests({
+    message: "Too many command-line logins were started from this address.",
+    hint: `Finish or wait for the ones started; try again in ${retryAfterSeconds} seconds.`,
+    retryAfterSeconds
+  })
+const tooManyCodes = (retryAfterSeconds: number) =>
+  new TooManyRequests({
+    message: "Too many unknown login codes were entered from this address.",
+    hint: `Check the code the command line shows; try again in ${retryAfterSeconds} seconds.`,
+    retryAfterSeconds
+  })
 
 /** The device flow over a sign-in and a token issuer (the live ones, or a test's). */
 export const makeDeviceAuthorization = (dependencies: {
   readonly signIn: (
     email: string,
-    password: Redacted.Redacted<string>
-  ) => Effect.Effect<User, Unauthorized>
+    password: Redacted.Redacted<string>,
+    client: string
+  ) => Effect.Effect<User, Unauthorized | TooManyRequests>
   readonly issue: (user: User) => Effect.Effect<string>
 }) => {
+  const starts = makeAttemptLimiter(tooManyStarts)
+  const guesses = makeAttemptLimiter(tooManyCodes)
   const byDevice = new Map<string, Login>()
   const byUser = new Map<string, Login>()
   const forget = (login: Login) => {
@@ -120,9 +144,21 @@ export const makeDeviceAuthorization = (dependencies: {
         ? Effect.succeed(login)
         : Effect.fail(login.state._tag === "denied" ? denied : expired)
     )
+  /** `awaitingLogin` for a code typed by `client`: only a code not found counts. */
+  const typedLogin = (userCode: string, client: string) => {
+    const keys = [[`address:${client}`, CODE_LIMIT]] as const
+    return guesses.take(keys).pipe(
+      Effect.zipRight(awaitingLogin(userCode)),
+      Effect.tapErrorTag("DeviceLoginEnded", (ended) =>
+        ended === denied ? guesses.giveBack(keys) : Effect.void
+      ),
+      Effect.tap(() => guesses.giveBack(keys))
+    )
+  }
 
   return DeviceAuthorization.of({
-    start: Effect.fn("DeviceAuthorization.start")(function* () {
+    start: Effect.fn("DeviceAuthorization.start")(function* (client: string) {
+      yield* starts.take([[`address:${client}`, START_LIMIT]])
       const now = yield* Clock.currentTimeMillis
       for (const login of byDevice.values()) if (login.expiresAt <= now) forget(login)
       if (byDevice.size >= MAX_WAITING) return yield* tooMany
@@ -155,17 +191,21 @@ export const makeDeviceAuthorization = (dependencies: {
       return new DeviceLoginGranted({ token, userId: state.user.id, email: state.user.email })
     }),
 
-    awaiting: Effect.fn("DeviceAuthorization.awaiting")(function* (userCode: string) {
-      return (yield* awaitingLogin(userCode)).userCode
+    awaiting: Effect.fn("DeviceAuthorization.awaiting")(function* (
+      userCode: string,
+      client: string
+    ) {
+      return (yield* typedLogin(userCode, client)).userCode
     }),
 
     signIn: Effect.fn("DeviceAuthorization.signIn")(function* (
       userCode: string,
       email: string,
-      password: Redacted.Redacted<string>
+      password: Redacted.Redacted<string>,
+      client: string
     ) {
-      yield* awaitingLogin(userCode)
-      const user = yield* dependencies.signIn(email, password)
+      yield* typedLogin(userCode, client)
+      const user = yield* dependencies.signIn(email, password, client)
       // Looked up again: the password check took time, the login may have moved on.
       const login = yield* awaitingLogin(userCode)
       const pageSession = randomBytes(32).toString("base64url")
@@ -202,6 +242,9 @@ export const DeviceAuthorizationLive = Layer.effect(
   DeviceAuthorization,
   Effect.gen(function* () {
     const sessions = yield* SessionTokens
-    return makeDeviceAuthorization({ signIn: yield* passwordLogin, issue: sessions.issue })
+    const passwords = yield* PasswordLogin
+    // The token carries the session generation of the sign-in: a password changed before
+    // the command line collects it ends that session too.
+    return makeDeviceAuthorization({ signIn: passwords.login, issue: sessions.issue })
   })
 )

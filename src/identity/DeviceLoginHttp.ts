@@ -4,21 +4,25 @@
  * is a 401 page with the form again), never with JSON a browser would show raw.
  */
 import { HttpApiBuilder } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
-import { formOf, notAForm, page, pageUrl, present } from "./DeviceLoginPageHttp.js"
+import { clientAddress } from "./ClientAddress.js"
+import { formOf, notAForm, page, pageUrl, present, slowedDown } from "./DeviceLoginPageHttp.js"
 import type { Field } from "./DeviceLoginPageHttp.js"
 
 export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin", (handlers) =>
   Effect.gen(function* () {
     const devices = yield* DeviceAuthorization
-    const { host, port } = yield* SluiceConfig
+    const config = yield* SluiceConfig
+    const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
+      clientAddress(request, config.trustProxy)
 
-    const signIn = (field: Field) => {
+    const signIn = (field: Field, client: string) => {
       const userCode = present(field("user_code"))
       if (userCode === undefined) {
         return Effect.succeed(page(Page.codePage("Enter the code first."), 400))
@@ -36,7 +40,7 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
           )
         )
       }
-      return devices.signIn(userCode, email, Redacted.make(password)).pipe(
+      return devices.signIn(userCode, email, Redacted.make(password), client).pipe(
         Effect.map((signedIn) =>
           page(
             Page.decisionPage(
@@ -51,7 +55,14 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
             Effect.succeed(
               page(Page.signInPage(userCode, { message: refused.message, email }), 401)
             ),
-          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400))
+          DeviceLoginEnded: (ended) => Effect.succeed(page(Page.endedPage(ended.message), 400)),
+          TooManyRequests: (slowDown) =>
+            Effect.succeed(
+              slowedDown(
+                page(Page.signInPage(userCode, { message: slowDown.message, email }), 429),
+                slowDown
+              )
+            )
         })
       )
     }
@@ -82,8 +93,8 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
     return handlers
       .handle("start", ({ request }) =>
         Effect.gen(function* () {
-          const started = yield* devices.start()
-          const uri = pageUrl(request, `${host}:${port}`)
+          const started = yield* devices.start(clientOf(request))
+          const uri = pageUrl(request, config, `${config.host}:${config.port}`)
           return new DeviceStartResponse({
             device_code: started.deviceCode,
             user_code: started.userCode,
@@ -105,23 +116,26 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
             })
         )
       )
-      .handle("page", ({ urlParams }) => {
+      .handle("page", ({ request, urlParams }) => {
         const typed = present(urlParams.user_code)
         if (typed === undefined) return Effect.succeed(page(Page.codePage()))
-        return devices.awaiting(typed).pipe(
+        return devices.awaiting(typed, clientOf(request)).pipe(
           Effect.map((userCode) => page(Page.signInPage(userCode))),
-          Effect.catchTag("DeviceLoginEnded", (ended) =>
-            Effect.succeed(
-              ended.reason === "access_denied"
-                ? page(Page.endedPage(ended.message), 400)
-                : page(Page.codePage(ended.message), 400)
-            )
-          )
+          Effect.catchTags({
+            DeviceLoginEnded: (ended) =>
+              Effect.succeed(
+                ended.reason === "access_denied"
+                  ? page(Page.endedPage(ended.message), 400)
+                  : page(Page.codePage(ended.message), 400)
+              ),
+            TooManyRequests: (slowDown) =>
+              Effect.succeed(slowedDown(page(Page.codePage(slowDown.message), 429), slowDown))
+          })
         )
       })
       .handleRaw("signIn", ({ request }) =>
         Effect.flatMap(formOf(request), (form) =>
-          Option.isNone(form) ? Effect.succeed(notAForm) : signIn(form.value)
+          Option.isNone(form) ? Effect.succeed(notAForm) : signIn(form.value, clientOf(request))
         )
       )
       .handleRaw("decide", ({ request }) =>

@@ -1,7 +1,6 @@
 /**
  * The approval page over HTTP: its responses (HTML with headers that keep it from being
- * framed or scripted), its forms as browsers post them, and its address as the command
- * line reached the service.
+ * framed or scripted), its forms as browsers post them, and its address.
  */
 import { HttpServerResponse, UrlParams } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
@@ -12,11 +11,21 @@ import { codePage } from "./DeviceLoginPage.js"
 export const PAGE_PATH = "/v1/auth/cli/device"
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
 
-/** The page's address: the host the request named (or a proxy forwarded), else `fallback`. */
-export const pageUrl = (request: HttpServerRequest.HttpServerRequest, fallback: string) => {
-  const named = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? ""
+/**
+ * The page's address: under `SLUICE_PUBLIC_URL` when it is set. Otherwise the host the
+ * request named (with `SLUICE_TRUST_PROXY`, the one the proxy forwarded), else `fallback`.
+ */
+export const pageUrl = (
+  request: HttpServerRequest.HttpServerRequest,
+  settings: { readonly publicUrl: Option.Option<string>; readonly trustProxy: boolean },
+  fallback: string
+) => {
+  if (Option.isSome(settings.publicUrl)) return `${settings.publicUrl.value}${PAGE_PATH}`
+  const forwarded = settings.trustProxy ? request.headers["x-forwarded-host"] : undefined
+  const named = forwarded ?? request.headers["host"] ?? ""
   const authority = HOST.test(named) ? named : fallback
-  const scheme = request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
+  const scheme =
+    settings.trustProxy && request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
   return `${scheme}://${authority}${PAGE_PATH}`
 }
 
@@ -37,6 +46,12 @@ export const page = (html: string, status = 200) =>
     contentType: "text/html; charset=utf-8",
     headers: pageHeaders
   })
+
+/** A page answering a throttled request, with the `retry-after` a 429 carries. */
+export const slowedDown = (
+  response: HttpServerResponse.HttpServerResponse,
+  error: { readonly retryAfterSeconds: number }
+) => HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
 
 export const present = (value: string | undefined) =>
   value === undefined || value.trim() === "" ? undefined : value.trim()

@@ -11,6 +11,7 @@ import clusterMetrics from "./migrations/0003_cluster_metrics.js"
 import requestLogFields from "./migrations/0004_request_log_fields.js"
 import savedSearchNames from "./migrations/0005_saved_search_names.js"
 import serviceSecrets from "./migrations/0009_service_secrets.js"
+import sessionRevocation from "./migrations/0010_session_revocation.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -24,7 +25,8 @@ export const migrations = {
   "0003_cluster_metrics": clusterMetrics,
   "0004_request_log_fields": requestLogFields,
   "0005_saved_search_names": savedSearchNames,
-  "0009_service_secrets": serviceSecrets
+  "0009_service_secrets": serviceSecrets,
+  "0010_session_revocation": sessionRevocation
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in

@@ -8,6 +8,8 @@ type Method = "get" | "post" | "put" | "patch" | "delete"
 const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["get", "/health"],
   ["post", "/v1/auth/login"],
+  ["post", "/v1/auth/logout"],
+  ["post", "/v1/auth/password"],
   ["post", "/v1/auth/cli/device/start"],
   ["post", "/v1/auth/cli/device/token"],
   // The device login's approval page, its sign-in form and its decision form.

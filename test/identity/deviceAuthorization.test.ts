@@ -16,10 +16,17 @@ import { escapeHtml } from "../../src/identity/DeviceLoginPage.js"
 
 const ALICE = {
   id: UserId.make("6f1c2a52-0d5c-4e8e-9c43-0a1f7d3e2b11"),
-  email: "alice@example.com"
+  email: "alice@example.com",
+  session_generation: 0
 }
-const BOB = { id: UserId.make("9b0e4f0a-3c2d-4b6a-8e1f-5d7c9a2b4e60"), email: "bob@example.com" }
+const BOB = {
+  id: UserId.make("9b0e4f0a-3c2d-4b6a-8e1f-5d7c9a2b4e60"),
+  email: "bob@example.com",
+  session_generation: 0
+}
 const PASSWORD = "right"
+const CLIENT = "192.0.2.1"
+const OTHER_CLIENT = "2001:db8::/64"
 
 const devices = () =>
   makeDeviceAuthorization({
@@ -51,10 +58,10 @@ describe("device authorization", () => {
   it.effect("a login approved before its ten minutes are up hands out one token", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const started = yield* flow.start()
+      const started = yield* flow.start(CLIENT)
       expect(started.expiresInSeconds).toBe(600)
       yield* TestClock.adjust("599 seconds")
-      const signedIn = yield* flow.signIn(started.userCode, ALICE.email, password)
+      const signedIn = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
       expect(yield* failure(flow.poll(started.deviceCode))).toBe("DeviceLoginPending")
       yield* flow.decide(started.userCode, signedIn.pageSession, "approve")
       const granted = yield* flow.poll(started.deviceCode)
@@ -70,13 +77,13 @@ describe("device authorization", () => {
   it.effect("at ten minutes the login has expired everywhere", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const waiting = yield* flow.start()
-      const signedIn = yield* flow.start()
-      const session = yield* flow.signIn(signedIn.userCode, BOB.email, password)
+      const waiting = yield* flow.start(CLIENT)
+      const signedIn = yield* flow.start(CLIENT)
+      const session = yield* flow.signIn(signedIn.userCode, BOB.email, password, CLIENT)
       yield* TestClock.adjust("600 seconds")
       expect(yield* failure(flow.poll(waiting.deviceCode))).toBe("expired_token")
-      expect(yield* failure(flow.awaiting(waiting.userCode))).toBe("expired_token")
-      expect(yield* failure(flow.signIn(waiting.userCode, ALICE.email, password))).toBe(
+      expect(yield* failure(flow.awaiting(waiting.userCode, CLIENT))).toBe("expired_token")
+      expect(yield* failure(flow.signIn(waiting.userCode, ALICE.email, password, CLIENT))).toBe(
         "expired_token"
       )
       expect(yield* failure(flow.decide(signedIn.userCode, session.pageSession, "approve"))).toBe(
@@ -89,8 +96,8 @@ describe("device authorization", () => {
   it.effect("an approved login not collected in time expires too", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const started = yield* flow.start()
-      const session = yield* flow.signIn(started.userCode, ALICE.email, password)
+      const started = yield* flow.start(CLIENT)
+      const session = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
       yield* flow.decide(started.userCode, session.pageSession, "approve")
       yield* TestClock.adjust("10 minutes")
       expect(yield* failure(flow.poll(started.deviceCode))).toBe("expired_token")
@@ -100,12 +107,12 @@ describe("device authorization", () => {
   it.effect("a denied login stays denied and cannot be signed in to again", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const started = yield* flow.start()
-      const session = yield* flow.signIn(started.userCode, ALICE.email, password)
+      const started = yield* flow.start(CLIENT)
+      const session = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
       expect(yield* flow.decide(started.userCode, session.pageSession, "deny")).toBe("deny")
       expect(yield* failure(flow.poll(started.deviceCode))).toBe("access_denied")
       expect(yield* failure(flow.poll(started.deviceCode))).toBe("access_denied")
-      expect(yield* failure(flow.signIn(started.userCode, ALICE.email, password))).toBe(
+      expect(yield* failure(flow.signIn(started.userCode, ALICE.email, password, CLIENT))).toBe(
         "access_denied"
       )
       expect(yield* failure(flow.decide(started.userCode, session.pageSession, "approve"))).toBe(
@@ -117,12 +124,12 @@ describe("device authorization", () => {
   it.effect("a decision needs the page session of the latest sign-in", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const started = yield* flow.start()
-      expect(yield* failure(flow.signIn(started.userCode, ALICE.email, Redacted.make("no")))).toBe(
-        "Unauthorized"
-      )
-      const alice = yield* flow.signIn(started.userCode, ALICE.email, password)
-      const bob = yield* flow.signIn(started.userCode, BOB.email, password)
+      const started = yield* flow.start(CLIENT)
+      expect(
+        yield* failure(flow.signIn(started.userCode, ALICE.email, Redacted.make("no"), CLIENT))
+      ).toBe("Unauthorized")
+      const alice = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
+      const bob = yield* flow.signIn(started.userCode, BOB.email, password, CLIENT)
       expect(yield* failure(flow.decide(started.userCode, alice.pageSession, "approve"))).toBe(
         "Unauthorized"
       )
@@ -137,7 +144,7 @@ describe("device authorization", () => {
   it.effect("user codes are found however they are typed", () =>
     Effect.gen(function* () {
       const flow = devices()
-      const started = yield* flow.start()
+      const started = yield* flow.start(CLIENT)
       const [head, tail] = started.userCode.split("-")
       for (const typed of [
         started.userCode,
@@ -145,10 +152,52 @@ describe("device authorization", () => {
         ` ${head} ${tail} `,
         `${head}_${tail}`.toLowerCase()
       ]) {
-        expect(yield* flow.awaiting(typed)).toBe(started.userCode)
+        expect(yield* flow.awaiting(typed, CLIENT)).toBe(started.userCode)
       }
-      expect(yield* failure(flow.awaiting(`${head}-${tail}X`))).toBe("expired_token")
-      expect(yield* failure(flow.awaiting(""))).toBe("expired_token")
+      expect(yield* failure(flow.awaiting(`${head}-${tail}X`, CLIENT))).toBe("expired_token")
+      expect(yield* failure(flow.awaiting("", CLIENT))).toBe("expired_token")
+    })
+  )
+
+  it.effect("starts are limited per client address, not from one pool anyone can drain", () =>
+    Effect.gen(function* () {
+      const flow = devices()
+      let started = 0
+      while (started < 100 && Exit.isSuccess(yield* Effect.exit(flow.start(CLIENT)))) started++
+      expect(started).toBe(20)
+      const refused = yield* Effect.flip(flow.start(CLIENT))
+      expect(refused).toMatchObject({ _tag: "TooManyRequests", retryAfterSeconds: 600 })
+      // Another client is not held back by the first one's starts.
+      const elsewhere = yield* flow.start(OTHER_CLIENT)
+      expect(yield* flow.awaiting(elsewhere.userCode, OTHER_CLIENT)).toBe(elsewhere.userCode)
+      yield* TestClock.adjust("599 seconds")
+      expect(yield* failure(flow.start(CLIENT))).toBe("TooManyRequests")
+      yield* TestClock.adjust("1 second")
+      yield* flow.start(CLIENT)
+    })
+  )
+
+  it.effect("user codes not found are limited per address; found ones are not", () =>
+    Effect.gen(function* () {
+      const flow = devices()
+      const started = yield* flow.start(OTHER_CLIENT)
+      for (let i = 0; i < 30; i++) yield* flow.awaiting(started.userCode, CLIENT)
+      for (let i = 0; i < 10; i++) {
+        expect(yield* failure(flow.awaiting(`BCDF-GHJ${"KLMNPQRSTV"[i]}`, CLIENT))).toBe(
+          "expired_token"
+        )
+      }
+      // The guesser is held back, the right code included, on the page and its sign-in form.
+      const refused = yield* Effect.flip(flow.awaiting(started.userCode, CLIENT))
+      expect(refused).toMatchObject({ _tag: "TooManyRequests", retryAfterSeconds: 600 })
+      expect(yield* failure(flow.signIn(started.userCode, ALICE.email, password, CLIENT))).toBe(
+        "TooManyRequests"
+      )
+      // Not whoever types from elsewhere.
+      yield* flow.signIn(started.userCode, ALICE.email, password, OTHER_CLIENT)
+      yield* TestClock.adjust("600 seconds")
+      const later = yield* flow.start(OTHER_CLIENT)
+      expect(yield* flow.awaiting(later.userCode, CLIENT)).toBe(later.userCode)
     })
   )
 

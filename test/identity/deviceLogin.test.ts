@@ -115,6 +115,14 @@ layer(
       )
       expect(started.expires_in).toBe(600)
       expect(started.interval).toBe(5)
+      // A forwarded host is a client's word unless SLUICE_TRUST_PROXY says a proxy set it.
+      const forwarded = yield* call(server, "POST", "/v1/auth/cli/device/start", {
+        body: {},
+        headers: { ...CLI, "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" }
+      })
+      expect(bodyOf(DeviceStartResponse, forwarded).verification_uri).toBe(
+        `${server.url}/v1/auth/cli/device`
+      )
 
       expectError(yield* poll(started.device_code), 428, "authorization_pending")
 
