@@ -9,7 +9,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
 import type { BootstrapCredentials } from "../../domain/FirstStart.js"
 import { DatabaseName } from "../../domain/Ids.js"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo, NewCluster } from "../clusters/ClustersRepo.js"
+import { firstStartSize } from "../clusters/SizeCatalog.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { DatabasesRepo } from "../databases/DatabasesRepo.js"
 import { ApiKeysRepo, NewApiKey } from "../identity/ApiKeysRepo.js"
@@ -31,6 +33,8 @@ export class Bootstrap extends Effect.Service<Bootstrap>()("sluice/Bootstrap", {
     const keys = yield* ApiKeysRepo
     const tokens = yield* ApiKeyTokens
     const passwords = yield* Passwords
+    const { sizes } = yield* ClusterLifecycle
+    const size = firstStartSize(sizes)
 
     const firstStart = Effect.gen(function* () {
       const generated = Option.isNone(config.adminPassword)
@@ -46,12 +50,12 @@ export class Bootstrap extends Effect.Service<Bootstrap>()("sluice/Bootstrap", {
           name: DEFAULT_NAME,
           phase: "ready",
           replicas: 1,
-          cpu_cores: 2,
-          memory_gib: 8,
-          min_cpu_cores: 1,
-          min_memory_gib: 4,
-          max_cpu_cores: 16,
-          max_memory_gib: 64,
+          cpu_cores: size.cpu_cores,
+          memory_gib: size.memory_gib,
+          min_cpu_cores: sizes.default_min_size.cpu_cores,
+          min_memory_gib: sizes.default_min_size.memory_gib,
+          max_cpu_cores: sizes.default_max_size.cpu_cores,
+          max_memory_gib: sizes.default_max_size.memory_gib,
           idle_timeout_minutes: 0
         })
       )

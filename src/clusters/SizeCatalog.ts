@@ -38,6 +38,14 @@ export const makeCatalog = (options: {
   })
 }
 
+/**
+ * The first start's cluster size: the catalog's largest within 2 CPU / 8 GiB (the default
+ * catalog's 2 CPU / 8 GiB), else its smallest; always a size the catalog offers.
+ */
+export const firstStartSize = (catalog: SizeCatalog): SizeOption =>
+  [...catalog.sizes].reverse().find((s) => s.cpu_cores <= 2 && s.memory_gib <= 8) ??
+  catalog.default_min_size
+
 const same = (a: ClusterSize, b: ClusterSize) =>
   a.cpu_cores === b.cpu_cores && a.memory_gib === b.memory_gib
 
