@@ -14,6 +14,9 @@ export const queryConfig = Config.all({
   maxResultBytes: positiveInt("SLUICE_QUERY_MAX_RESULT_BYTES", 100 * 1024 * 1024)
 })
 
+/** Samples one PromQL evaluation may hold (Prometheus's `query.max-samples`). */
+export const promqlMaxSamples = positiveInt("SLUICE_PROMQL_MAX_SAMPLES", 50_000_000)
+
 export class QueryConfig extends Context.Tag("sluice/QueryConfig")<
   QueryConfig,
   Config.Config.Success<typeof queryConfig>

@@ -16,10 +16,11 @@ import type {
 } from "../../domain/PromQL.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import { nonNegativeInt } from "../config/ConfigValues.js"
-import { queryConfig } from "../config/SluiceConfig.js"
+import { promqlMaxSamples, queryConfig } from "../config/SluiceConfig.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import type { Matcher } from "./promql/Ast.js"
 import { selectorsIn } from "./promql/Ast.js"
+import { makeBudget } from "./promql/Budget.js"
 import { evaluate, queryContext } from "./promql/Eval.js"
 import { explainingFetch } from "./promql/Explain.js"
 import { prettyExpr } from "./promql/Print.js"
@@ -55,6 +56,7 @@ export const PromQLLive = Layer.effect(
     // The whole evaluation, its statements and the work between them, under the SQL timeout.
     const { timeoutSeconds } = yield* queryConfig
     const store = yield* SeriesStore
+    const maxSamples = yield* promqlMaxSamples
     const known = makeKnownLabels()
     const cache = makeReadCache(yield* readCacheBytes)
     const shared = makeSharedReads<ReadonlyArray<RawSeries>, ReadError>()
@@ -108,7 +110,13 @@ export const PromQLLive = Layer.effect(
         for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
         const fetch = yield* fetchOf
         const value = yield* withTimeout(query.timeout)(
-          evaluationErrors(evaluate(queryContext(query.start, query.end, fetch), expr, steps))
+          evaluationErrors(
+            evaluate(
+              queryContext(query.start, query.end, fetch, makeBudget(maxSamples)),
+              expr,
+              steps
+            )
+          )
         )
         return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
       })
@@ -118,7 +126,7 @@ export const PromQLLive = Layer.effect(
         const expr = yield* parse(query.query, "query")
         const steps = [query.time]
         const fetch = yield* fetchOf
-        const ctx = queryContext(query.time, query.time, fetch)
+        const ctx = queryContext(query.time, query.time, fetch, makeBudget(maxSamples))
         if (expr.kind === "matrix" || expr.kind === "subquery") {
           const input = yield* withTimeout(query.timeout)(
             evaluationErrors(rangeInput(ctx, expr, steps))

@@ -1,6 +1,7 @@
 /** Function calls: range functions over windows, and the instant-vector function library. */
 import { Effect } from "effect"
 import type { Call, Expr } from "./Ast.js"
+import { eventLoopTurn, pace } from "./Budget.js"
 import type { EvalContext } from "./Selectors.js"
 import { LOOKBACK, newestAt, rangeInput, upperBound } from "./Selectors.js"
 import { civilTime } from "./Calendar.js"
@@ -76,10 +77,13 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     for (const s of input.series) {
       const fn = fnFor()
       const labels = KEEPS_NAME.has(node.fn) ? s.labels : withoutName(s.labels)
+      if (s.times.length > 0) ctx.budget.load(steps.length)
       for (let step = 0; step < steps.length; step++) {
         const end = input.ends[step]!
         const hi = upperBound(s.times, end)
         const lo = upperBound(s.times, end - input.range)
+        // A window is read whole at each step: long windows over many steps take long.
+        if (ctx.budget.due(hi - lo + 1)) yield* eventLoopTurn
         if (hi <= lo) continue
         const p = param ? scalarAt(param, step) : 0
         const window = {
@@ -115,6 +119,7 @@ const timestampCall = <E>(ctx: EvalContext<E>, arg: Expr, steps: ReadonlyArray<n
       Math.max(...input.ends)
     )
     for (const s of raw) {
+      yield* pace(ctx.budget, steps.length)
       for (let step = 0; step < steps.length; step++) {
         const index = newestAt(s, input.ends[step]!)
         if (index !== -1) out.add(withoutName(s.labels), step, s.times[index]! / 1000)

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import type { Expr } from "./Ast.js"
 import { evaluateAggregate } from "./Aggregate.js"
 import { evaluateBinary } from "./Binary.js"
+import type { Budget } from "./Budget.js"
 import { evaluateCall } from "./Calls.js"
 import type { EvalContext, Fetch } from "./Selectors.js"
 import { instantSelector } from "./Selectors.js"
@@ -55,12 +56,19 @@ export const evaluate = <E>(
   }
 }
 
-/** The context of one query: its start and end, and how selectors read samples. */
-export const queryContext = <E>(start: number, end: number, fetch: Fetch<E>): EvalContext<E> => {
+/** The context of one query: its start and end, how selectors read samples, its budget. */
+export const queryContext = <E>(
+  start: number,
+  end: number,
+  fetch: Fetch<E>,
+  budget: Budget
+): EvalContext<E> => {
   const ctx: EvalContext<E> = {
     start,
     end,
     fetch,
+    budget,
+    withFetch: (other) => queryContext(start, end, other, budget),
     evaluate: (node, steps) => evaluate(ctx, node, steps)
   }
   return ctx

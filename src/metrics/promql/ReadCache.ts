@@ -11,7 +11,7 @@
  * Kept series are shared with the queries that get them: evaluation never writes into a
  * `RawSeries` (Values.ts).
  */
-import { upperBound } from "./Selectors.js"
+import { samplesWithin } from "./Selectors.js"
 import type { RawSeries } from "./Values.js"
 
 interface Kept {
@@ -29,23 +29,6 @@ const sizeOf = (series: ReadonlyArray<RawSeries>) =>
     (sum, one) => sum + one.times.byteLength + one.values.byteLength + one.stale.byteLength + 64,
     256
   )
-
-/** The samples of `series` in `(from, to]`, as views of the kept arrays; empty ones left out. */
-const window = (series: ReadonlyArray<RawSeries>, from: number, to: number) => {
-  const out: Array<RawSeries> = []
-  for (const one of series) {
-    const start = upperBound(one.times, from)
-    const end = upperBound(one.times, to, start)
-    if (end > start)
-      out.push({
-        labels: one.labels,
-        times: one.times.subarray(start, end),
-        values: one.values.subarray(start, end),
-        stale: one.stale.subarray(start, end)
-      })
-  }
-  return out
-}
 
 /** `maxBytes` 0 keeps nothing. */
 export const makeReadCache = (maxBytes: number) => {
@@ -83,7 +66,9 @@ export const makeReadCache = (maxBytes: number) => {
       const [key, entry] = found
       kept.delete(key)
       kept.set(key, entry)
-      return entry.from === from && entry.to === to ? entry.series : window(entry.series, from, to)
+      return entry.from === from && entry.to === to
+        ? entry.series
+        : samplesWithin(entry.series, from, to)
     },
 
     /** Keeps a read of `selector` in `(from, to]` made under `version`. */

@@ -1,12 +1,16 @@
 /** Selectors and subqueries: the samples each step of a node reads. */
 import { Effect } from "effect"
 import type { At, Expr, Matcher, Subquery, VectorSelector } from "./Ast.js"
+import type { Budget } from "./Budget.js"
+import { pace } from "./Budget.js"
 import type { RawSeries, StepSeries, Value } from "./Values.js"
-import { EvaluationError } from "./Values.js"
+import { EvaluationError, labelsKey } from "./Values.js"
 
 export const LOOKBACK = 5 * 60 * 1000
 /** Prometheus's default evaluation interval, the step of a subquery that names none. */
 export const DEFAULT_SUBQUERY_STEP = 60 * 1000
+/** A subquery's grid is evaluated this many steps at a time, so its arrays stay small. */
+export const SUBQUERY_SLICE = 16_384
 
 export type Fetch<E> = (
   matchers: ReadonlyArray<Matcher>,
@@ -19,6 +23,9 @@ export interface EvalContext<E> {
   readonly start: number
   readonly end: number
   readonly fetch: Fetch<E>
+  readonly budget: Budget
+  /** The same query reading through `fetch`. */
+  readonly withFetch: (fetch: Fetch<E>) => EvalContext<E>
   /** Evaluation of a sub-expression (Eval.ts), passed in so the node kinds' files stand alone. */
   readonly evaluate: (
     node: Expr,
@@ -63,6 +70,23 @@ const span = (times: ReadonlyArray<number>) => ({
   max: Math.max(...times)
 })
 
+/** The samples of `series` in `(from, to]`, as views of its arrays; empty ones left out. */
+export const samplesWithin = (series: ReadonlyArray<RawSeries>, from: number, to: number) => {
+  const out: Array<RawSeries> = []
+  for (const one of series) {
+    const start = upperBound(one.times, from)
+    const end = upperBound(one.times, to, start)
+    if (end > start)
+      out.push({
+        labels: one.labels,
+        times: one.times.subarray(start, end),
+        values: one.values.subarray(start, end),
+        stale: one.stale.subarray(start, end)
+      })
+  }
+  return out
+}
+
 /** The index of `one`'s newest sample in `(t - 5m, t]`, or -1: none, or a stale marker. */
 export const newestAt = (one: RawSeries, t: number) => {
   const index = upperBound(one.times, t) - 1
@@ -81,11 +105,15 @@ export const instantSelector = <E>(
     const raw = yield* ctx.fetch(node.matchers, min - LOOKBACK, max)
     const series: Array<StepSeries> = []
     for (const one of raw) {
+      yield* pace(ctx.budget, times.length)
       const values = times.map((t) => {
         const index = newestAt(one, t)
         return index === -1 ? undefined : one.values[index]!
       })
-      if (values.some((v) => v !== undefined)) series.push({ labels: one.labels, values })
+      if (values.some((v) => v !== undefined)) {
+        ctx.budget.load(times.length)
+        series.push({ labels: one.labels, values })
+      }
     }
     return { kind: "vector", series } satisfies Value
   })
@@ -102,6 +130,68 @@ const withoutStale = (one: RawSeries): RawSeries => {
   }
 }
 
+/**
+ * For a subquery evaluated slice by slice: each selector read once, up to where its
+ * reads will reach by the grid's last slice, and each slice's window cut from that read.
+ */
+const gridReads = <E>(fetch: Fetch<E>, gridEnd: number, sliceEnd: () => number): Fetch<E> => {
+  const kept = new Map<
+    string,
+    Array<{ from: number; to: number; series: ReadonlyArray<RawSeries> }>
+  >()
+  return (matchers, from, to) => {
+    const key = JSON.stringify(matchers)
+    const reads = kept.get(key) ?? []
+    const covering = reads.find((read) => read.from <= from && read.to >= to)
+    if (covering !== undefined) return Effect.succeed(samplesWithin(covering.series, from, to))
+    const until = to + (gridEnd - sliceEnd())
+    return Effect.map(fetch(matchers, from, until), (series) => {
+      kept.set(key, [...reads, { from, to: until, series }])
+      return samplesWithin(series, from, to)
+    })
+  }
+}
+
+const GRID_BLOCK = 65_536
+
+/**
+ * One series' points on a subquery's grid, in blocks: a grid may hold tens of millions,
+ * and growing one array by doubling would copy them all at once, on the event loop.
+ */
+class GridSeries {
+  private readonly blocks: Array<{ times: Float64Array; values: Float64Array }> = []
+  length = 0
+  constructor(readonly labels: StepSeries["labels"]) {}
+
+  push(time: number, value: number) {
+    const at = this.length % GRID_BLOCK
+    if (at === 0)
+      this.blocks.push({
+        times: new Float64Array(GRID_BLOCK),
+        values: new Float64Array(GRID_BLOCK)
+      })
+    const block = this.blocks[this.blocks.length - 1]!
+    block.times[at] = time
+    block.values[at] = value
+    this.length++
+  }
+
+  series(budget: Budget) {
+    const { blocks, labels, length } = this
+    return Effect.gen(function* () {
+      const times = new Float64Array(length)
+      const values = new Float64Array(length)
+      for (let i = 0; i < blocks.length; i++) {
+        const n = Math.min(GRID_BLOCK, length - i * GRID_BLOCK)
+        times.set(blocks[i]!.times.subarray(0, n), i * GRID_BLOCK)
+        values.set(blocks[i]!.values.subarray(0, n), i * GRID_BLOCK)
+        yield* pace(budget, n)
+      }
+      return { labels, times, values, stale: new Uint8Array(length) } satisfies RawSeries
+    })
+  }
+}
+
 const subqueryRange = <E>(ctx: EvalContext<E>, node: Subquery, steps: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const ends = evalTimes(ctx, steps, node.offset, node.at)
@@ -110,22 +200,41 @@ const subqueryRange = <E>(ctx: EvalContext<E>, node: Subquery, steps: ReadonlyAr
     // The first multiple of the step after the earliest window's start, as Prometheus aligns.
     let first = Math.trunc((min - node.range) / step) * step
     if (first < min - node.range) first += step
-    const inner: Array<number> = []
-    for (let t = first; t <= max; t += step) inner.push(t)
-    const value = yield* ctx.evaluate(node.expr, inner)
-    if (value.kind === "string") throw new EvaluationError("subquery of a string", true)
-    const series: ReadonlyArray<StepSeries> =
-      value.kind === "scalar" ? [{ labels: {}, values: [...value.values] }] : value.series
-    return {
-      series: series.map((one) => {
-        const kept = inner.flatMap((_, i) => (one.values[i] === undefined ? [] : [i]))
-        return {
-          labels: one.labels,
-          times: Float64Array.from(kept, (i) => inner[i]!),
-          values: Float64Array.from(kept, (i) => one.values[i]!),
-          stale: new Uint8Array(kept.length)
+    const count = max < first ? 0 : Math.floor((max - first) / step) + 1
+    // The grid, and the points of one series over it, counted before any is made.
+    let reserved = count
+    ctx.budget.load(count + reserved)
+    const gridEnd = first + (count - 1) * step
+    let sliceEnd = gridEnd
+    const inner =
+      count <= SUBQUERY_SLICE ? ctx : ctx.withFetch(gridReads(ctx.fetch, gridEnd, () => sliceEnd))
+    const grid = new Map<string, GridSeries>()
+    for (let done = 0; done < count; done += SUBQUERY_SLICE) {
+      const times: Array<number> = []
+      for (let i = done; i < Math.min(count, done + SUBQUERY_SLICE); i++)
+        times.push(first + i * step)
+      sliceEnd = times[times.length - 1]!
+      const value = yield* inner.evaluate(node.expr, times)
+      if (value.kind === "string") throw new EvaluationError("subquery of a string", true)
+      const series: ReadonlyArray<StepSeries> =
+        value.kind === "scalar" ? [{ labels: {}, values: [...value.values] }] : value.series
+      for (const one of series) {
+        const key = labelsKey(one.labels)
+        let kept = grid.get(key)
+        if (kept === undefined) grid.set(key, (kept = new GridSeries(one.labels)))
+        const before = kept.length
+        for (let i = 0; i < times.length; i++) {
+          const v = one.values[i]
+          if (v !== undefined) kept.push(times[i]!, v)
         }
-      }),
+        const added = kept.length - before
+        ctx.budget.load(Math.max(0, added - reserved))
+        reserved = Math.max(0, reserved - added)
+      }
+      yield* pace(ctx.budget, times.length * Math.max(1, series.length))
+    }
+    return {
+      series: yield* Effect.forEach(grid.values(), (one) => one.series(ctx.budget)),
       ends,
       range: node.range
     } satisfies RangeInput
@@ -144,6 +253,7 @@ export const rangeInput = <E>(
     const ends = evalTimes(ctx, steps, node.selector.offset, node.selector.at)
     const { min, max } = span(ends)
     const raw = yield* ctx.fetch(node.selector.matchers, min - node.range, max)
+    ctx.budget.load(raw.reduce((sum, one) => sum + one.times.length, 0))
     return { series: raw.map(withoutStale), ends, range: node.range } satisfies RangeInput
   })
 }

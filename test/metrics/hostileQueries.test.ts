@@ -1,0 +1,86 @@
+/**
+ * PromQL queries written to exhaust the server: each is answered as Prometheus 2.42 answers
+ * it (its default `query.max-samples`, 50,000,000) and none holds the event loop, so
+ * `/health` keeps answering while a long evaluation runs.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Effect, Fiber, Option } from "effect"
+import { performance } from "node:perf_hooks"
+import { installApp } from "../support/client.js"
+import { METRICS_BASE, writeSeries } from "../support/metricsApp.js"
+import { PromError, Vector } from "../support/prometheusReplies.js"
+import { adminKeyOf, bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
+
+const ADMIN = "hostile-promql@example.com"
+const PASSWORD = "hostile promql password"
+const T0 = 1_700_000_000_000
+const TOO_MANY = "query processing would load too many samples into memory in query execution"
+
+const instant = (query: string) =>
+  Effect.flatMap(TestServer, (server) =>
+    call(
+      server,
+      "GET",
+      `${METRICS_BASE}/query?query=${encodeURIComponent(query)}&time=${T0 / 1000}`,
+      { token: adminKeyOf(server) }
+    )
+  )
+
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const start = performance.now()
+    const value = yield* effect
+    return { value, ms: performance.now() - start }
+  })
+
+layer(
+  TestServer.layer(freshDataDir("metrics-hostile"), {
+    SLUICE_ADMIN_EMAIL: ADMIN,
+    SLUICE_ADMIN_PASSWORD: PASSWORD
+  }),
+  { excludeTestServices: true, timeout: 180_000 }
+)("hostile PromQL", (it) => {
+  it.effect("subqueries past the sample limit get Prometheus's error, at once", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+      const written = yield* writeSeries(server, [
+        { labels: { __name__: "up", job: "a" }, samples: [[T0 - 10_000, 1]] }
+      ])
+      expect(written.status, written.text).toBe(204)
+      // 3.2e11 steps (once aborted the process), and 31,536,000 steps of one series.
+      for (const query of ["max_over_time(up[10y:1ms])", "count_over_time(vector(1)[1y:1s])"]) {
+        const { value: reply, ms } = yield* timed(instant(query))
+        expect(reply.status, reply.text).toBe(422)
+        expect(bodyOf(PromError, reply)).toEqual({
+          status: "error",
+          errorType: "execution",
+          error: TOO_MANY
+        })
+        expect(ms, query).toBeLessThan(5_000)
+      }
+    })
+  )
+
+  it.effect("a long evaluation answers, and /health answers within a second meanwhile", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+      // 8,640,000 steps: seconds of work, within Prometheus's limit (it answers 1).
+      const query = yield* Effect.fork(instant("max_over_time(vector(1)[1d:10ms])"))
+      // Every /health asked while the query is unanswered: one asked while the event loop
+      // is held waits until it is let go.
+      const during: Array<number> = []
+      while (Option.isNone(yield* Fiber.poll(query))) {
+        const { value: health, ms } = yield* timed(call(server, "GET", "/health"))
+        expect(health.status).toBe(200)
+        during.push(ms)
+      }
+      const reply = yield* Fiber.join(query)
+      expect(reply.status, reply.text).toBe(200)
+      expect(bodyOf(Vector, reply).data.result).toEqual([{ metric: {}, value: [T0 / 1000, "1"] }])
+      expect(during.length).toBeGreaterThan(1)
+      expect(Math.max(...during)).toBeLessThan(1_000)
+    })
+  )
+})
