@@ -12,6 +12,8 @@ import requestLogFields from "./migrations/0004_request_log_fields.js"
 import savedSearchNames from "./migrations/0005_saved_search_names.js"
 import serviceSecrets from "./migrations/0009_service_secrets.js"
 import sessionRevocation from "./migrations/0010_session_revocation.js"
+import organizationCreators from "./migrations/0011_organization_creators.js"
+import organizationExternalIds from "./migrations/0012_organization_external_ids.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -26,7 +28,9 @@ export const migrations = {
   "0004_request_log_fields": requestLogFields,
   "0005_saved_search_names": savedSearchNames,
   "0009_service_secrets": serviceSecrets,
-  "0010_session_revocation": sessionRevocation
+  "0010_session_revocation": sessionRevocation,
+  "0011_organization_creators": organizationCreators,
+  "0012_organization_external_ids": organizationExternalIds
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
