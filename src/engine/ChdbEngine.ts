@@ -5,7 +5,7 @@
  */
 import { createClient } from "@clickhouse/client"
 import type { ClickHouseClient } from "@clickhouse/client"
-import { drainPending } from "chdb"
+import { drainPending, Session } from "chdb"
 import { createChdbConnection } from "chdb/connection"
 import { Effect } from "effect"
 import type { Scope } from "effect"
@@ -52,28 +52,56 @@ export const statementOptions = (dir: string, limits: EngineSettings = {}) => ({
   defaultSettings: { ...limits, output_format_json_quote_64bit_integers: 1 }
 })
 
+/** What the whole engine may use, whatever its statements ask for. */
+export interface ServerLimits {
+  /** The memory all statements together may hold (`max_server_memory_usage`). */
+  readonly maxMemoryBytes?: number
+}
+
 /**
- * Opens the engine over `dir` (created, mode 0700). `limits` (e.g. threads
- * and memory of the cluster's size) apply to every statement. Closing the scope waits for its
- * work, including work aborted but still running in the engine, then closes it.
+ * The engine's server, started with `server`'s limits: libchdb starts it with the first
+ * session of the process, from that session's arguments, and every later session shares
+ * it while one stays open. So this session opens first and closes last.
+ */
+const startServer = (dir: string, server: ServerLimits) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const args =
+        server.maxMemoryBytes === undefined
+          ? []
+          : [`--max_server_memory_usage=${Math.floor(server.maxMemoryBytes)}`]
+      return new Session(dir, { connectionArgs: args })
+    }),
+    (session) => Effect.sync(() => session.close())
+  )
+
+const unavailable = (error: unknown) =>
+  new EngineUnavailable({
+    message: `The embedded engine cannot open: ${cleanEngineMessage(error instanceof Error ? error.message : String(error))}`
+  })
+
+/**
+ * Opens the engine over `dir` (created, mode 0700). `limits` (e.g. threads and memory of
+ * the cluster's size) apply to every statement, `server` to all of them together.
+ * Closing the scope waits for its work, including work aborted but still running in the
+ * engine, then closes it.
  */
 export const open = (
   dir: string,
-  limits: EngineSettings = {}
+  limits: EngineSettings = {},
+  server: ServerLimits = {}
 ): Effect.Effect<AnalyticalEngine, EngineUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
-    const home = yield* Effect.try({
+    yield* Effect.try({
       try: () => {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
         fs.chmodSync(dir, 0o700)
         // Bodies a process that stopped mid-insert left behind.
         fs.rmSync(insertFiles(dir), { recursive: true, force: true })
-        return client(dir)
       },
-      catch: (error) =>
-        new EngineUnavailable({
-          message: `The embedded engine cannot open: ${cleanEngineMessage(error instanceof Error ? error.message : String(error))}`
-        })
+      catch: unavailable
     })
+    if (dir !== ":memory:") yield* Effect.mapError(startServer(dir, server), unavailable)
+    const home = yield* Effect.try({ try: () => client(dir), catch: unavailable })
     return yield* ClickHouseEngine.make(home, statementOptions(dir, limits))
   })

@@ -51,7 +51,13 @@ const limitsOf = (args: WorkerArgs) => ({
 const serverFor = (args: WorkerArgs) =>
   RpcServer.layer(EngineRpcs).pipe(
     Layer.provide(
-      Layer.unwrapScoped(Effect.map(ChdbEngine.open(args.dataDir, limitsOf(args)), handlers))
+      Layer.unwrapScoped(
+        Effect.map(
+          // The cluster's memory holds for all its statements together, not each alone.
+          ChdbEngine.open(args.dataDir, limitsOf(args), { maxMemoryBytes: args.memoryBytes }),
+          handlers
+        )
+      )
     ),
     Layer.provide(RpcServer.layerProtocolSocketServer),
     Layer.provide(
