@@ -1,14 +1,15 @@
 /**
  * The rest of spl.md §1's function list (relative_time, strftime, strptime, replace,
  * split, mvcount, tostring's formats, tonumber's base, case without a true branch) and
- * field wildcards in `fields`, `table` and `rename`, over the events of events.ts. e1 is
+ * field wildcards in `fields`, `table` and `rename`, and backslashes in quoted strings
+ * (escaping only `"` and `\`), over the events of events.ts. e1 is
  * at 2026-01-01T00:01:00Z (1767225660 s), a Thursday. Expectations are worked by hand.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
-import { openEvents, search } from "./events.js"
+import { ids, openEvents, search } from "./events.js"
 
 const chdb = await openEvents()
 
@@ -73,11 +74,30 @@ const cases: ReadonlyArray<
   ["strptime of text that does not fit is null", "e1", 'strptime(user, "%Y")', null],
   ["replace replaces every match", "e2", 'replace(msg, "r+", "R")', "upstReam eRoR"],
   [
-    "replace with backreferences",
+    "replace with backreferences, backslashes doubled",
     "e1",
     'replace(host, "(\\\\w+)-(\\\\d)", "\\\\2-\\\\1")',
     "1-web"
   ],
+  [
+    "a backslash before a letter reaches the regular expression as written",
+    "e3",
+    'replace(_raw, "\\d+", "N")',
+    "GET /api/items/N upstream_error"
+  ],
+  [
+    "backreferences written as in Splunk",
+    "e1",
+    'replace(host, "(\\w+)-(\\d)", "\\2-\\1")',
+    "1-web"
+  ],
+  [
+    "\\. is a dot, not any character",
+    "e1",
+    'if(match("a.b", "^a\\.b$") AND NOT match("axb", "^a\\.b$"), "yes", "no")',
+    "yes"
+  ],
+  ['a backslash escapes " and itself', "e1", '"a\\\\b\\"c"', 'a\\b"c'],
   ["split makes a multivalue", "e1", 'split(host, "-")', ["web", "1"]],
   ["mvcount of a split", "e1", 'mvcount(split(host, "-"))', 2],
   ["mvcount of a single value is 1", "e1", "mvcount(user)", 1],
@@ -130,6 +150,17 @@ layer(SplCompilerLive)("SPL functions and field wildcards", (it) => {
         expect(error.message).toMatch(says)
       })
     )
+
+  it.effect("where, search phrases and IN lists keep a backslash before other characters", () =>
+    Effect.gen(function* () {
+      expect(yield* ids(chdb, '| where match(_raw, "^GET /api/items/\\d+ ")')).toEqual(["e3"])
+      // "\\\\" in SPL is "\\" to the regular expression: one literal backslash.
+      expect(yield* ids(chdb, '| where match(_raw, "\\s\\\\\\\\back$")')).toEqual(["e12"])
+      // e12's _raw: O'Brien said "hi" \back
+      expect(yield* ids(chdb, '"said \\"hi\\" \\back"')).toEqual(["e12"])
+      expect(yield* ids(chdb, '_raw IN ("*\\"hi\\" \\back", "none")')).toEqual(["e12"])
+    })
+  )
 
   it.effect("fields host*: the named fields matching, with _time and _raw", () =>
     Effect.map(search(chdb, 'id=e1 | eval host_a="x", other="y" | fields host*, id'), (rows) =>

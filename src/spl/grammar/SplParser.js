@@ -537,10 +537,10 @@ function peg$parse(input, options) {
     return Number(digits)
   }
   function peg$f54(chars) {
-    return chars.replace(/\\(.)/g, "$1")
+    return chars.replace(/\\(['\\])/g, "$1")
   }
   function peg$f55(chars) {
-    return chars.replace(/\\(.)/g, "$1")
+    return chars.replace(/\\(["\\])/g, "$1")
   }
   let peg$currPos = options.peg$currPos | 0
   let peg$savedPos = peg$currPos
