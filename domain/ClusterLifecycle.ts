@@ -12,6 +12,7 @@ import type { CreateClusterRequest, SizeCatalog } from "./api/ClusterModels.js"
 import type {
   ClusterTransitionConflict,
   DuplicateClusterName,
+  Forbidden,
   InvalidClusterSize
 } from "./Errors.js"
 import type { EngineUnavailable } from "./Engine.js"
@@ -65,11 +66,14 @@ export class ClusterLifecycle extends Context.Tag("sluice/ClusterLifecycle")<
   {
     /** The sizes a cluster may have (`SLUICE_CLUSTER_SIZES`). */
     readonly sizes: SizeCatalog
-    /** Records a cluster with its `default` database; its engine starts in the background. */
+    /**
+     * Records a cluster with its `default` database; its engine starts in the background.
+     * `Forbidden` when the organization has as many clusters as it may.
+     */
     readonly create: (
       organization: OrganizationId,
       request: CreateClusterRequest
-    ) => Effect.Effect<ClusterRecord, InvalidClusterSize | DuplicateClusterName>
+    ) => Effect.Effect<ClusterRecord, InvalidClusterSize | DuplicateClusterName | Forbidden>
     readonly pause: (
       cluster: ClusterRecord,
       by: PausedBy

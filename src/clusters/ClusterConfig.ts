@@ -1,4 +1,8 @@
-/** The size catalog and cluster defaults (decisions.md §9): `SLUICE_CLUSTER_*` settings. */
+/**
+ * The size catalog and cluster defaults (decisions.md §9): `SLUICE_CLUSTER_*` settings, and
+ * how many clusters an organization and organizations a user may have: each organization
+ * starts a cluster, and each cluster's engine holds its own memory.
+ */
 import { Config, Context, Layer } from "effect"
 import { check, positiveInt } from "../config/ConfigValues.js"
 import { parseSizes } from "./SizeCatalog.js"
@@ -20,7 +24,9 @@ export const clusterConfig = Config.all({
       (n) => n === 0 || (n >= 15 && n <= 43_200)
     ),
     Config.withDefault(0)
-  )
+  ),
+  maxClustersPerOrganization: positiveInt("SLUICE_MAX_CLUSTERS_PER_ORGANIZATION", 10),
+  maxOrganizationsPerUser: positiveInt("SLUICE_MAX_ORGANIZATIONS_PER_USER", 5)
 })
 
 export class ClusterConfig extends Context.Tag("sluice/ClusterConfig")<

@@ -8,7 +8,7 @@ import { Clock, Effect, Layer, Option } from "effect"
 import type { CreateClusterRequest } from "../../domain/api/ClusterModels.js"
 import { ClusterLifecycle, ClusterState } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord, ClusterUpdate, PausedBy } from "../../domain/ClusterLifecycle.js"
-import { ClusterTransitionConflict, DuplicateClusterName } from "../../domain/Errors.js"
+import { ClusterTransitionConflict, DuplicateClusterName, Forbidden } from "../../domain/Errors.js"
 import type { ClusterId, OrganizationId } from "../../domain/Ids.js"
 import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
 import { DatabasesRepo } from "../databases/DatabasesRepo.js"
@@ -34,6 +34,12 @@ const duplicateName = (name: string) =>
   new DuplicateClusterName({
     message: `A cluster named '${name}' already exists in this organization.`,
     hint: "Pick another name, or GET /v1/clusters to find the existing one."
+  })
+
+const clusterLimit = (limit: number) =>
+  new Forbidden({
+    message: `This organization has ${limit} clusters, as many as one organization may have.`,
+    hint: "Delete a cluster it no longer needs, or ask the operator to raise SLUICE_MAX_CLUSTERS_PER_ORGANIZATION."
   })
 
 const conflict = (row: ClusterRecord, action: string) =>
@@ -118,8 +124,8 @@ export const ClusterLifecycleLive = Layer.scoped(
       request: CreateClusterRequest
     ) {
       const sized = yield* SizeCatalog.resolve(catalog, request)
-      const row = yield* repo
-        .create(
+      const created = yield* repo
+        .createWithin(
           new NewCluster({
             organization_id: organization,
             name: request.name,
@@ -133,13 +139,16 @@ export const ClusterLifecycleLive = Layer.scoped(
             max_memory_gib: sized.max.memory_gib,
             idle_timeout_minutes: request.idle_timeout_minutes ?? config.defaultIdleTimeoutMinutes,
             byo_s3: request.byo_s3 ?? null
-          })
+          }),
+          config.maxClustersPerOrganization
         )
         .pipe(
           Effect.catchAll((error) =>
             isUniqueViolation(error) ? Effect.fail(duplicateName(request.name)) : Effect.die(error)
           )
         )
+      if (Option.isNone(created)) return yield* clusterLimit(config.maxClustersPerOrganization)
+      const row = created.value
       remember(row)
       yield* databases.create(row.id, DEFAULT_DATABASE)
       yield* background(row.id, startEngine(row, "provisioning"))

@@ -104,6 +104,20 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
         ),
       /** Fails with the database error on a duplicate name, so callers can say 409. */
       create: (cluster: NewCluster) => insert(cluster),
+      /**
+       * As `create`, unless the organization has `limit` clusters already (`None`). Two
+       * creates in one organization take turns, so neither passes the limit by racing.
+       */
+      createWithin: (cluster: NewCluster, limit: number) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`select 1 from organizations where id = ${cluster.organization_id} for update`
+            const [row] = yield* sql<{ n: number }>`select count(*)::int as n from clusters
+              where organization_id = ${cluster.organization_id} and deleted_at is null`
+            if ((row?.n ?? 0) >= limit) return Option.none<ClusterRecord>()
+            return Option.some(yield* insert(cluster))
+          })
+        ),
       createOrDie: (cluster: NewCluster) => Effect.orDie(insert(cluster)),
       /** Moves the cluster to `to` if it is in one of `from`; `None` if it was not. */
       transition: (t: typeof Transition.Type) => Effect.orDie(transition(t)),

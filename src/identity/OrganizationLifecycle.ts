@@ -5,11 +5,12 @@
  * does (engines and data removed, keys revoked at once), then the organization's rows.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { ClusterSize, CreateClusterRequest } from "../../domain/api/ClusterModels.js"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
-import { Conflict } from "../../domain/Errors.js"
+import { Conflict, Forbidden } from "../../domain/Errors.js"
 import type { OrganizationId, UserId } from "../../domain/Ids.js"
+import { ClusterConfig } from "../clusters/ClusterConfig.js"
 import { ClusterEvents } from "../clusters/ClusterEvents.js"
 import { isUniqueViolation } from "../store/UniqueViolation.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
@@ -23,6 +24,12 @@ const nameTaken = (name: string) =>
     hint: "Pick another name."
   })
 
+const organizationLimit = (limit: number) =>
+  new Forbidden({
+    message: `You have created ${limit} organizations, as many as one user may.`,
+    hint: "Delete an organization you no longer need, or ask the operator to raise SLUICE_MAX_ORGANIZATIONS_PER_USER."
+  })
+
 export class OrganizationLifecycle extends Effect.Service<OrganizationLifecycle>()(
   "sluice/OrganizationLifecycle",
   {
@@ -34,25 +41,34 @@ export class OrganizationLifecycle extends Effect.Service<OrganizationLifecycle>
       const events = yield* ClusterEvents
       // The catalog's smallest size: a new organization's cluster costs the least.
       const smallest = lifecycle.sizes.default_min_size
+      const { maxOrganizationsPerUser: maxOrganizations } = yield* ClusterConfig
 
       return {
         create: Effect.fn("OrganizationLifecycle.create")(function* (name: string, admin: UserId) {
           const created = yield* sql
             .withTransaction(
               Effect.gen(function* () {
+                // One user's creates take turns, so none passes the limit by racing.
+                yield* sql`select 1 from users where id = ${admin} for update`
+                const [made] = yield* sql<{ n: number }>`select count(*)::int as n
+                  from organizations where created_by_user_id = ${admin}`
+                if ((made?.n ?? 0) >= maxOrganizations) return Either.left("limit" as const)
                 const org = yield* organizations.createIfAbsent(name)
                 if (Option.isSome(org)) {
+                  yield* sql`update organizations set created_by_user_id = ${admin}
+                    where id = ${org.value.id}`
                   yield* organizations.setRole(org.value.id, admin, "admin")
                 }
-                return org
+                return Either.right(org)
               })
             )
             .pipe(Effect.orDie)
-          if (Option.isNone(created)) return yield* nameTaken(name)
+          if (Either.isLeft(created)) return yield* organizationLimit(maxOrganizations)
+          if (Option.isNone(created.right)) return yield* nameTaken(name)
           // Its engine starts in the background, as for any new cluster.
           yield* lifecycle
             .create(
-              created.value.id,
+              created.right.value.id,
               new CreateClusterRequest({
                 name: DEFAULT_CLUSTER,
                 replicas: 1,
@@ -63,7 +79,7 @@ export class OrganizationLifecycle extends Effect.Service<OrganizationLifecycle>
               })
             )
             .pipe(Effect.orDie)
-          return created.value
+          return created.right.value
         }),
 
         rename: Effect.fn("OrganizationLifecycle.rename")(function* (
