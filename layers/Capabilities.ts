@@ -24,6 +24,7 @@ import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
 import { AuthenticatorLive } from "../src/identity/AuthenticatorLive.js"
 import { AuthorizationLive } from "../src/identity/AuthorizationLive.js"
 import { DeviceAuthorizationLive } from "../src/identity/DeviceAuthorizationLive.js"
+import { InvitationsRepo } from "../src/identity/InvitationsRepo.js"
 import { OidcVerifier } from "../src/identity/OidcVerifier.js"
 import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
 import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
@@ -63,6 +64,7 @@ import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
 export const RepositoriesLive = Layer.mergeAll(
   UsersRepo.Default,
   SessionsRepo.Default,
+  InvitationsRepo.Default,
   OrganizationsRepo.Default,
   ClustersRepo.Default,
   DatabasesRepo.Default,

@@ -1,16 +1,25 @@
-/** `/v1/organizations`: the caller's organizations; members managed by org admins. */
+/**
+ * `/v1/organizations`: the caller's organizations; members managed by org admins. An
+ * admin adds a new email as a member at once, and invites an email that has an account:
+ * its user joins by accepting (`/v1/invitations`), so no organization makes someone its
+ * member unasked, nor sets or learns anything of an account it did not create.
+ */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import { Conflict, NotFound } from "../../domain/Errors.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
 import type { UserId } from "../../domain/Ids.js"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import {
+  AddedMember,
+  Invitation,
   Member,
   OrganizationCreated,
-  OrganizationMembership
+  OrganizationMembership,
+  SentInvitation
 } from "../../domain/api/OrganizationsApi.js"
+import { InvitationsRepo } from "./InvitationsRepo.js"
 import { OrganizationLifecycle } from "./OrganizationLifecycle.js"
 import type { MembershipRow } from "./OrganizationsRepo.js"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
@@ -21,6 +30,13 @@ import { UsersRepo } from "./UsersRepo.js"
 const toMember = (m: MembershipRow) =>
   new Member({ user_id: m.user_id, email: m.email, role: m.role })
 
+const iso = (date: Date) => DateTime.formatIso(DateTime.unsafeFromDate(date))
+
+const noInvitation = new NotFound({
+  message: "There is no such pending invitation.",
+  hint: "GET /v1/invitations lists yours; an organization's admins see its own at GET /v1/organizations/{org}/invitations."
+})
+
 export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizations", (handlers) =>
   Effect.gen(function* () {
     const scopes = yield* requestScopes
@@ -28,6 +44,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
     const users = yield* UsersRepo
     const passwords = yield* Passwords
     const lifecycle = yield* OrganizationLifecycle
+    const invitations = yield* InvitationsRepo
 
     const memberOf = (scope: OrganizationScope, userId: UserId) =>
       Effect.flatMap(organizations.members(scope.organizationId), (all) => {
@@ -99,14 +116,27 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
       )
       .handle("addMember", ({ path, payload }) =>
         Effect.gen(function* () {
+          const admin = yield* scopes.user
           const scope = yield* scopes.organizationScope(path.org, "admin", "add members")
+          // Hashed either way, so the time taken does not tell whether the account exists.
+          const hash =
+            payload.password === undefined ? null : yield* passwords.hash(payload.password)
+          const created = yield* users.createIfAbsent(payload.email, hash)
+          if (Option.isSome(created)) {
+            const user = created.value
+            yield* organizations.setRole(scope.organizationId, user.id, payload.role)
+            return {
+              member: new AddedMember({
+                user_id: user.id,
+                email: user.email,
+                role: payload.role,
+                status: "member"
+              })
+            }
+          }
           const existing = yield* users.findByEmail(payload.email)
-          const user = Option.isSome(existing)
-            ? existing.value
-            : yield* users.create(
-                payload.email,
-                payload.password === undefined ? null : yield* passwords.hash(payload.password)
-              )
+          if (Option.isNone(existing)) return yield* Effect.die("a user vanished while added")
+          const user = existing.value
           const all = yield* organizations.members(scope.organizationId)
           if (all.some((m) => m.user_id === user.id)) {
             return yield* new Conflict({
@@ -114,8 +144,74 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(SluiceApi, "organizati
               hint: "PATCH the member to change the role."
             })
           }
-          yield* organizations.setRole(scope.organizationId, user.id, payload.role)
-          return { member: new Member({ user_id: user.id, email: user.email, role: payload.role }) }
+          yield* invitations.invite(scope.organizationId, user.id, payload.role, admin.userId)
+          return {
+            member: new AddedMember({ email: user.email, role: payload.role, status: "invited" })
+          }
+        })
+      )
+      .handle("invitations", ({ path }) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.organizationScope(path.org, "admin", "list invitations")
+          const rows = yield* invitations.ofOrganization(scope.organizationId)
+          return {
+            invitations: rows.map(
+              (row) =>
+                new SentInvitation({
+                  id: row.id,
+                  email: row.email,
+                  role: row.role,
+                  invited_at: iso(row.created_at)
+                })
+            )
+          }
+        })
+      )
+      .handle("cancelInvitation", ({ path }) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.organizationScope(path.org, "admin", "withdraw invitations")
+          const cancelled = yield* invitations.cancel(scope.organizationId, path.invitation_id)
+          if (!cancelled) return yield* noInvitation
+          return { deleted: true } as const
+        })
+      )
+      .handle("myInvitations", () =>
+        Effect.gen(function* () {
+          const user = yield* scopes.user
+          const rows = yield* invitations.ofUser(user.userId)
+          return {
+            invitations: rows.map(
+              (row) =>
+                new Invitation({
+                  id: row.id,
+                  organization: { name: row.organization_name },
+                  role: row.role,
+                  invited_by: row.invited_by,
+                  invited_at: iso(row.created_at)
+                })
+            )
+          }
+        })
+      )
+      .handle("acceptInvitation", ({ path }) =>
+        Effect.gen(function* () {
+          const user = yield* scopes.user
+          const accepted = yield* invitations.accept(path.invitation_id, user.userId)
+          if (Option.isNone(accepted)) return yield* noInvitation
+          return {
+            organization: new OrganizationMembership({
+              name: accepted.value.organization_name,
+              role: accepted.value.role
+            })
+          }
+        })
+      )
+      .handle("declineInvitation", ({ path }) =>
+        Effect.gen(function* () {
+          const user = yield* scopes.user
+          const declined = yield* invitations.decline(path.invitation_id, user.userId)
+          if (!declined) return yield* noInvitation
+          return { deleted: true } as const
         })
       )
       .handle("updateMember", ({ path, payload }) =>

@@ -14,6 +14,7 @@ import serviceSecrets from "./migrations/0009_service_secrets.js"
 import sessionRevocation from "./migrations/0010_session_revocation.js"
 import organizationCreators from "./migrations/0011_organization_creators.js"
 import organizationExternalIds from "./migrations/0012_organization_external_ids.js"
+import invitations from "./migrations/0013_invitations.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -30,7 +31,8 @@ export const migrations = {
   "0009_service_secrets": serviceSecrets,
   "0010_session_revocation": sessionRevocation,
   "0011_organization_creators": organizationCreators,
-  "0012_organization_external_ids": organizationExternalIds
+  "0012_organization_external_ids": organizationExternalIds,
+  "0013_invitations": invitations
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
