@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import type { CreateClusterRequest } from "../../domain/api/ClusterModels.js"
 import { ClusterSize, SizeCatalog, SizeOption } from "../../domain/api/ClusterModels.js"
 import { InvalidClusterSize } from "../../domain/Errors.js"
+import * as HostCapacity from "./HostCapacity.js"
 
 /** `"1:4,2:8"` → sizes ordered by cores then memory, or `undefined` when malformed. */
 export const parseSizes = (text: string): ReadonlyArray<ClusterSize> | undefined => {
@@ -66,8 +67,15 @@ export interface ResolvedSize {
   readonly max: ClusterSize
 }
 
-/** The request's size, replicas and autoscaling bounds, checked against the catalog. */
-export const resolve = (catalog: SizeCatalog, request: CreateClusterRequest) =>
+/**
+ * The request's size, replicas and autoscaling bounds, checked against the catalog, and
+ * the size against what the host has.
+ */
+export const resolve = (
+  catalog: SizeCatalog,
+  request: CreateClusterRequest,
+  host: HostCapacity.HostCapacity = HostCapacity.thisHost()
+) =>
   Effect.gen(function* () {
     const allowed = catalog.sizes.map(label).join(", ")
     const inCatalog = (size: ClusterSize, what: string) =>
@@ -106,6 +114,7 @@ export const resolve = (catalog: SizeCatalog, request: CreateClusterRequest) =>
           .join(", ")}, or widen the bounds.`
       })
     }
+    yield* HostCapacity.check(request.size, host)
     return {
       replicas: request.replicas,
       size: new ClusterSize({ ...request.size }),

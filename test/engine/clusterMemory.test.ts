@@ -2,12 +2,21 @@
  * A cluster's memory size holds for its engine as a whole: four concurrent queries, each
  * within the size alone but together far above it, grow the worker's peak resident memory
  * by about the size at most (its allocator keeps freed pages a while), and what does not
- * fit is refused with a 400.
+ * fit is refused with a 400. A size with more memory or cores than the host has is refused.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { adminEnv, adminSession, awaitPhase, createCluster, keyOf } from "../clusters/support.js"
+import * as os from "node:os"
+import {
+  adminEnv,
+  adminSession,
+  awaitPhase,
+  createCluster,
+  expectError,
+  keyOf,
+  request
+} from "../clusters/support.js"
 import { rssOf, workerPids } from "../clusters/workerProcesses.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
 
@@ -26,10 +35,16 @@ const peakOf = (pid: number): number => {
 // 128 MiB), within 512 MiB alone.
 const HEAVY = "SELECT length(groupArray(number)) AS n FROM numbers(15000000)"
 
-layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_CLUSTER_SIZES: "1:0.5,1:4,2:8" }), {
-  excludeTestServices: true,
-  timeout: 180_000
-})("a cluster's memory", (it) => {
+layer(
+  TestServer.layer(freshDataDir(), {
+    ...adminEnv,
+    SLUICE_CLUSTER_SIZES: "1:0.5,1:4,2:8,1024:8,1:65536"
+  }),
+  {
+    excludeTestServices: true,
+    timeout: 180_000
+  }
+)("a cluster's memory", (it) => {
   it.effect("four concurrent heavy queries stay within the cluster's size together", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
@@ -69,6 +84,38 @@ layer(TestServer.layer(freshDataDir(), { ...adminEnv, SLUICE_CLUSTER_SIZES: "1:0
       // The engine keeps answering, in the same worker.
       expect((yield* query("SELECT 2 AS two")).text.trim()).toBe('{"two":2}')
       expect(workerPids(created.id)).toEqual([worker])
+    })
+  )
+
+  it.effect("a size the host cannot back is refused with a 400 naming the host's limit", () =>
+    Effect.gen(function* () {
+      const session = yield* adminSession
+      const create = (name: string, size: { cpu_cores: number; memory_gib: number }) =>
+        request("POST", "/v1/clusters?organization=default", session, {
+          name,
+          replicas: 1,
+          size,
+          autoscaling: { min_size: size, max_size: size }
+        })
+      const cores = expectError(
+        yield* create("many-cores", { cpu_cores: 1024, memory_gib: 8 }),
+        400,
+        "bad_request"
+      )
+      expect(cores.message).toBe(
+        `size asks for 1024 CPU cores; this host has ${os.availableParallelism()}.`
+      )
+      const memory = expectError(
+        yield* create("much-memory", { cpu_cores: 1, memory_gib: 65536 }),
+        400,
+        "bad_request"
+      )
+      expect(memory.message).toMatch(
+        /^size asks for 65536 GiB of memory; this host has [\d.]+ GiB\.$/
+      )
+      expect(memory.hint).toMatch(/at most \d+ CPU cores and [\d.]+ GiB of memory/)
+      const listed = yield* request("GET", "/v1/clusters?organization=default", session)
+      expect(listed.text).not.toMatch(/many-cores|much-memory/)
     })
   )
 })
