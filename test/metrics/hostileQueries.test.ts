@@ -83,4 +83,65 @@ layer(
       expect(Math.max(...during)).toBeLessThan(1_000)
     })
   )
+
+  it.effect("caller-given regular expressions match in linear time (RE2), as Prometheus's", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+      // (a|a)+b backtracks 2^n times over n a's in JavaScript's RegExp: 5 s at n = 26.
+      const many = "a".repeat(40)
+      const written = yield* writeSeries(server, [
+        { labels: { __name__: "redos", v: many }, samples: [[T0 - 10_000, 1]] },
+        { labels: { __name__: "redos", v: "aab" }, samples: [[T0 - 10_000, 2]] },
+        { labels: { __name__: many, job: "j" }, samples: [[T0 - 10_000, 3]] }
+      ])
+      expect(written.status, written.text).toBe(204)
+
+      const { value: replaced, ms } = yield* timed(
+        instant('label_replace(redos, "x", "<$1>", "v", "(a|a)+b")')
+      )
+      expect(replaced.status, replaced.text).toBe(200)
+      expect(
+        bodyOf(Vector, replaced)
+          .data.result.map((s) => s.metric)
+          .sort((a, b) => (a.v! < b.v! ? -1 : 1))
+      ).toEqual([
+        { __name__: "redos", v: many },
+        { __name__: "redos", v: "aab", x: "<a>" }
+      ])
+      expect(ms).toBeLessThan(2_000)
+
+      // info() tries its name matchers on each series' name in this process.
+      const { value: info, ms: infoMs } = yield* timed(
+        instant(`info(${many}, {__name__=~"(a|a)+b"})`)
+      )
+      expect(info.status, info.text).toBe(200)
+      expect(bodyOf(Vector, info).data.result).toEqual([
+        { metric: { __name__: many, job: "j" }, value: [T0 / 1000, "3"] }
+      ])
+      expect(infoMs).toBeLessThan(2_000)
+
+      // RE2 syntax, refused in Go's words at the matcher (compared with Prometheus 2.42).
+      for (const [query, error] of [
+        [
+          'sum(redos{job="x", v=~"(a"})',
+          "1:20: parse error: error parsing regexp: missing closing ): `^(?:(a)$`"
+        ],
+        [
+          'redos{v!~"a\\\\C"}',
+          "1:7: parse error: error parsing regexp: invalid escape sequence: `\\C`"
+        ]
+      ] as const) {
+        const refused = yield* instant(query)
+        expect(refused.status, query).toBe(400)
+        expect(bodyOf(PromError, refused).error).toBe(`invalid parameter "query": ${error}`)
+      }
+      const badReplace = yield* instant('label_replace(redos, "x", "", "v", "(a")')
+      expect(bodyOf(PromError, badReplace)).toEqual({
+        status: "error",
+        errorType: "execution",
+        error: "invalid regular expression in label_replace(): (a"
+      })
+    })
+  )
 })

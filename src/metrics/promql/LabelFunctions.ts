@@ -1,6 +1,8 @@
 /** `label_replace` and `label_join`, with Go's regexp template expansion. */
 import { isLabelName, labelOf, labelSet } from "../SeriesLabels.js"
 import type { Labels } from "../SeriesLabels.js"
+import type { Matcher, RE2JS } from "re2js"
+import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, VectorBuilder } from "./Values.js"
 
@@ -9,24 +11,27 @@ const stringArg = (value: Value | undefined, what: string) => {
   return value.value
 }
 
-/** Go's regexp syntax into JavaScript's, for what label regexes use. */
-export const goRegex = (source: string, flags = "s") => {
+const labelReplaceRegexp = (source: string) => {
   try {
-    return new RegExp(`^(?:${source.replace(/\(\?P</g, "(?<")})$`, flags)
-  } catch {
-    throw new EvaluationError(`invalid regular expression in label_replace(): ${source}`, true)
+    return anchoredRegexp(source)
+  } catch (error) {
+    if (!(error instanceof RegexpSyntaxError)) throw error
+    throw new EvaluationError(`invalid regular expression in label_replace(): ${source}`)
   }
 }
 
 /** `Regexp.ExpandString`: `$1`, `${1}`, `$name`, `${name}`, `$$`; an unknown group is empty. */
-const expand = (template: string, match: RegExpExecArray) =>
+const expand = (template: string, regexp: RE2JS, match: Matcher) =>
   template.replace(
     /\$(\$|\{([a-zA-Z0-9_]+)\}|([a-zA-Z0-9_]+))/g,
     (_, whole: string, braced?: string, bare?: string) => {
       if (whole === "$") return "$"
       const name = braced ?? bare!
-      if (/^\d+$/.test(name)) return match[Number(name)] ?? ""
-      return match.groups?.[name] ?? ""
+      if (/^\d+$/.test(name)) {
+        const index = Number(name)
+        return index <= match.groupCount() ? (match.group(index) ?? "") : ""
+      }
+      return name in regexp.namedGroups() ? (match.group(name) ?? "") : ""
     }
   )
 
@@ -51,15 +56,14 @@ export const labelReplace = (args: ReadonlyArray<Value>): Value => {
   const destination = stringArg(args[1], "the destination label")
   const replacement = stringArg(args[2], "the replacement")
   const source = stringArg(args[3], "the source label")
-  const regex = goRegex(stringArg(args[4], "the regex"))
+  const regex = labelReplaceRegexp(stringArg(args[4], "the regex"))
   if (!isLabelName(destination))
-    throw new EvaluationError(
-      `invalid destination label name in label_replace(): ${destination}`,
-      true
-    )
+    throw new EvaluationError(`invalid destination label name in label_replace(): ${destination}`)
   return relabel(args[0], (labels) => {
-    const match = regex.exec(labelOf(labels, source) ?? "")
-    return match ? setLabel(labels, destination, expand(replacement, match)) : labels
+    const match = regex.matcher(labelOf(labels, source) ?? "")
+    return match.matches()
+      ? setLabel(labels, destination, expand(replacement, regex, match))
+      : labels
   })
 }
 
@@ -68,10 +72,7 @@ export const labelJoin = (args: ReadonlyArray<Value>): Value => {
   const separator = stringArg(args[2], "the separator")
   const sources = args.slice(3).map((arg) => stringArg(arg, "a source label"))
   if (!isLabelName(destination))
-    throw new EvaluationError(
-      `invalid destination label name in label_join(): ${destination}`,
-      true
-    )
+    throw new EvaluationError(`invalid destination label name in label_join(): ${destination}`)
   return relabel(args[0], (labels) =>
     setLabel(
       labels,

@@ -1,16 +1,17 @@
 /**
  * A label matcher tried on a value in this process. Storage matches in SQL (SeriesSql.ts);
- * the parser and `info()` need the same answer for one value, with Prometheus's anchoring
- * and `.` matching newlines.
+ * the parser and `info()` need the same answer for one value (Regexp.ts).
  */
 import type { Matcher } from "./Ast.js"
+import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
 
 /** The matcher's pattern as a regular expression, or `undefined` when it is not one. */
 export const matcherRegex = (source: string) => {
   try {
-    return new RegExp(`^(?:${source})$`, "s")
-  } catch {
-    return undefined
+    return anchoredRegexp(source)
+  } catch (error) {
+    if (error instanceof RegexpSyntaxError) return undefined
+    throw error
   }
 }
 
@@ -21,8 +22,8 @@ export const matcherMatches = (m: Matcher, value: string): boolean => {
     case "!=":
       return m.value !== value
     case "=~":
-      return matcherRegex(m.value)?.test(value) ?? false
+      return matcherRegex(m.value)?.testExact(value) ?? false
     case "!~":
-      return !(matcherRegex(m.value)?.test(value) ?? true)
+      return !(matcherRegex(m.value)?.testExact(value) ?? true)
   }
 }

@@ -20,7 +20,8 @@ import { parseDuration } from "./Durations.js"
 import { problemOf } from "./Check.js"
 import { goQuote } from "./GoFormat.js"
 import { FUNCTIONS } from "./Functions.js"
-import { matcherMatches, matcherRegex } from "./Matchers.js"
+import { matcherMatches } from "./Matchers.js"
+import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
 import { syntaxProblem } from "./SyntaxErrors.js"
 
 /** `offset`: where in the text Prometheus would place it, when the grammar says where. */
@@ -161,6 +162,16 @@ export const parsePromQL = (text: string): Expr => {
   })
   const src = (node: SyntaxNode) => text.slice(node.from, node.to)
 
+  /** A matcher's regular expression, refused as Prometheus's parser refuses it, at the matcher. */
+  const compiledAt = (source: string, offset: number) => {
+    try {
+      anchoredRegexp(source)
+    } catch (error) {
+      if (!(error instanceof RegexpSyntaxError)) throw error
+      fail(error.message, offset)
+    }
+  }
+
   const durationOf = (node: SyntaxNode): number => {
     const kids = children(node)
     if (node.name === "UnaryOp") return fail("unexpected sign")
@@ -191,7 +202,10 @@ export const parsePromQL = (text: string): Expr => {
       }
       const labelName = label ? src(label) : unquote(src(quotedName!.firstChild ?? quotedName!))
       const valueNode = strings[strings.length - 1]!
-      matchers.push({ name: labelName, type: MATCH_OPS[op!.name]!, value: unquote(src(valueNode)) })
+      const type = MATCH_OPS[op!.name]!
+      const value = unquote(src(valueNode))
+      if (type === "=~" || type === "!~") compiledAt(value, m.from)
+      matchers.push({ name: labelName, type, value })
     }
     const second = name
       ? matchers.find((m, index) => index > 0 && m.name === "__name__")
@@ -201,9 +215,6 @@ export const parsePromQL = (text: string): Expr => {
     const empty = matchers.every((m) => matcherMatches(m, ""))
     if (matchers.length === 0 || empty)
       fail("vector selector must contain at least one non-empty matcher")
-    for (const m of matchers)
-      if ((m.type === "=~" || m.type === "!~") && matcherRegex(m.value) === undefined)
-        fail(`invalid regular expression in matcher: ${m.value}`)
     return {
       kind: "selector",
       matchers,
