@@ -17,7 +17,10 @@ export class Member extends Schema.Class<Member>("Member")({
 }) {}
 
 export class AddMemberRequest extends Schema.Class<AddMemberRequest>("AddMemberRequest")({
-  email: Schema.String.pipe(Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "not an email" })),
+  // No control characters: the control plane cannot store a NUL.
+  email: Schema.String.pipe(
+    Schema.pattern(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, { message: () => "not an email" })
+  ),
   role: OrganizationRole,
   /**
    * Creates the user with this password when no user has that email yet; never used for

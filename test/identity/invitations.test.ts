@@ -183,6 +183,12 @@ layer(
         404
       )
       expect((yield* send("POST", "/v1/invitations/not-a-uuid/accept", admin)).status).toBe(400)
+      const nul = yield* send("POST", "/v1/organizations/beta/members", other, {
+        email: "nul\u0000@example.com",
+        role: "member"
+      })
+      expect(nul.status, nul.text).toBe(400)
+      expect(nul.json).toMatchObject({ error: "bad_request" })
     })
   )
 })
