@@ -1,6 +1,6 @@
 /**
  * The exploit chain of a read-only key that read the host, stopped at its first step, on
- * the program as a user runs it (`tsx src/main.ts` with its settings in the environment):
+ * the program as a user runs it (`npm start`'s command with its settings in the environment):
  * the file-reading and server-describing functions are refused, the engine's processes
  * and disks cannot be named through typographic quotes, and the engine worker's
  * environment holds none of the service's settings, so even a file read would find no
@@ -14,13 +14,12 @@ import { Effect } from "effect"
 import { call, freshDataDir } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
-const tsx = path.join(root, "node_modules/.bin/tsx")
 const PASSWORD = "host-read-admin-password-7f3a"
 
 const started = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.async<{ url: string; output: () => string; pid: number }, Error>((resume) => {
-      const child = spawn(tsx, ["src/main.ts"], {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: root,
         env: { ...process.env, SLUICE_PORT: "0", ...env },
         stdio: ["ignore", "pipe", "pipe"]

@@ -1,5 +1,5 @@
 /**
- * The program as a user runs it (`tsx src/main.ts`, what `npm start` runs): first start
+ * The program as a user runs it (`node --import tsx src/main.ts`, what `npm start` runs: one process, so a signal reaches the service itself rather than a tsx parent that relays it and SIGKILLs a child slow to answer within 30 ms): first start
  * prints the bootstrap secrets once, the credentials work, SIGTERM lets an in-flight
  * request finish and exits cleanly, and the next start finds everything again and
  * prints no secret. Bad settings, unusable data directories and ports in use stop the
@@ -16,7 +16,6 @@ import { Effect } from "effect"
 import { call, freshDataDir } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
-const tsx = path.join(root, "node_modules/.bin/tsx")
 
 interface Started {
   readonly child: ChildProcess
@@ -26,7 +25,7 @@ interface Started {
 
 const start = (env: Record<string, string>) =>
   Effect.async<Started, Error>((resume) => {
-    const child = spawn(tsx, ["src/main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: root,
       env: { ...process.env, SLUICE_PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -71,7 +70,10 @@ const refusingConnections = async (url: string) => {
 
 const run = (env: Record<string, string>) =>
   Effect.async<{ code: number | null; output: string }>((resume) => {
-    const child = spawn(tsx, ["src/main.ts"], { cwd: root, env: { ...process.env, ...env } })
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, ...env }
+    })
     let output = ""
     child.stdout.on("data", (c: Buffer) => (output += c.toString()))
     child.stderr.on("data", (c: Buffer) => (output += c.toString()))
