@@ -73,7 +73,7 @@ export const toQueryFailure = (
         })
       case "TOO_MANY_ROWS_OR_BYTES":
         return new QueryRefused({
-          message,
+          message: `The result is larger than ${context.limits.maxResultBytes} bytes.`,
           hint: `Results may hold ${context.limits.maxResultBytes} bytes (max_result_bytes, result_overflow_mode=throw; set by SLUICE_QUERY_MAX_RESULT_BYTES). Add a LIMIT or aggregate.`
         })
       case "READONLY":

@@ -176,6 +176,10 @@ export const QueryRunnerLive = Layer.scoped(
         settings: {
           ...QUERY_SETTINGS,
           max_execution_time: limits.timeoutSeconds,
+          // A format produced whole (CSVWithNames, JSON …) is made in the engine before a
+          // byte of it is counted here: the engine stops it at the limit instead.
+          max_result_bytes: limits.maxResultBytes,
+          result_overflow_mode: "throw",
           readonly: 1
         }
       })
