@@ -82,12 +82,17 @@ export class S3Location extends Schema.Class<S3Location>("S3Location")({
   path: Schema.String
 }) {}
 
-/** Customer-owned object storage, reached by assuming `role_arn` with `external_id`. */
+/**
+ * Customer-owned object storage, reached by assuming `role_arn` with the organization's
+ * own external id (the organization in `GET /v1/clusters`), which the service generates
+ * and the role's trust policy names. A caller's `external_id` is accepted and ignored:
+ * nobody may choose the id the service assumes a role with.
+ */
 export class ByoS3 extends Schema.Class<ByoS3>("ByoS3")({
   data: S3Location,
   backups: S3Location,
   role_arn: Schema.String,
-  external_id: Schema.String
+  external_id: Schema.optional(Schema.String)
 }) {}
 
 export class Autoscaling extends Schema.Class<Autoscaling>("Autoscaling")({

@@ -11,6 +11,7 @@ import {
   SizeCatalog,
   UpdateClusterRequest
 } from "./ClusterModels.js"
+import { StorageVerification } from "../StorageVerifier.js"
 import { Deleted, OrganizationRef } from "./Scope.js"
 
 /** Cluster endpoints act in the organization named here, never in a key's scope. */
@@ -57,7 +58,16 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
   .add(
     HttpApiEndpoint.get("list", "/v1/clusters")
       .setUrlParams(OrganizationParams)
-      .addSuccess(Schema.Struct({ organization: OrganizationRef, clusters: Schema.Array(Cluster) }))
+      .addSuccess(
+        Schema.Struct({
+          organization: Schema.Struct({
+            ...OrganizationRef.fields,
+            /** What the trust policy of a role on customer storage names (`sts:ExternalId`). */
+            external_id: Schema.String
+          }),
+          clusters: Schema.Array(Cluster)
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("metricsByName", "/v1/clusters/metrics")
@@ -71,10 +81,14 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
     HttpApiEndpoint.post("verifyS3Access", "/v1/clusters/verify-s3-access")
       .setUrlParams(OrganizationParams)
       .setPayload(Schema.Struct({ byo_s3: ByoS3 }))
-      .addSuccess(Schema.Struct({ verified: Schema.Boolean, message: Schema.String }))
+      .addSuccess(StorageVerification)
       .annotate(
         OpenApi.Description,
-        adminOnly("Checks that the role can be assumed and both destinations reached.")
+        adminOnly(
+          "Checks that the role can be assumed with the organization's external id (its " +
+            "`external_id`, which the role's trust policy must name; a descriptor's own is " +
+            "ignored) and both destinations reached."
+        )
       )
   )
   .add(

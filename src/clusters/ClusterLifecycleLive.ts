@@ -138,7 +138,10 @@ export const ClusterLifecycleLive = Layer.scoped(
             max_cpu_cores: sized.max.cpu_cores,
             max_memory_gib: sized.max.memory_gib,
             idle_timeout_minutes: request.idle_timeout_minutes ?? config.defaultIdleTimeoutMinutes,
-            byo_s3: request.byo_s3 ?? null
+            byo_s3:
+              request.byo_s3 === undefined
+                ? null
+                : { ...request.byo_s3, external_id: yield* repo.externalIdOf(organization) }
           }),
           config.maxClustersPerOrganization
         )

@@ -59,7 +59,10 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
           )
           const rows = yield* repo.listOfOrganization(scope.organizationId)
           return {
-            organization: { name: scope.organizationName },
+            organization: {
+              name: scope.organizationName,
+              external_id: yield* repo.externalIdOf(scope.organizationId)
+            },
             clusters: yield* Effect.forEach(rows, view)
           }
         })
@@ -150,8 +153,13 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
       )
       .handle("verifyS3Access", ({ payload, urlParams }) =>
         Effect.gen(function* () {
-          yield* scopes.organizationScope(urlParams.organization, "admin", "verify storage")
-          return yield* storage.verify(payload.byo_s3)
+          const scope = yield* scopes.organizationScope(
+            urlParams.organization,
+            "admin",
+            "verify storage"
+          )
+          const externalId = yield* repo.externalIdOf(scope.organizationId)
+          return yield* storage.verify(payload.byo_s3, externalId)
         })
       )
   })

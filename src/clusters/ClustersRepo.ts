@@ -136,6 +136,18 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
             )
           )
         ),
+      /** The external id the organization's roles on customer storage are assumed with. */
+      externalIdOf: (organization: OrganizationId) =>
+        Effect.orDie(
+          Effect.flatMap(
+            sql<{ external_id: string }>`select external_id from organizations
+              where id = ${organization}`,
+            ([row]) =>
+              row === undefined
+                ? Effect.dieMessage("no such organization")
+                : Effect.succeed(row.external_id)
+          )
+        ),
       isPresent: (id: ClusterId) => Effect.map(Effect.orDie(byId(id)), Option.isSome)
     }
   })

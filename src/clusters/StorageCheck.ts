@@ -1,5 +1,5 @@
 /**
- * `StorageVerifier` on the AWS SDK: STS AssumeRole with the customer's external id, then
+ * `StorageVerifier` on the AWS SDK: STS AssumeRole with the organization's external id, then
  * a probe object written, read back and deleted under the data and the backups location
  * with the temporary credentials. Endpoints and region come from `SLUICE_S3_*` and
  * `SLUICE_STS_ENDPOINT`, so S3-compatible stores work too. The service's own credentials
@@ -53,12 +53,12 @@ export const makeStorageVerifier = (
     const sts = yield* stsClient(settings, own)
     const ownSecrets = Option.match(own, { onNone: () => [], onSome: secretsOf })
 
-    const assumeRole = (byo: ByoS3) =>
-      step(`Could not assume role ${byo.role_arn}`, (abortSignal) =>
+    const assumeRole = (byo: ByoS3, externalId: string) =>
+      step(`Could not assume role ${byo.role_arn} with external id ${externalId}`, (abortSignal) =>
         sts.send(
           new AssumeRoleCommand({
             RoleArn: byo.role_arn,
-            ExternalId: byo.external_id,
+            ExternalId: externalId,
             RoleSessionName: "sluice-storage-check",
             DurationSeconds: sessionSeconds
           }),
@@ -74,16 +74,16 @@ export const makeStorageVerifier = (
               })
             : Effect.fail(
                 new StepFailed({
-                  message: `Could not assume role ${byo.role_arn}: the answer carried no credentials`
+                  message: `Could not assume role ${byo.role_arn} with external id ${externalId}: the answer carried no credentials`
                 })
               )
         )
       )
 
-    const verify = Effect.fn("StorageVerifier.verify")(function* (byo: ByoS3) {
+    const verify = Effect.fn("StorageVerifier.verify")(function* (byo: ByoS3, externalId: string) {
       const secrets: Array<string> = [...ownSecrets]
       const outcome = yield* Effect.gen(function* () {
-        const temporary = yield* assumeRole(byo)
+        const temporary = yield* assumeRole(byo, externalId)
         secrets.push(...secretsOf(temporary))
         const s3 = yield* s3Client(settings, temporary)
         yield* probeLocation(s3, "data", byo.data)
@@ -92,13 +92,14 @@ export const makeStorageVerifier = (
       if (outcome._tag === "Left") {
         const message = withoutSecrets(outcome.left.message, secrets)
         yield* Effect.logInfo("storage check failed").pipe(Effect.annotateLogs({ message }))
-        return new StorageVerification({ verified: false, message })
+        return new StorageVerification({ verified: false, message, external_id: externalId })
       }
       return new StorageVerification({
         verified: true,
         message:
           `Assumed role ${byo.role_arn} and wrote, read back and deleted a probe object under ` +
-          `${locationUrl(byo.data)} and ${locationUrl(byo.backups)}.`
+          `${locationUrl(byo.data)} and ${locationUrl(byo.backups)}.`,
+        external_id: externalId
       })
     })
 

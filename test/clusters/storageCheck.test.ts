@@ -38,11 +38,18 @@ const byo = (...args: Parameters<typeof descriptorOf>) =>
 
 const probe = PROBE_KEY
 
-/** Runs the check and asserts that no credential leaked into its message. */
-const check = (request: ByoS3) =>
+/**
+ * Runs the check as the organization whose external id is `externalId` (by default the
+ * one the role trusts) and asserts that no credential leaked into its message.
+ */
+const check = (request: ByoS3, externalId?: string) =>
   Effect.gen(function* () {
     const fakes = yield* Fakes
-    const result = yield* (yield* StorageVerifier).verify(request)
+    const trusted = Object.values(fakes.roles).find((r) => r.roleArn === request.role_arn)
+    const result = yield* (yield* StorageVerifier).verify(
+      request,
+      externalId ?? trusted?.externalId ?? ""
+    )
     for (const secret of fakes.secrets()) expect(result.message).not.toContain(secret)
     return result
   })
@@ -69,22 +76,26 @@ layer(Live, { excludeTestServices: true, timeout: 60_000 })("verify-s3-access", 
       })
   )
 
-  it.effect("a wrong external id fails at assuming the role", () =>
+  it.effect("the organization's external id is the one used, never the descriptor's", () =>
     Effect.gen(function* () {
       const fakes = yield* Fakes
-      const role = { ...fakes.roles.readWrite, externalId: "not-the-agreed-id" }
-      const result = yield* check(
-        byo(
-          role,
-          { bucket: fakes.buckets.data, path: "d" },
-          { bucket: fakes.buckets.backups, path: "b" }
-        )
-      )
-      expect(result.verified).toBe(false)
-      expect(result.message).toBe(
-        `Could not assume role ${role.roleArn}: AccessDenied: User: arn:aws:iam::123456789012:user/sluice-service ` +
+      const role = fakes.roles.readWrite
+      const locations = [
+        { bucket: fakes.buckets.data, path: "d" },
+        { bucket: fakes.buckets.backups, path: "b" }
+      ] as const
+      // The descriptor names the id the role trusts; the organization's is another.
+      const refused = yield* check(byo(role, ...locations), "sluice-another-organization")
+      expect(refused).toMatchObject({ verified: false, external_id: "sluice-another-organization" })
+      expect(refused.message).toBe(
+        `Could not assume role ${role.roleArn} with external id sluice-another-organization: ` +
+          "AccessDenied: User: arn:aws:iam::123456789012:user/sluice-service " +
           `is not authorized to perform: sts:AssumeRole on resource: ${role.roleArn}`
       )
+      // The descriptor names another id; the organization's is the one the role trusts.
+      const chosen = { ...role, externalId: "chosen-by-the-caller" }
+      const verified = yield* check(byo(chosen, ...locations), role.externalId)
+      expect(verified).toMatchObject({ verified: true, external_id: role.externalId })
     })
   )
 
@@ -140,10 +151,15 @@ layer(Live, { excludeTestServices: true, timeout: 60_000 })("verify-s3-access", 
         { bucket: fakes.buckets.data, path: "d" },
         { bucket: fakes.buckets.backups, path: "b" }
       )
-      const result = yield* Context.get(context, StorageVerifier).verify(request)
+      const result = yield* Context.get(context, StorageVerifier).verify(
+        request,
+        fakes.roles.readWrite.externalId
+      )
       expect(result.verified).toBe(false)
       expect(result.message).toMatch(
-        new RegExp(`^Could not assume role ${request.role_arn}: SignatureDoesNotMatch: `)
+        new RegExp(
+          `^Could not assume role ${request.role_arn} with external id ext-[\\w-]+: SignatureDoesNotMatch: `
+        )
       )
       expect(result.message).not.toContain("wrong-secret-of-the-service")
     }).pipe(Effect.scoped)
@@ -180,7 +196,9 @@ describe("verify-s3-access time bound", () => {
           data: new S3Location({ bucket: "d", path: "" }),
           backups: new S3Location({ bucket: "b", path: "" })
         })
-        const fiber = yield* Effect.fork(Context.get(context, StorageVerifier).verify(request))
+        const fiber = yield* Effect.fork(
+          Context.get(context, StorageVerifier).verify(request, "sluice-the-organization")
+        )
         // The step's deadline is set once the request is on its way.
         yield* Deferred.await(asked)
         yield* TestClock.adjust("9 seconds")
@@ -189,7 +207,7 @@ describe("verify-s3-access time bound", () => {
         const result = yield* Fiber.join(fiber)
         expect(result).toMatchObject({
           verified: false,
-          message: `Could not assume role ${request.role_arn}: no answer within 10s`
+          message: `Could not assume role ${request.role_arn} with external id sluice-the-organization: no answer within 10s`
         })
       }).pipe(Effect.provide(TestContext.TestContext))
   )

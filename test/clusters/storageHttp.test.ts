@@ -23,7 +23,28 @@ const probe = PROBE_KEY
 const body = (...args: Parameters<typeof descriptorOf>) => ({ byo_s3: descriptorOf(...args) })
 
 /** The 200 body of verify-s3-access, as the contract declares it. */
-const Verification = Schema.Struct({ verified: Schema.Boolean, message: Schema.String })
+const Verification = Schema.Struct({
+  verified: Schema.Boolean,
+  message: Schema.String,
+  external_id: Schema.String
+})
+
+/** The organization's external id, as `GET /v1/clusters` shows it to its members. */
+const externalIdOfDefault = Effect.gen(function* () {
+  const reply = yield* send(yield* adminSession, "GET", "/v1/clusters?organization=default")
+  expect(reply.status, reply.text).toBe(200)
+  const Listed = Schema.Struct({ organization: Schema.Struct({ external_id: Schema.String }) })
+  return Schema.decodeUnknownSync(Listed)(reply.json).organization.external_id
+})
+
+/** The customer's trust policies name the organization's external id. */
+const trustOrganization = Effect.gen(function* () {
+  const fakes = yield* StorageFakes
+  const externalId = yield* externalIdOfDefault
+  yield* fakes.trust("readWrite", externalId)
+  yield* fakes.trust("readOnly", externalId)
+  return externalId
+})
 
 /**
  * Verifies as the organization admin; a 200 carrying `{verified, message}` only. Over raw
@@ -34,7 +55,11 @@ const verify = (payload: unknown) =>
     const fakes = yield* StorageFakes
     const reply = yield* send(yield* adminSession, "POST", PATH, { body: payload })
     expect(reply.status, reply.text).toBe(200)
-    expect(reply.json).toEqual({ verified: expect.any(Boolean), message: expect.any(String) })
+    expect(reply.json).toEqual({
+      verified: expect.any(Boolean),
+      message: expect.any(String),
+      external_id: expect.any(String)
+    })
     for (const secret of fakes.secrets()) expect(reply.text).not.toContain(secret)
     return Schema.decodeUnknownSync(Verification)(reply.json)
   })
@@ -43,6 +68,7 @@ layer(Live, { excludeTestServices: true, timeout: 90_000 })("verify-s3-access ov
   it.effect("a role that can write, read and delete in both locations is verified", () =>
     Effect.gen(function* () {
       const fakes = yield* StorageFakes
+      yield* trustOrganization
       const result = yield* verify(
         body(
           fakes.roles.readWrite,
@@ -60,28 +86,41 @@ layer(Live, { excludeTestServices: true, timeout: 90_000 })("verify-s3-access ov
     })
   )
 
-  it.effect("a wrong external id fails at assuming the role", () =>
-    Effect.gen(function* () {
-      const fakes = yield* StorageFakes
-      const role = { ...fakes.roles.readWrite, externalId: "not-the-agreed-id" }
-      const result = yield* verify(
-        body(
-          role,
+  it.effect(
+    "roles are assumed with the organization's external id, whatever the caller sends",
+    () =>
+      Effect.gen(function* () {
+        const fakes = yield* StorageFakes
+        const externalId = yield* externalIdOfDefault
+        expect(externalId).toMatch(/^sluice-[0-9a-f-]{36}$/)
+        const locations = [
           { bucket: fakes.buckets.data, path: "d" },
           { bucket: fakes.buckets.backups, path: "b" }
+        ] as const
+        // A trust policy naming an id the caller chose no longer lets the caller in.
+        const chosen = { ...fakes.roles.readWrite, externalId: "chosen-by-the-caller" }
+        yield* fakes.trust("readWrite", chosen.externalId)
+        const refused = yield* verify(body(chosen, ...locations))
+        expect(refused).toMatchObject({ verified: false, external_id: externalId })
+        expect(refused.message).toMatch(
+          new RegExp(
+            `^Could not assume role ${chosen.roleArn} with external id ${externalId}: AccessDenied: `
+          )
         )
-      )
-      expect(result.verified).toBe(false)
-      expect(result.message).toMatch(
-        new RegExp(`^Could not assume role ${role.roleArn}: AccessDenied: `)
-      )
-      expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
-    })
+        expect(yield* fakes.keys(fakes.buckets.data)).toEqual([])
+        // The organization's id in the trust policy: verified, whatever the descriptor says.
+        yield* trustOrganization
+        const verified = yield* verify(body(chosen, ...locations))
+        expect(verified).toMatchObject({ verified: true, external_id: externalId })
+        const { external_id: _, ...without } = body(chosen, ...locations).byo_s3
+        expect(yield* verify({ byo_s3: without })).toMatchObject({ verified: true })
+      })
   )
 
   it.effect("a read-only role fails at writing the first probe object", () =>
     Effect.gen(function* () {
       const fakes = yield* StorageFakes
+      yield* trustOrganization
       const result = yield* verify(
         body(
           fakes.roles.readOnly,
@@ -103,6 +142,7 @@ layer(Live, { excludeTestServices: true, timeout: 90_000 })("verify-s3-access ov
   it.effect("a missing bucket fails at writing there, naming the location", () =>
     Effect.gen(function* () {
       const fakes = yield* StorageFakes
+      yield* trustOrganization
       const missingData = yield* verify(
         body(
           fakes.roles.readWrite,

@@ -365,7 +365,7 @@ layer(TestServer.layer(freshDataDir("client-shapes"), env), {
       })
       const listed = jsonOf(yield* send("GET", `/v1/clusters${org}`, user))
       expect(listed).toEqual({
-        organization: { name: "default" },
+        organization: { name: "default", external_id: expect.stringMatching(/^sluice-/) },
         clusters: [
           expect.objectContaining({ id: defaultId, name: "default", shared: false }),
           ready

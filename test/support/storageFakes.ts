@@ -29,6 +29,8 @@ export interface RunningStorageFakes {
   readonly caller: { readonly accessKeyId: string; readonly secretAccessKey: string }
   /** `readOnly` may read but not write or delete objects. */
   readonly roles: { readonly readWrite: FakeRole; readonly readOnly: FakeRole }
+  /** Makes the trust policy of `role` name `externalId` (as a customer does with theirs). */
+  readonly trust: (role: "readWrite" | "readOnly", externalId: string) => Effect.Effect<void>
   /** Two existing buckets; any other bucket name does not exist. */
   readonly buckets: { readonly data: string; readonly backups: string }
   /** Settings that point a sluice server at the fakes (give to `startServer`). */
@@ -100,7 +102,7 @@ export const startStorageFakes = (): Effect.Effect<RunningStorageFakes, never, S
     }
 
     const caller = { accessKeyId: keyId("AKIA"), secretAccessKey: token(30) }
-    const roles = {
+    const roles: Record<"readWrite" | "readOnly", { roleArn: string; externalId: string }> = {
       readWrite: {
         roleArn: "arn:aws:iam::111122223333:role/sluice-storage",
         externalId: `ext-${token(9)}`
@@ -134,6 +136,8 @@ export const startStorageFakes = (): Effect.Effect<RunningStorageFakes, never, S
       region,
       caller,
       roles,
+      trust: (role: "readWrite" | "readOnly", externalId: string) =>
+        Effect.sync(() => void (roles[role].externalId = externalId)),
       buckets,
       env: {
         SLUICE_S3_ENDPOINT: s3Endpoint,
