@@ -3,8 +3,9 @@
  * accepted once `MetricsWriteLog` holds it; the database's writes then go into the engine
  * in batches (GroupCommit.ts), series rows once per series and hour
  * (SeriesRowsWritten.ts). Readers ask for `readable` first, so a query sees every write
- * acknowledged before it. On start, writes the log still holds are stored again (a
- * retried write changes no answer). One per process, so both writers share it.
+ * acknowledged before it. On start, writes the log still holds are stored again, without
+ * the samples the table already holds (StoredSamples.ts). One per process, so both
+ * writers share it.
  *
  * Measured on the demo data (100 one-minute bodies, one sender): a write answered after
  * its engine insert took 20 ms a body at the median, Prometheus 7 ms; the engine insert
@@ -12,6 +13,7 @@
  */
 import { Clock, Duration, Effect, ExecutionStrategy, Scope } from "effect"
 import { ClusterPaused, EngineUnavailable, Engines } from "../../domain/Engine.js"
+import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"
 import type { LoggedWrite } from "../../domain/MetricsWriteLog.js"
@@ -25,6 +27,7 @@ import { createTables, insertRows, tableRows, tablesParts } from "./MetricsTable
 import type { DecodedWrite } from "./RemoteWriteDecode.js"
 import { decodeRemoteWrite, makeDecoderMemory } from "./RemoteWriteDecode.js"
 import { makeSeriesRowsWritten } from "./SeriesRowsWritten.js"
+import { withoutStored } from "./StoredSamples.js"
 import { makeTablesVersions } from "./TablesVersions.js"
 
 /** Samples accepted and not yet stored, per database, past which a write waits. */
@@ -78,16 +81,38 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
         return { engine, name }
       })
 
+    // Writes whose samples may be stored already (StoredSamples.ts): replayed from the
+    // log, or in a batch that failed.
+    const maybeStored = new WeakSet<Accepted>()
+
+    /** The batch's rows, the samples of writes that may be stored already without those that are. */
+    const rowsToInsert = (engine: AnalyticalEngine, name: string, batch: ReadonlyArray<Accepted>) =>
+      Effect.gen(function* () {
+        const rows = batch.map((one) => one.rows)
+        const again = batch.filter((one) => maybeStored.has(one))
+        if (again.length === 0) return rows
+        const samples = yield* withoutStored(
+          engine,
+          name,
+          again.flatMap((one) => one.rows.samples)
+        )
+        return [
+          ...rows.map((one, index) =>
+            maybeStored.has(batch[index]!) ? { ...one, samples: [] } : one
+          ),
+          { samples, seriesRows: [], metadata: [] }
+        ]
+      })
+
     const storeBatch = (where: SeriesDatabase) => (batch: ReadonlyArray<Accepted>) =>
       Effect.gen(function* () {
         const { engine, name } = yield* prepared(where)
-        yield* insertRows(
-          engine,
-          name,
-          batch.map((one) => one.rows)
-        ).pipe(Effect.catchAll(refused))
+        const rows = yield* rowsToInsert(engine, name, batch).pipe(Effect.catchAll(refused))
+        yield* insertRows(engine, name, rows).pipe(Effect.catchAll(refused))
         yield* log.release(batch.map((one) => one.logged))
       }).pipe(
+        // The engine may have taken the rows and failed after: the next attempt checks.
+        Effect.tapError(() => Effect.sync(() => batch.forEach((one) => maybeStored.add(one)))),
         // Stored or not, some of the batch's rows may be in the tables now.
         Effect.ensuring(Effect.sync(() => versions.changed(keyOf(where)))),
         // The tables may be what is missing (a database dropped and made again): the next
@@ -112,11 +137,20 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
       return commit
     }
 
-    const accepted = (where: SeriesDatabase, write: DecodedWrite, logged: LoggedWrite) =>
-      commitOf(where).add({
-        rows: tableRows(write, written.rowsFor(keyOf(where), write.series)),
-        samples: write.samples,
-        logged
+    const accepted = (
+      where: SeriesDatabase,
+      write: DecodedWrite,
+      logged: LoggedWrite,
+      replayed = false
+    ) =>
+      Effect.suspend(() => {
+        const one: Accepted = {
+          rows: tableRows(write, written.rowsFor(keyOf(where), write.series)),
+          samples: write.samples,
+          logged
+        }
+        if (replayed) maybeStored.add(one)
+        return commitOf(where).add(one)
       })
 
     // A deleted cluster's or database's writes have nowhere to go: dropped, here and in
@@ -160,7 +194,7 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
       const decoded = yield* Effect.either(decodeRemoteWrite(body, Number.MAX_SAFE_INTEGER, known))
       // A body cut short by a crash while it was written was never acknowledged.
       if (decoded._tag === "Left") yield* log.release([logged])
-      else yield* accepted(logged.where, decoded.right, logged)
+      else yield* accepted(logged.where, decoded.right, logged, true)
     }
 
     return {

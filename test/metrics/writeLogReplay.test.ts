@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { installApp } from "../support/client.js"
 import { Vector } from "../support/prometheusReplies.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
@@ -94,6 +94,93 @@ describe("the metrics write log", () => {
             expect(bodyOf(Vector, yield* ask("written_before")).data.result).toHaveLength(1)
             expect(bodyOf(Vector, yield* ask("written_last")).data.result).toHaveLength(1)
             expect(fs.readdirSync(directory)).toEqual([])
+          })
+        )
+      }),
+    120_000
+  )
+
+  it.live(
+    "a replay of writes already stored leaves one copy of each sample, to plain SQL too",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = freshDataDir("metrics-replay-stored")
+        const env = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
+        const stored = remoteWriteBody([
+          {
+            labels: { __name__: "stored_twice", job: "replay" },
+            samples: [
+              [T0, 1],
+              [T0 + 15_000, 2]
+            ]
+          }
+        ])
+        const { cluster, key } = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const server = yield* startServer(dataDir, env)
+            yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+            const key = adminKeyOf(server)
+            const written = yield* call(server, "POST", `${BASE}/write`, {
+              token: key,
+              rawBody: stored,
+              headers: REMOTE_WRITE_HEADERS
+            })
+            expect(written.status, written.text).toBe(204)
+            const sql = Context.get(server.context, SqlClient.SqlClient)
+            const [row] = yield* sql<{ id: string }>`select id from clusters where name = 'default'`
+            return { cluster: row!.id, key }
+          })
+        )
+        // The log as a crash leaves it: the stored write's segment not yet deleted, and
+        // after it a write holding one stored sample and one new.
+        const directory = logDirectory(dataDir, cluster)
+        expect(fs.readdirSync(directory)).toEqual([])
+        const mixed = remoteWriteBody([
+          {
+            labels: { __name__: "stored_twice", job: "replay" },
+            samples: [
+              [T0 + 15_000, 2],
+              [T0 + 30_000, 3]
+            ]
+          }
+        ])
+        const record = (body: Uint8Array) => {
+          const header = Buffer.alloc(4)
+          header.writeUInt32LE(body.length)
+          return Buffer.concat([header, body])
+        }
+        fs.writeFileSync(
+          path.join(directory, "000000000000001-000000000.wal"),
+          Buffer.concat([record(stored), record(mixed)])
+        )
+
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const server = yield* startServer(dataDir, env)
+            // A query waits for the replayed writes to be stored.
+            const range = yield* call(
+              server,
+              "GET",
+              `${BASE}/query?query=${encodeURIComponent("count_over_time(stored_twice[1m])")}` +
+                `&time=${(T0 + 30_000) / 1000}`,
+              { token: key }
+            )
+            expect(bodyOf(Vector, range).data.result.map((r) => r.value[1])).toEqual(["3"])
+            expect(fs.readdirSync(directory)).toEqual([])
+            // Plain SQL, no FINAL and no merge: each sample once.
+            const plain = yield* call(server, "POST", "/v1/query", {
+              token: key,
+              body: {
+                sql: "SELECT toUnixTimestamp64Milli(timestamp) AS t, value FROM prometheus_samples ORDER BY t"
+              }
+            })
+            expect(plain.status, plain.text).toBe(200)
+            const rows = bodyOf(Schema.Struct({ data: Schema.Array(Schema.Unknown) }), plain).data
+            expect(rows).toEqual([
+              { t: String(T0), value: 1 },
+              { t: String(T0 + 15_000), value: 2 },
+              { t: String(T0 + 30_000), value: 3 }
+            ])
           })
         )
       }),
