@@ -61,10 +61,14 @@ export class SplCompiler extends Context.Tag("sluice/SplCompiler")<
      * Compiles `spl` over `window`; anything outside the subset is `SplRefused`.
      * `earliest=`/`latest=` in the base search replace the window's bounds, resolved
      * against the `Clock` (the search's start time, which `now()` also reads).
+     * `storedFields` are the fields the events hold (the table's columns for their
+     * leaf paths): wildcards in `fields`, `table`, `rename` and `stats … by` match them
+     * besides the fields a stage names.
      */
     readonly compile: (
       spl: string,
-      window: SearchWindow
+      window: SearchWindow,
+      storedFields?: ReadonlyArray<string>
     ) => Effect.Effect<CompiledSearch, SplRefused>
   }
 >() {}

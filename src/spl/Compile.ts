@@ -130,9 +130,16 @@ const extractions = (json: JsonFields) =>
 export const compileSearch = (
   spl: string,
   requested: SearchWindow,
-  now: number
+  now: number,
+  stored: ReadonlyArray<string> = []
 ): CompiledSearch => {
-  const first: JsonFields = { columns: new Map(), numbers: new Map(), read: new Set(), whole: true }
+  const first: JsonFields = {
+    columns: new Map(),
+    numbers: new Map(),
+    read: new Set(),
+    whole: true,
+    stored
+  }
   checkWindow(requested)
   // Parsed once for both compilations: the parser is a good part of a compilation's time.
   const pipeline = parsePipeline(spl)
@@ -143,7 +150,8 @@ export const compileSearch = (
     columns: new Map([...first.read].map((name, i) => [name, `__f${i}`])),
     numbers: new Map([...first.read].map((name, i) => [name, `__n${i}`])),
     read: new Set(),
-    whole: false
+    whole: false,
+    stored
   }
   try {
     const extracting = compileWith(spl, pipeline, requested, now, second)

@@ -1,15 +1,18 @@
 /**
- * Field names with `*` wildcards in `fields`, `table` and `rename` (spl.md §1): `host*`
- * names every field of the stage that starts with `host`; `EU* AS EMEA*` carries what
- * each `*` matched into the new name, so both sides need as many `*`. Wildcards match
- * the fields the stage knows by name (metadata, results of eval/stats/rename, fields
- * named earlier); a field found only in an event's stored JSON is matched when named.
+ * Field names with `*` wildcards in `fields`, `table`, `rename` and `stats … by`:
+ * `host*` names every field of the stage that starts with `host`; `EU* AS EMEA*`
+ * carries what each `*` matched into the new name, so both sides need as many `*`.
+ * Wildcards match the fields the stage knows by name (metadata, results of
+ * eval/stats/rename, fields named earlier) and, while the events' stored fields are
+ * readable, every field the events hold (`JsonFields.stored`).
  *
  * Matching never backtracks: a regular expression built from `a*a*a*…b` takes time
  * growing as the name's length to the power of its `*`s, and one search held the
  * server for seconds. Here each literal piece between `*`s is placed once, from the
  * right, at its last possible place: O(name × pattern) at worst.
  */
+import type { Rows } from "./Rows.js"
+
 export const isPattern = (name: string) => name.includes("*")
 
 /**
@@ -42,6 +45,26 @@ export const captures = (pattern: string, name: string): ReadonlyArray<string> |
 /** The names `pattern` matches, in the order given. */
 export const matching = (pattern: string, names: ReadonlyArray<string>) =>
   names.filter((name) => captures(pattern, name) !== null)
+
+/**
+ * The fields a wildcard of a stage over `rows` can match: the visible ones in their
+ * order, then the events' stored fields not renamed away, by name.
+ */
+export const fieldNames = (rows: Rows): ReadonlyArray<string> => {
+  const visible = rows.columns.map((c) => c.name)
+  if (!rows.raw || rows.json === undefined) return visible
+  const shown = new Set(visible)
+  const stored = rows.json.stored.filter((name) => !shown.has(name) && !rows.removed.has(name))
+  return [...visible, ...stored]
+}
+
+/** `fields` with each pattern replaced by the names it matches in `rows`, each once. */
+export const expanded = (rows: Rows, fields: ReadonlyArray<string>) => {
+  const names = fields.some(isPattern) ? fieldNames(rows) : []
+  return [
+    ...new Set(fields.flatMap((field) => (isPattern(field) ? matching(field, names) : [field])))
+  ]
+}
 
 /** `name` renamed by `from AS to`, null when `from` does not match it. */
 export const renamedBy = (from: string, to: string, name: string): string | null => {

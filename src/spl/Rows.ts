@@ -33,13 +33,15 @@ export interface OrderKey {
  * the base stage's subcolumn only that path. `columns`: field → SQL column holding its
  * text; `numbers`: field → SQL column holding it as a number (`extractNumber`); `read`:
  * every field asked for (a first compilation learns them); `whole`: the JSON itself is
- * still carried (for fields not extracted).
+ * still carried (for fields not extracted); `stored`: the fields the events hold, which
+ * wildcards match.
  */
 export interface JsonFields {
   readonly columns: ReadonlyMap<string, string>
   readonly numbers: ReadonlyMap<string, string>
   readonly read: Set<string>
   readonly whole: boolean
+  readonly stored: ReadonlyArray<string>
 }
 
 export interface Rows {

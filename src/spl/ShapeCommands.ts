@@ -4,7 +4,7 @@
  * is no longer carried.
  */
 import type { Command } from "./Ast.js"
-import { isPattern, matching, renamedBy, wildcards } from "./FieldPatterns.js"
+import { expanded, fieldNames, isPattern, matching, renamedBy, wildcards } from "./FieldPatterns.js"
 import { refuse } from "./Refusal.js"
 import { fieldValue, ident, selectCarried, usableName } from "./Rows.js"
 import type { Column, Rows } from "./Rows.js"
@@ -17,20 +17,6 @@ const checked = (command: string, at: number, fields: ReadonlyArray<string>) => 
     if (!usableName(field)) refuse(command, at, `'${field}' is not a field name ${command} can use`)
   return [...new Set(fields)]
 }
-
-/** Names with wildcards expanded over the stage's fields, in the stage's order. */
-const expanded = (rows: Rows, fields: ReadonlyArray<string>) => [
-  ...new Set(
-    fields.flatMap((field) =>
-      isPattern(field)
-        ? matching(
-            field,
-            rows.columns.map((c) => c.name)
-          )
-        : [field]
-    )
-  )
-]
 
 /** The named fields as columns: visible ones as they are, others read once here. */
 const keep = (names: Names, input: Stage, fields: ReadonlyArray<string>): Stage => {
@@ -72,17 +58,20 @@ export const fields = (names: Names, input: Stage, command: Of<"fields">): Stage
 export const table = (names: Names, input: Stage, command: Of<"table">): Stage =>
   keep(names, input, expanded(input.rows, checked("table", command.at, command.fields)))
 
-/** `rename a* AS b*`: each field the pattern matches, as renamed one by one. */
+interface Renaming {
+  readonly from: string
+  readonly to: string
+}
+
+/** `rename a* AS b*`: each field the pattern matches, the stored ones included. */
 const renamePattern = (names: Names, input: Stage, from: string, to: string, at: number): Stage => {
   if (wildcards(from) !== wildcards(to))
     refuse("rename", at, `rename ${from} AS ${to} needs as many * on both sides`)
-  return matching(
-    from,
-    input.rows.columns.map((c) => c.name)
-  ).reduce((stage, name) => {
-    const target = renamedBy(from, to, name)!
-    return renameOne(names, stage, name, target, at)
-  }, input)
+  const renamings = matching(from, fieldNames(input.rows)).map((name): Renaming => ({
+    from: name,
+    to: renamedBy(from, to, name)!
+  }))
+  return renameAll(names, input, renamings, at)
 }
 
 /** `rename a AS b, …`, left to right; a renamed field is gone under its old name. */
@@ -91,35 +80,42 @@ export const rename = (names: Names, input: Stage, command: Of<"rename">): Stage
     (stage, { from, to }) =>
       isPattern(from) || isPattern(to)
         ? renamePattern(names, stage, from, to, command.at)
-        : renameOne(names, stage, from, to, command.at),
+        : renameAll(names, stage, [{ from, to }], command.at),
     input
   )
 
-const renameOne = (names: Names, stage: Stage, from: string, to: string, at: number): Stage => {
-  checked("rename", at, [from, to])
-  if (from === to) return stage
-  const visible = stage.rows.columns.find((c) => c.name === from)
-  const others = stage.rows.columns.filter((c) => c.name !== to)
-  const removed = new Set([...stage.rows.removed, from])
-  removed.delete(to)
-  if (visible !== undefined)
-    return {
-      rows: {
-        ...stage.rows,
-        removed,
-        columns: others.map((c) => (c.name === from ? { ...c, name: to } : c))
-      },
-      sql: stage.sql
+/**
+ * Renamings one after another: a visible field changes its name only; fields read from
+ * the stored JSON are read in one SELECT over `stage`, however many a pattern matched.
+ */
+const renameAll = (
+  names: Names,
+  stage: Stage,
+  renamings: ReadonlyArray<Renaming>,
+  at: number
+): Stage => {
+  let rows = stage.rows
+  const read: Array<string> = []
+  for (const { from, to } of renamings) {
+    checked("rename", at, [from, to])
+    if (from === to) continue
+    const visible = rows.columns.find((c) => c.name === from)
+    const others = rows.columns.filter((c) => c.name !== to)
+    const removed = new Set([...rows.removed, from])
+    removed.delete(to)
+    if (visible !== undefined) {
+      const columns = others.map((c) => (c.name === from ? { ...c, name: to } : c))
+      rows = { ...rows, removed, columns }
+      continue
     }
-  const value = fieldValue(stage.rows, from)
-  const sql = names.fresh()
-  const rows: Rows = {
-    ...stage.rows,
-    removed,
-    columns: [...others, { name: to, sql, kind: "value" }]
+    const sql = names.fresh()
+    read.push(`${fieldValue(rows, from).sql} AS ${ident(sql)}`)
+    rows = { ...rows, removed, columns: [...others, { name: to, sql, kind: "value" }] }
   }
+  if (rows === stage.rows) return stage
+  if (read.length === 0) return { rows, sql: stage.sql }
   return {
     rows,
-    sql: `SELECT ${selectCarried(stage.rows)}, ${value.sql} AS ${ident(sql)} FROM (${stage.sql})`
+    sql: `SELECT ${selectCarried(stage.rows)}, ${read.join(", ")} FROM (${stage.sql})`
   }
 }

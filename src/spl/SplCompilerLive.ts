@@ -7,10 +7,14 @@ import { compileSearch } from "./Compile.js"
 import { Refusal } from "./Refusal.js"
 import { COMMANDS } from "./Commands.js"
 
-const compile = Effect.fn("SplCompiler.compile")(function* (spl: string, window: SearchWindow) {
+const compile = Effect.fn("SplCompiler.compile")(function* (
+  spl: string,
+  window: SearchWindow,
+  storedFields: ReadonlyArray<string> = []
+) {
   const now = yield* Clock.currentTimeMillis
   return yield* Effect.try({
-    try: () => compileSearch(spl, window, now),
+    try: () => compileSearch(spl, window, now, storedFields),
     catch: (error) => error
   }).pipe(
     Effect.catchAll((error) =>

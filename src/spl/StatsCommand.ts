@@ -7,6 +7,7 @@
  * order, the first 100.
  */
 import type { Aggregate, Command } from "./Ast.js"
+import { expanded } from "./FieldPatterns.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, ident, orderBy, usableName } from "./Rows.js"
 import type { Column, Rows } from "./Rows.js"
@@ -61,7 +62,7 @@ const aggregateSql = (rows: Rows, aggregate: Aggregate): Pick<Column, "kind"> & 
 }
 
 export const stats = (names: Names, input: Stage, command: Of<"stats">): Stage => {
-  const by = command.by.map((field) => {
+  const by = expanded(input.rows, command.by).map((field) => {
     if (!usableName(field))
       refuse("stats", command.at, `'${field}' is not a field name stats can use`)
     return { name: field, sql: names.fresh(), value: asText(fieldValue(input.rows, field)) }

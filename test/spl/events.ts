@@ -96,6 +96,19 @@ export const EVENTS: ReadonlyArray<Event> = [
   }
 ]
 
+/** The leaf paths of `EVENTS`' fields, by name. */
+export const STORED_FIELDS = [
+  "bytes",
+  "id",
+  "k8s.pod.name",
+  "level",
+  "method",
+  "msg",
+  "note",
+  "status",
+  "user"
+]
+
 /**
  * A chDB in this process holding `events` (by default `EVENTS`) in `default.spl_events`,
  * closed after the calling file's tests (the last `:memory:` session's close removes
@@ -139,10 +152,18 @@ export const rowsOf = async (chdb: ClickHouseClient, sql: string) => {
   return (await result.json()) as Array<Record<string, unknown>>
 }
 
-/** Compiles `spl` through the `SplCompiler` tag and runs it on `chdb`. */
-export const search = (chdb: ClickHouseClient, spl: string, window: SearchWindow = {}) =>
+/**
+ * Compiles `spl` through the `SplCompiler` tag and runs it on `chdb`; `stored` are the
+ * fields the events hold, as the search service finds them (`STORED_FIELDS`).
+ */
+export const search = (
+  chdb: ClickHouseClient,
+  spl: string,
+  window: SearchWindow = {},
+  stored: ReadonlyArray<string> = []
+) =>
   Effect.gen(function* () {
-    const compiled = yield* (yield* SplCompiler).compile(spl, window)
+    const compiled = yield* (yield* SplCompiler).compile(spl, window, stored)
     return yield* Effect.promise(() => rowsOf(chdb, compiled.sql))
   })
 

@@ -9,7 +9,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
-import { ids, openEvents, search } from "./events.js"
+import { ids, openEvents, search, STORED_FIELDS } from "./events.js"
 
 const chdb = await openEvents()
 
@@ -200,6 +200,56 @@ layer(SplCompilerLive)("SPL functions and field wildcards", (it) => {
           { machine_ost: "db-1", i: "audit", count: 1 },
           { machine_ost: "db-1", i: "main", count: 1 }
         ])
+    )
+  )
+
+  it.effect("table m*, s*: the events' stored fields match too, after the stage's own", () =>
+    Effect.map(search(chdb, "id=e9 | table m*, s*", {}, STORED_FIELDS), (rows) => {
+      expect(rows).toEqual([
+        { method: "get", msg: null, source: "http:test", sourcetype: "httpevent", status: "404" }
+      ])
+      expect(Object.keys(rows[0]!)).toEqual(["method", "msg", "source", "sourcetype", "status"])
+    })
+  )
+
+  it.effect("fields k8s*: a nested stored field by its dotted path", () =>
+    Effect.map(search(chdb, "id=e7 | fields k8s*", {}, STORED_FIELDS), (rows) =>
+      expect(rows.map((row) => [row["k8s.pod.name"], Object.keys(row).sort()])).toEqual([
+        ["api-7", ["_raw", "_time", "k8s.pod.name"]]
+      ])
+    )
+  )
+
+  it.effect("rename m* AS http_m*: every stored field matching, gone under its old name", () =>
+    Effect.map(
+      search(
+        chdb,
+        "id=e10 | rename m* AS http_m* | table id, http_method, http_msg, method, msg",
+        {},
+        STORED_FIELDS
+      ),
+      (rows) =>
+        expect(rows).toEqual([
+          { id: "e10", http_method: "POST", http_msg: "timeout", method: null, msg: null }
+        ])
+    )
+  )
+
+  it.effect("a stored field renamed away is not matched under its old name", () =>
+    Effect.map(
+      search(chdb, "id=e10 | rename msg AS text | table m*, text", {}, STORED_FIELDS),
+      (rows) => expect(rows).toEqual([{ method: "POST", text: "timeout" }])
+    )
+  )
+
+  it.effect("stats count by met*: grouped by the stored field it matches", () =>
+    Effect.map(search(chdb, "| stats count by met*", {}, STORED_FIELDS), (rows) =>
+      // method: GET in e1, e3; POST in e2, e10; get in e9. Ascending by code point.
+      expect(rows).toEqual([
+        { method: "GET", count: 2 },
+        { method: "POST", count: 2 },
+        { method: "get", count: 1 }
+      ])
     )
   )
 

@@ -413,6 +413,22 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
     })
   )
 
+  it.effect("wildcards match the fields the events hold, not only those a stage names", () =>
+    Effect.gen(function* () {
+      const spl = "index=main | rename user* AS owner* | stats count by own*"
+      const result = yield* ok({ spl, ...day1 })
+      // Day 1 in main: e1 alice, e2 bob, e3 alice; e5 has no user (e4 is in audit).
+      expect(result.data).toEqual([
+        { owner: "alice", count: 2 },
+        { owner: "bob", count: 1 }
+      ])
+      const explained = yield* ok({ spl, ...day1, explain: true })
+      expect(explained.explain?.sql).toContain("`__raw_data`.`user`")
+      const table = yield* ok({ spl: "index=main status=503 | table st*, us*", ...day1 })
+      expect(table.data).toEqual([{ status: "503", user: null }])
+    })
+  )
+
   it.effect("an unsupported command is a 400 naming it and its position", () =>
     Effect.gen(function* () {
       const error = yield* refused(400, { spl: "status>=500 | transaction host", ...day1 })

@@ -456,90 +456,87 @@ function peg$parse(input, options) {
     return [head, ...tail]
   }
   function peg$f27(head, tail) {
-    return [head, ...tail]
-  }
-  function peg$f28(head, tail) {
     return tail.length === 0 ? head : { type: "and", operands: [head, ...tail] }
   }
-  function peg$f29(head, tail) {
+  function peg$f28(head, tail) {
     return tail.length === 0 ? head : { type: "or", operands: [head, ...tail] }
   }
-  function peg$f30(operand) {
+  function peg$f29(operand) {
     return { type: "not", operand }
   }
-  function peg$f31(at, name) {
+  function peg$f30(at, name) {
     return { type: "call", name, at }
   }
-  function peg$f32(field, head, tail) {
+  function peg$f31(field, head, tail) {
     return { type: "in", field, values: [head, ...tail] }
   }
-  function peg$f33(field, op, value) {
+  function peg$f32(field, op, value) {
     return { type: "compare", field, op, value }
   }
-  function peg$f34() {
+  function peg$f33() {
     return "="
   }
-  function peg$f35(value) {
+  function peg$f34(value) {
     return { text: value, quoted: true }
   }
-  function peg$f36(value) {
+  function peg$f35(value) {
     return { text: value, quoted: false }
   }
-  function peg$f37(value) {
+  function peg$f36(value) {
     return { type: "phrase", text: value }
   }
-  function peg$f38(value) {
+  function peg$f37(value) {
     return { type: "term", text: value }
   }
-  function peg$f39(head, tail) {
+  function peg$f38(head, tail) {
     return tail.reduce((left, right) => ({ type: "or", left, right }), head)
   }
-  function peg$f40(head, tail) {
+  function peg$f39(head, tail) {
     return tail.reduce((left, right) => ({ type: "and", left, right }), head)
   }
-  function peg$f41(operand) {
+  function peg$f40(operand) {
     return { type: "not", operand }
   }
-  function peg$f42(left, right) {
+  function peg$f41(left, right) {
     return right === null ? left : { type: "compare", op: right[0], left, right: right[1] }
   }
-  function peg$f43() {
+  function peg$f42() {
     return "="
   }
-  function peg$f44(head, tail) {
+  function peg$f43(head, tail) {
     return tail.reduce((left, right) => ({ type: "concat", left, right }), head)
+  }
+  function peg$f44(head, tail) {
+    return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
   function peg$f45(head, tail) {
     return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
   }
-  function peg$f46(head, tail) {
-    return tail.reduce((left, [op, right]) => ({ type: "arith", op, left, right }), head)
-  }
-  function peg$f47(operand) {
+  function peg$f46(operand) {
     return { type: "negate", operand }
   }
-  function peg$f48(at, name, head, tail) {
+  function peg$f47(at, name, head, tail) {
     return [head, ...tail]
   }
-  function peg$f49(at, name, args) {
+  function peg$f48(at, name, args) {
     return { type: "call", name, args: args ?? [], at }
   }
-  function peg$f50(value) {
+  function peg$f49(value) {
     return { type: "string", value }
   }
-  function peg$f51(value) {
+  function peg$f50(value) {
     return { type: "number", value }
   }
-  function peg$f52(name) {
+  function peg$f51(name) {
     return { type: "field", name }
   }
-  function peg$f53(digits) {
+  function peg$f52(digits) {
     return Number(digits)
   }
-  function peg$f54(chars) {
+  function peg$f53(chars) {
     return chars.replace(/\\(['\\])/g, "$1")
   }
-  function peg$f55(chars) {
+  function peg$f54(chars) {
     return chars.replace(/\\(["\\])/g, "$1")
   }
   let peg$currPos = options.peg$currPos | 0
@@ -1211,7 +1208,7 @@ function peg$parse(input, options) {
             if (s7 !== peg$FAILED) {
               s8 = peg$parse__()
               if (s8 !== peg$FAILED) {
-                s9 = peg$parseFieldList()
+                s9 = peg$parsePatternList()
                 if (s9 !== peg$FAILED) {
                   s5 = s9
                 } else {
@@ -2912,96 +2909,6 @@ function peg$parse(input, options) {
     return s0
   }
 
-  function peg$parseFieldList() {
-    let s0, s1, s2, s3, s4, s5, s6, s7
-
-    s0 = peg$currPos
-    s1 = peg$parseLooseField()
-    if (s1 !== peg$FAILED) {
-      s2 = []
-      s3 = peg$currPos
-      s4 = peg$currPos
-      s5 = peg$parse_()
-      if (input.charCodeAt(peg$currPos) === 44) {
-        s6 = peg$c4
-        peg$currPos++
-      } else {
-        s6 = peg$FAILED
-        if (peg$silentFails === 0) {
-          peg$fail(peg$e4)
-        }
-      }
-      if (s6 !== peg$FAILED) {
-        s7 = peg$parse_()
-        s5 = [s5, s6, s7]
-        s4 = s5
-      } else {
-        peg$currPos = s4
-        s4 = peg$FAILED
-      }
-      if (s4 === peg$FAILED) {
-        s4 = peg$parse__()
-      }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseLooseField()
-        if (s5 !== peg$FAILED) {
-          s3 = s5
-        } else {
-          peg$currPos = s3
-          s3 = peg$FAILED
-        }
-      } else {
-        peg$currPos = s3
-        s3 = peg$FAILED
-      }
-      while (s3 !== peg$FAILED) {
-        s2.push(s3)
-        s3 = peg$currPos
-        s4 = peg$currPos
-        s5 = peg$parse_()
-        if (input.charCodeAt(peg$currPos) === 44) {
-          s6 = peg$c4
-          peg$currPos++
-        } else {
-          s6 = peg$FAILED
-          if (peg$silentFails === 0) {
-            peg$fail(peg$e4)
-          }
-        }
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_()
-          s5 = [s5, s6, s7]
-          s4 = s5
-        } else {
-          peg$currPos = s4
-          s4 = peg$FAILED
-        }
-        if (s4 === peg$FAILED) {
-          s4 = peg$parse__()
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parseLooseField()
-          if (s5 !== peg$FAILED) {
-            s3 = s5
-          } else {
-            peg$currPos = s3
-            s3 = peg$FAILED
-          }
-        } else {
-          peg$currPos = s3
-          s3 = peg$FAILED
-        }
-      }
-      peg$savedPos = s0
-      s0 = peg$f26(s1, s2)
-    } else {
-      peg$currPos = s0
-      s0 = peg$FAILED
-    }
-
-    return s0
-  }
-
   function peg$parsePatternList() {
     let s0, s1, s2, s3, s4, s5, s6, s7
 
@@ -3083,7 +2990,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f27(s1, s2)
+      s0 = peg$f26(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3415,7 +3322,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f28(s1, s2)
+      s0 = peg$f27(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3503,7 +3410,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f29(s1, s2)
+      s0 = peg$f28(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -3551,7 +3458,7 @@ function peg$parse(input, options) {
         s3 = peg$parseSearchUnary()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f30(s3)
+          s0 = peg$f29(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -3703,7 +3610,7 @@ function peg$parse(input, options) {
               }
               if (s5 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f31(s1, s2)
+                s0 = peg$f30(s1, s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -3822,7 +3729,7 @@ function peg$parse(input, options) {
               }
               if (s10 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f32(s1, s7, s8)
+                s0 = peg$f31(s1, s7, s8)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -3858,7 +3765,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSearchValue()
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f33(s1, s3, s5)
+            s0 = peg$f32(s1, s3, s5)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -3921,7 +3828,7 @@ function peg$parse(input, options) {
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f34()
+            s1 = peg$f33()
           }
           s0 = s1
           if (s0 === peg$FAILED) {
@@ -3993,7 +3900,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f35(s1)
+      s1 = peg$f34(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -4016,7 +3923,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0
-        s1 = peg$f36(s1)
+        s1 = peg$f35(s1)
       }
       s0 = s1
     }
@@ -4031,7 +3938,7 @@ function peg$parse(input, options) {
     s1 = peg$parseQuotedString()
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f37(s1)
+      s1 = peg$f36(s1)
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -4101,7 +4008,7 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f38(s2)
+          s0 = peg$f37(s2)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -4210,7 +4117,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f39(s1, s2)
+      s0 = peg$f38(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4384,7 +4291,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f40(s1, s2)
+      s0 = peg$f39(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4432,7 +4339,7 @@ function peg$parse(input, options) {
         s3 = peg$parseNotExpr()
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0
-          s0 = peg$f41(s3)
+          s0 = peg$f40(s3)
         } else {
           peg$currPos = s0
           s0 = peg$FAILED
@@ -4478,7 +4385,7 @@ function peg$parse(input, options) {
         s2 = null
       }
       peg$savedPos = s0
-      s0 = peg$f42(s1, s2)
+      s0 = peg$f41(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4502,7 +4409,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f43()
+      s1 = peg$f42()
     }
     s0 = s1
     if (s0 === peg$FAILED) {
@@ -4642,7 +4549,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f44(s1, s2)
+      s0 = peg$f43(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4710,7 +4617,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f45(s1, s2)
+      s0 = peg$f44(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4778,7 +4685,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0
-      s0 = peg$f46(s1, s2)
+      s0 = peg$f45(s1, s2)
     } else {
       peg$currPos = s0
       s0 = peg$FAILED
@@ -4805,7 +4712,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary()
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f47(s3)
+        s0 = peg$f46(s3)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -4979,7 +4886,7 @@ function peg$parse(input, options) {
               }
             }
             peg$savedPos = s6
-            s6 = peg$f48(s1, s2, s7, s8)
+            s6 = peg$f47(s1, s2, s7, s8)
           } else {
             peg$currPos = s6
             s6 = peg$FAILED
@@ -4999,7 +4906,7 @@ function peg$parse(input, options) {
           }
           if (s8 !== peg$FAILED) {
             peg$savedPos = s0
-            s0 = peg$f49(s1, s2, s6)
+            s0 = peg$f48(s1, s2, s6)
           } else {
             peg$currPos = s0
             s0 = peg$FAILED
@@ -5017,7 +4924,7 @@ function peg$parse(input, options) {
         s1 = peg$parseQuotedString()
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0
-          s1 = peg$f50(s1)
+          s1 = peg$f49(s1)
         }
         s0 = s1
         if (s0 === peg$FAILED) {
@@ -5025,7 +4932,7 @@ function peg$parse(input, options) {
           s1 = peg$parseNumber()
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0
-            s1 = peg$f51(s1)
+            s1 = peg$f50(s1)
           }
           s0 = s1
           if (s0 === peg$FAILED) {
@@ -5058,7 +4965,7 @@ function peg$parse(input, options) {
               s2 = peg$parseFieldRef()
               if (s2 !== peg$FAILED) {
                 peg$savedPos = s0
-                s0 = peg$f52(s2)
+                s0 = peg$f51(s2)
               } else {
                 peg$currPos = s0
                 s0 = peg$FAILED
@@ -5250,7 +5157,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0
-      s1 = peg$f53(s1)
+      s1 = peg$f52(s1)
     }
     s0 = s1
 
@@ -5706,7 +5613,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f54(s2)
+        s0 = peg$f53(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED
@@ -5834,7 +5741,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0
-        s0 = peg$f55(s2)
+        s0 = peg$f54(s2)
       } else {
         peg$currPos = s0
         s0 = peg$FAILED

@@ -27,16 +27,19 @@ const METADATA = ["host", "source", "sourcetype", "index"] as const
 export const DescribedColumn = Schema.Struct({ name: Schema.String, default_type: Schema.String })
 
 /**
- * The event fields of `spl_events` (ALIAS columns), by name, that SPL can name; names
- * starting with `_` are internal to SPL and not described (as a field list hides them).
+ * The fields the events hold (the ALIAS columns of `spl_events`), by name, that SPL can
+ * name; names starting with `_` are internal to SPL (as a field list hides them).
  */
-export const eventFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>) =>
+export const storedFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>) =>
   columns
     .filter((c) => c.default_type === "ALIAS" && usableName(c.name))
     .map((c) => c.name)
     .filter((name) => !(METADATA as ReadonlyArray<string>).includes(name) && !name.startsWith("_"))
     .sort()
-    .slice(0, MAX_DESCRIBED_FIELDS)
+
+/** The stored fields described, the first ones by name. */
+export const eventFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>) =>
+  storedFields(columns).slice(0, MAX_DESCRIBED_FIELDS)
 
 const splName = (name: string) => `'${name.replace(/[\\']/g, "\\$&")}'`
 

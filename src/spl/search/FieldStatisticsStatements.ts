@@ -1,22 +1,21 @@
 /**
- * Running the field statistics (FieldStatistics.ts): the table's fields, then the
- * population's `table` compiled by the compiler and aggregated in one statement. When
- * that SQL is over the budget, half the fields are described, then half of those …
- * down to the metadata alone.
+ * Running the field statistics (FieldStatistics.ts): the population's `table` of the
+ * table's fields (StoredFields.ts) compiled by the compiler and aggregated in one
+ * statement. When that SQL is over the budget, half the fields are described, then half
+ * of those … down to the metadata alone.
  */
 import { Effect } from "effect"
 import type { CompiledSearch, SearchWindow, SplCompiler } from "../../../domain/SplCompiler.js"
 import type { Context } from "effect"
-import { quoteIdentifier } from "../../engine/Sql.js"
 import { SQL_BUDGET } from "../Budget.js"
-import { EVENTS_TABLE } from "../Rows.js"
 import {
   DescribedColumn,
   eventFields,
   FieldRow,
   fieldStatistics,
   fieldStatisticsSql,
-  populationTableSpl
+  populationTableSpl,
+  storedFields
 } from "./FieldStatistics.js"
 import { populationStage } from "./StageCounts.js"
 import { rowsAs, runJson } from "./Statements.js"
@@ -26,15 +25,16 @@ export const statisticsOfFields = (
   compiler: Context.Tag.Service<SplCompiler>,
   target: Target,
   compiled: CompiledSearch,
-  window: SearchWindow
+  window: SearchWindow,
+  columns: ReadonlyArray<typeof DescribedColumn.Type>
 ) =>
   Effect.gen(function* () {
-    const described = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`)
-    let fields = eventFields(yield* rowsAs(DescribedColumn, described))
+    const stored = storedFields(columns)
+    let fields = eventFields(columns)
     const last = populationStage(compiled.stages)
     for (;;) {
       const table = yield* compiler
-        .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window)
+        .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window, stored)
         .pipe(Effect.either)
       const sql =
         table._tag === "Right"
@@ -43,7 +43,7 @@ export const statisticsOfFields = (
       if (table._tag === "Right" && (sql.length <= SQL_BUDGET || fields.length === 0)) {
         const result = yield* runJson(target, sql)
         return {
-          results: [described, result],
+          results: [result],
           fields: fieldStatistics(yield* rowsAs(FieldRow, result))
         }
       }

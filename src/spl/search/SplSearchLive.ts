@@ -1,10 +1,11 @@
 /**
  * `SplSearch` over the compiler and the user-level SQL path. A search is at most four
- * statements, one after another under the search's query id: the result (one row past
- * the cap, to know it is truncated), the stage counts with the timeline, and with field
- * statistics the table's fields and their statistics.
+ * statements, one after another under the search's query id: the table's fields when
+ * the search has a `*` or asks for field statistics (StoredFields.ts), the result (one
+ * row past the cap, to know it is truncated), the stage counts with the timeline, and
+ * the field statistics.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
 import {
   ColumnMeta,
@@ -26,7 +27,9 @@ import { SplSearch } from "../../../domain/SplSearch.js"
 import type { SplSearchQuery } from "../../../domain/SplSearch.js"
 import { RESULT_ROWS, splCapabilities } from "./Capabilities.js"
 import { countsAndTimeline } from "./CountsAndTimeline.js"
+import { storedFields } from "./FieldStatistics.js"
 import { statisticsOfFields } from "./FieldStatisticsStatements.js"
+import { describeEvents, mayMatchStoredFields } from "./StoredFields.js"
 import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
@@ -109,28 +112,52 @@ export const SplSearchLive = Layer.effect(
     ) {
       yield* apps.require(scope.clusterId, SPL_APP)
       const requested = yield* resolveWindow(query.earliest, query.latest)
-      const compiled = yield* compiler.compile(query.spl, requested)
-      if (query.explain) return explained(compiled)
+      // Compiled first without the stored fields: a search outside the subset is refused
+      // before any statement runs.
+      const checked = yield* compiler.compile(query.spl, requested)
+      const target: Target = { runner, scope, database, queryId: query.queryId }
+      const wildcards = mayMatchStoredFields(query.spl)
+      if (query.explain) {
+        if (!wildcards) return explained(checked)
+        // Explaining reads no events; where there is no table to describe, nothing matches.
+        const described = yield* describeEvents(target).pipe(Effect.option)
+        const stored = Option.match(described, {
+          onNone: () => [],
+          onSome: ({ columns }) => storedFields(columns)
+        })
+        return explained(yield* compiler.compile(query.spl, requested, stored))
+      }
+      const described =
+        wildcards || query.includeFieldStatistics ? yield* describeEvents(target) : undefined
+      const compiled =
+        wildcards && described !== undefined
+          ? yield* compiler.compile(query.spl, requested, storedFields(described.columns))
+          : checked
       // `earliest=`/`latest=` in the text replace the request's bounds: the timeline spans those.
       const window = {
         earliest: compiled.window.earliest ?? requested.earliest,
         latest: compiled.window.latest ?? requested.latest
       }
-      const target: Target = { runner, scope, database, queryId: query.queryId }
       const main = yield* runJson(
         target,
         `SELECT * FROM (${compiled.sql}) LIMIT ${RESULT_ROWS + 1}`
       )
       const counts = yield* countsAndTimeline(target, compiled, window, main.data.length)
-      const described = query.includeFieldStatistics
-        ? yield* statisticsOfFields(compiler, target, compiled, window)
-        : undefined
+      const statistics =
+        query.includeFieldStatistics && described !== undefined
+          ? yield* statisticsOfFields(compiler, target, compiled, window, described.columns)
+          : undefined
       const { meta, data } = presented(compiled, main.meta, main.data.slice(0, RESULT_ROWS))
       return new SplSearchResult({
         meta,
         data,
         rows: data.length,
-        statistics: total([main, counts.result, ...(described?.results ?? [])]),
+        statistics: total([
+          ...(described === undefined ? [] : [described.result]),
+          main,
+          counts.result,
+          ...(statistics?.results ?? [])
+        ]),
         spl: compiled.spl,
         timeline: counts.timeline,
         result_kind: compiled.resultKind,
@@ -138,7 +165,7 @@ export const SplSearchLive = Layer.effect(
         // An events search returns events; a statistics search returns no events of its own.
         raw_events: compiled.resultKind === "events" ? data : [],
         stages: counts.stages,
-        ...(described === undefined ? {} : { field_statistics: described.fields })
+        ...(statistics === undefined ? {} : { field_statistics: statistics.fields })
       })
     })
 

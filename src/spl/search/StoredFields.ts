@@ -1,0 +1,21 @@
+/**
+ * The fields the events hold, from `DESCRIBE TABLE spl_events` (the table's columns for
+ * the leaf paths ingest has seen; no event is read): wildcards in `fields`, `table`,
+ * `rename` and `stats … by` match them as Splunk matches every field of the events, and
+ * field statistics describe them.
+ */
+import { Effect } from "effect"
+import { quoteIdentifier } from "../../engine/Sql.js"
+import { EVENTS_TABLE } from "../Rows.js"
+import { DescribedColumn } from "./FieldStatistics.js"
+import { rowsAs, runJson } from "./Statements.js"
+import type { Target } from "./Statements.js"
+
+export const describeEvents = (target: Target) =>
+  Effect.gen(function* () {
+    const result = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`)
+    return { result, columns: yield* rowsAs(DescribedColumn, result) }
+  })
+
+/** Whether `spl` may hold a wildcard field name: one statement saved on most searches. */
+export const mayMatchStoredFields = (spl: string) => spl.includes("*")
