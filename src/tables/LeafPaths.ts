@@ -6,6 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { MalformedRecords } from "../../domain/Errors.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { aliasColumns } from "./SchemalessTables.js"
@@ -37,6 +38,33 @@ const changesOf = (
     if (before !== undefined && merged.length === before.length) return []
     return [{ path, types: merged, exists: before !== undefined }]
   })
+
+const NOTHING_INSERTED = "Nothing was inserted."
+
+/**
+ * Why no column can be made for a path of `found`, naming the key: a column is named by
+ * its dotted path, so an empty key (or a key whose dots leave an empty part) has no
+ * name, and the top-level keys `__raw` and `__raw_data` are where the table keeps each
+ * record whole. The staged rows are dropped with the refusal: nothing of the body is kept.
+ */
+export const unusablePath = (found: FoundPaths): MalformedRecords | undefined => {
+  for (const path of Object.keys(found)) {
+    const top = path.split(".")[0]!
+    if (top === Layout.RAW_INPUT || top === Layout.RAW_COLUMN) {
+      return new MalformedRecords({
+        message: `A record has the key '${top}', which is reserved: each table keeps its records whole under '${Layout.RAW_INPUT}' and '${Layout.RAW_COLUMN}'.`,
+        hint: `Rename the key '${top}' in your records. ${NOTHING_INSERTED}`
+      })
+    }
+    if (path.split(".").includes("")) {
+      return new MalformedRecords({
+        message: `A record has a key that is empty or has an empty part: its path is '${path}' (nested keys joined by dots).`,
+        hint: `Every key must be a non-empty name, and a key with dots may neither start nor end with one nor hold two in a row. ${NOTHING_INSERTED}`
+      })
+    }
+  }
+  return undefined
+}
 
 /** Whether `found` holds a path, or a type of a path, that `known` lacks. */
 export const addsPaths = (found: FoundPaths, known: ReadonlyMap<string, ReadonlyArray<string>>) =>
