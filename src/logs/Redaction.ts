@@ -1,13 +1,36 @@
 /**
  * Removes secrets from what the request log keeps: values of secret-looking fields in
- * JSON, NDJSON, form and query strings, and anything shaped like an API key (`rt_…`).
+ * JSON, NDJSON, form and query strings, and anything shaped like an API key (`rt_…`) or a
+ * session token (a JWT, `eyJ….….…`) in any field at all (`redactText`).
  */
 const SECRET_NAME =
   /pass(word|wd|phrase)?|secret|token|api[-_]?key|authorization|credential|signature|^sig$/i
 const API_KEY = /rt_[A-Za-z0-9_-]{8,}/g
+// A JWT's header is base64url JSON, so it starts `eyJ` (`{"`); the signature may be empty.
+const SESSION_TOKEN = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g
 export const REDACTED = "[REDACTED]"
 
-const redactString = (value: string) => value.replace(API_KEY, `rt_${REDACTED}`)
+const redactString = (value: string) =>
+  value.replace(API_KEY, `rt_${REDACTED}`).replace(SESSION_TOKEN, REDACTED)
+
+const decoded = (value: string) => {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+/**
+ * Any text the log keeps (a path, a header, an error message, a table name): keys and
+ * session tokens replaced, percent-encoded ones too (the router decodes a path before a
+ * handler sees it, so `%72t_…` is a key as well). Text holding none is kept as sent.
+ */
+export const redactText = (value: string): string => {
+  const plain = decoded(value)
+  const kept = redactString(plain)
+  return kept === plain ? value : kept
+}
 
 const redactValue = (value: unknown, key: string | undefined): unknown => {
   if (key !== undefined && SECRET_NAME.test(key) && value !== null && typeof value !== "object") {
@@ -17,7 +40,7 @@ const redactValue = (value: unknown, key: string | undefined): unknown => {
   if (Array.isArray(value)) return value.map((item) => redactValue(item, undefined))
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([name, inner]) => [name, redactValue(inner, name)])
+      Object.entries(value).map(([name, inner]) => [redactString(name), redactValue(inner, name)])
     )
   }
   return value
@@ -33,7 +56,7 @@ const redactJson = (text: string): string | undefined => {
 
 // For text that is not JSON: `"password": "…"`, `password=…` and `rt_…` anywhere.
 const redactLoose = (text: string) =>
-  redactString(
+  redactText(
     text
       .replace(
         /("[^"]*(?:pass|secret|token|api[-_]?key|authorization|credential)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
@@ -101,7 +124,7 @@ export const redactHeaders = (
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .slice(0, MAX_HEADERS)
       .map(([name, value]) => [
-        name,
+        redactString(name),
         SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name)
           ? REDACTED
           : redactString(value.slice(0, MAX_HEADER_VALUE))

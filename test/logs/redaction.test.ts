@@ -1,8 +1,10 @@
 /** What the request log keeps of bodies and query strings (pure functions). */
 import { describe, expect, it } from "@effect/vitest"
-import { redactBody, redactHeaders, redactQuery } from "../../src/logs/Redaction.js"
+import { redactBody, redactHeaders, redactQuery, redactText } from "../../src/logs/Redaction.js"
 
 const key = "rt_" + "A1b2C3d4".repeat(5)
+// A session token's shape: base64url JSON header and payload, then a signature.
+const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2lnbmF0dXJlLWJ5dGVz-_x"
 
 describe("redaction", () => {
   it("JSON bodies: secret-named fields at any depth, and API keys anywhere", () => {
@@ -67,5 +69,26 @@ describe("redaction", () => {
       "x-note": "pasted rt_[REDACTED]",
       "x-long": "a".repeat(1024)
     })
+  })
+
+  it("any text: keys and session tokens, plain or percent-encoded; other text as sent", () => {
+    expect(redactText(`/v1/keys/${key}`)).toBe("/v1/keys/rt_[REDACTED]")
+    expect(redactText(`/v1/keys/%72t_${key.slice(3)}`)).toBe("/v1/keys/rt_[REDACTED]")
+    expect(redactText(`/v1/tables/${jwt}`)).toBe("/v1/tables/[REDACTED]")
+    expect(redactText("/v1/tables/a%20b?x=100%")).toBe("/v1/tables/a%20b?x=100%")
+    expect(redactText("eyJ alone is no token")).toBe("eyJ alone is no token")
+  })
+
+  it("session tokens in SQL literals, custom headers, query strings and names", () => {
+    expect(JSON.parse(redactBody(JSON.stringify({ sql: `SELECT '${jwt}'` })))).toEqual({
+      sql: "SELECT '[REDACTED]'"
+    })
+    expect(redactBody(JSON.stringify({ [key]: 1 }))).toBe('{"rt_[REDACTED]":1}')
+    expect(redactHeaders({ "x-session": jwt, [key]: "1" })).toEqual({
+      "x-session": "[REDACTED]",
+      "rt_[REDACTED]": "1"
+    })
+    expect(redactQuery(`q=${jwt}`)).toBe("q=%5BREDACTED%5D")
+    expect(redactBody(`form=${encodeURIComponent(jwt)}&n=1`)).toBe("form=[REDACTED]&n=1")
   })
 })

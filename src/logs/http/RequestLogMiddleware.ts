@@ -14,7 +14,7 @@ import type { ResponseErrorSlot } from "../../http/ResponseError.js"
 import { captureBody } from "./BodyCapture.js"
 import type { CapturedBody } from "./BodyCapture.js"
 import { LogRecord, levelOf } from "../LogRecord.js"
-import { redactHeaders, redactQuery } from "../Redaction.js"
+import { redactHeaders, redactQuery, redactText } from "../Redaction.js"
 import { RequestAnnotations } from "../RequestAnnotations.js"
 import type { RequestAnnotationsShape } from "../RequestAnnotations.js"
 import { RequestLogQueue } from "../RequestLogQueue.js"
@@ -30,8 +30,10 @@ const randomHex = (bytes: number) =>
 const routeOf = (route: unknown) =>
   typeof route === "string" ? route.replace(/:(\w+)/g, "{$1}") : null
 
-const clip = (value: string | undefined, max = 2048) =>
-  value === undefined ? null : value.slice(0, max)
+// Every text field goes through `redactText`: a key or a session token may be sent in
+// any of them (a mistyped path, a custom header, an SQL literal echoed in an error).
+const clip = (value: string | undefined | null, max = 2048) =>
+  value === undefined || value === null ? null : redactText(value).slice(0, max)
 
 interface Observed {
   readonly request: HttpServerRequest.HttpServerRequest
@@ -70,12 +72,12 @@ const toRecord = (o: Observed) => {
       created_at: new Date(o.startedAt),
       organization_id: a.organizationId,
       cluster_id: a.clusterId,
-      organization: a.organization,
-      cluster: a.cluster,
-      method: request.method,
+      organization: clip(a.organization),
+      cluster: clip(a.cluster),
+      method: clip(request.method, 16) ?? "",
       host: clip(request.headers.host, 256) ?? "",
-      path: path.slice(0, 8192),
-      route: o.route,
+      path: clip(path, 8192) ?? "",
+      route: clip(o.route),
       status_code: response.status,
       level: levelOf(response.status),
       source: sourceOf(request.headers["x-service-client"], userAgent),
@@ -102,16 +104,16 @@ const toRecord = (o: Observed) => {
                 "default",
               256
             ),
-      key_name: a.keyName,
+      key_name: clip(a.keyName),
       user_id: a.userId,
-      user_email: a.userEmail,
-      url_query: redactQuery(query)?.slice(0, 8192) ?? null,
+      user_email: clip(a.userEmail),
+      url_query: clip(redactQuery(query), 8192),
       request_body: o.body.text,
       error_code: error?.error ?? null,
-      error_message: error?.message ?? null,
-      error_hint: error?.hint ?? null,
+      error_message: clip(error?.message, 8192),
+      error_hint: clip(error?.hint, 8192),
       request_type: requestTypeOf(request.method, o.route),
-      tables: routeTable === undefined ? a.tables : [routeTable, ...a.tables],
+      tables: (routeTable === undefined ? a.tables : [routeTable, ...a.tables]).map(redactText),
       has_hints: response.headers[HINTS_HEADER] !== undefined
       // Every field is built here with its type; skip re-validating on the request path.
     },
