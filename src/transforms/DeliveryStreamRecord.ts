@@ -13,7 +13,7 @@ import { Either } from "effect"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
 import type { EventRejected } from "../../domain/EventTransforms.js"
 import { isSubscription, subscriptionRows } from "./CloudLogs.js"
-import { inflateIfGzip } from "../http/Decompress.js"
+import { inflateIfGzip, tooDense } from "../http/Decompress.js"
 import { utf8Text } from "./PayloadText.js"
 import { arrayElements, isPlainObject, oneLine, tryParse, withMembers } from "./JsonText.js"
 import { tsvRows } from "./Tsv.js"
@@ -107,6 +107,7 @@ export const recordRows = (index: number, data: string, context: RecordContext):
   const bytes = Buffer.from(clean, "base64")
   const inflated = inflateIfGzip(bytes, context.budget.left)
   if (Either.isLeft(inflated)) {
+    if (inflated.left._tag === "TooDense") throw new RecordRejected(tooDense("gzip"))
     if (inflated.left._tag === "TooLarge") {
       throw new RecordRejected(
         new PayloadTooLarge({

@@ -1,7 +1,7 @@
 /** A whole payload (plain or gzip) as UTF-8 text, for the formats that read one body. */
 import { Effect, Either } from "effect"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
-import { inflateIfGzip } from "../http/Decompress.js"
+import { inflateIfGzip, tooDense } from "../http/Decompress.js"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
@@ -18,6 +18,7 @@ export const payloadText = (payload: Uint8Array, maxBytes: number, hint: string)
   Effect.gen(function* () {
     const inflated = inflateIfGzip(payload, maxBytes)
     if (Either.isLeft(inflated)) {
+      if (inflated.left._tag === "TooDense") return yield* tooDense("gzip")
       return yield* inflated.left._tag === "TooLarge"
         ? new PayloadTooLarge({
             message: `The payload is larger than ${maxBytes} bytes once inflated.`,
