@@ -1,0 +1,102 @@
+/**
+ * Raw requests for what the typed client does not decode: streamed query results,
+ * insert bodies, progress streams. Node's own `http` keeps a start cheap and lets a
+ * response be read as it arrives, at the pace stdout takes it.
+ */
+import { Effect } from "effect"
+import * as http from "node:http"
+import * as https from "node:https"
+import type { Readable } from "node:stream"
+import { failure } from "./CliError.js"
+import type { Session } from "./Session.js"
+import { clientHeaders } from "./Version.js"
+
+export interface RawRequest {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  readonly path: string
+  readonly query?: Readonly<Record<string, string | undefined>>
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string | Uint8Array
+}
+
+export interface RawResponse {
+  readonly status: number
+  readonly headers: http.IncomingHttpHeaders
+  readonly body: Readable
+}
+
+const agentOptions = { keepAlive: true }
+const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
+
+export const urlOf = (session: Session, request: Pick<RawRequest, "path" | "query">) => {
+  const url = new URL(request.path, `${session.url}/`)
+  for (const [name, value] of Object.entries(request.query ?? {}))
+    if (value !== undefined) url.searchParams.set(name, value)
+  return url
+}
+
+export const unreachable = (session: Session, reason: string) =>
+  failure(
+    `Cannot reach ${session.url}: ${reason}.`,
+    "Is the server running? Check --url, SLUICE_URL or the profile (`sluice whoami`)."
+  )
+
+/** Sends a request; the response's body is left unread (interrupting ends the request). */
+export const send = (session: Session, request: RawRequest) =>
+  Effect.async<RawResponse, ReturnType<typeof failure>>((resume) => {
+    const url = urlOf(session, request)
+    const secure = url.protocol === "https:"
+    const headers: Record<string, string> = { ...clientHeaders, ...request.headers }
+    if (session.token !== undefined) headers.authorization = `Bearer ${session.token}`
+    if (request.body !== undefined)
+      headers["content-length"] = String(Buffer.byteLength(request.body))
+    const req = (secure ? https : http).request(url, {
+      method: request.method,
+      headers,
+      agent: secure ? agents.https : agents.http
+    })
+    req.on("response", (res) =>
+      resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, body: res }))
+    )
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      resume(Effect.fail(unreachable(session, e.code ?? e.message)))
+    )
+    req.end(request.body)
+    return Effect.sync(() => req.destroy())
+  })
+
+export const readText = (body: Readable) =>
+  Effect.async<string, ReturnType<typeof failure>>((resume) => {
+    const chunks: Array<Buffer> = []
+    body.on("data", (chunk: Buffer) => chunks.push(chunk))
+    body.on("end", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+    body.on("error", (e) => resume(Effect.fail(failure(`The answer was cut off: ${e.message}.`))))
+    return Effect.sync(() => body.destroy())
+  })
+
+/** The API's `{error, message, hint}` as a failure; anything else by its status. */
+export const errorOf = (status: number, text: string) => {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; hint?: unknown; error?: unknown }
+    if (typeof body.message === "string")
+      return failure(body.message, typeof body.hint === "string" ? body.hint : "")
+    if (typeof body.error === "string") return failure(body.error)
+  } catch {
+    // Not JSON: a proxy's page, say.
+  }
+  return failure(
+    `The server answered ${status}${text.trim() === "" ? "" : `: ${text.trim().slice(0, 200)}`}.`
+  )
+}
+
+/** A request whose answer is JSON: the parsed body, or the API's error as a failure. */
+export const json = (session: Session, request: RawRequest) =>
+  Effect.gen(function* () {
+    const response = yield* send(session, request)
+    const text = yield* readText(response.body)
+    if (response.status >= 400) return yield* Effect.fail(errorOf(response.status, text))
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: () => failure(`The server's answer is not JSON: ${text.slice(0, 200)}`)
+    })
+  })

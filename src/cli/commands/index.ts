@@ -1,0 +1,14 @@
+/** Every command of the CLI, in the order `--help` lists them. */
+import { login, logout, whoami } from "./Auth.js"
+import { query } from "./Query.js"
+import { version } from "./Version.js"
+
+export const commands = [login, logout, whoami, query, version] as const
+
+export const summaries: ReadonlyArray<readonly [string, string]> = [
+  ["login", "Log in (browser approval, --password or --api-key) and keep it in a profile"],
+  ["logout", "Forget the profile's credential and end its session"],
+  ["whoami", "The profile in use, checked with the server"],
+  ["query", "Run read-only SQL: a table at a terminal, TSV into a pipe, --format for raw"],
+  ["version", "The CLI's version and the server's"]
+]

@@ -1,0 +1,72 @@
+/**
+ * The `sluice` command line: every capability of the API from a terminal, as a second
+ * client of the one contract. Exit codes: 0 success, 1 a server or usage error, 2 bad
+ * usage, 130 interrupted; data on stdout, messages on stderr, never a stack trace.
+ */
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Cause, Effect, Exit } from "effect"
+import { CliError } from "./CliError.js"
+import { commands, summaries } from "./commands/index.js"
+import { rootHelp } from "./Help.js"
+import { bold, red } from "./Output.js"
+import { cliVersion } from "./Version.js"
+
+const root = Command.make("sluice").pipe(
+  Command.withDescription(
+    "The sluice command line. `sluice <command> --help` shows a command's options and an example."
+  ),
+  Command.withSubcommands(commands)
+)
+
+const cli = Command.run(root, { name: "sluice", version: cliVersion })
+
+const report = (error: CliError) =>
+  Effect.sync(() => {
+    process.stderr.write(`${red(bold("error:"))} ${error.message}\n`)
+    if (error.hint !== "") process.stderr.write(`${bold("hint:")} ${error.hint}\n`)
+    process.exitCode = error.exitCode
+  })
+
+const program = cli(process.argv).pipe(
+  Effect.catchAll((error) =>
+    error instanceof CliError
+      ? report(error)
+      : ValidationError.isValidationError(error)
+        ? // Already printed by the parser, with the usage.
+          Effect.sync(() => {
+            process.exitCode = 2
+          })
+        : report(new CliError({ message: String(error), hint: "", exitCode: 1 }))
+  ),
+  Effect.catchAllDefect((defect) =>
+    report(
+      new CliError({
+        message: `unexpected: ${defect instanceof Error ? defect.message : String(defect)}`,
+        hint: "This is a bug in the CLI; please report it with the command you ran.",
+        exitCode: 1
+      })
+    )
+  ),
+  Effect.provide(NodeContext.layer)
+)
+
+const args = process.argv.slice(2)
+if (
+  args.length === 0 ||
+  (args.length === 1 && (args[0] === "--help" || args[0] === "-h" || args[0] === "help"))
+) {
+  process.stdout.write(rootHelp(summaries, cliVersion))
+} else
+  NodeRuntime.runMain(program, {
+    disableErrorReporting: true,
+    disablePrettyLogger: true,
+    teardown: (exit, onExit) =>
+      onExit(
+        Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
+          ? 130
+          : ((process.exitCode as number | undefined) ?? (Exit.isFailure(exit) ? 1 : 0))
+      )
+  })
