@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Either, Stream } from "effect"
 import * as http from "node:http"
+import * as net from "node:net"
 import type { AddressInfo } from "node:net"
 import type { UrlFetchLimits } from "../../src/ingest/UrlFetch.js"
 import { fetchUrl } from "../../src/ingest/UrlFetch.js"
@@ -113,6 +114,56 @@ describe("URL fetch guard", () => {
       ]) {
         yield* expectRefused(`http://${host}:${a}/file.ndjson`)
       }
+    })
+  )
+
+  it.scoped("refuses every v6 form that carries a non-public v4; no connection is made", () =>
+    Effect.gen(function* () {
+      // Listening on every address, so any of these forms that got through would reach it.
+      const listener = yield* Effect.acquireRelease(
+        Effect.promise(
+          () =>
+            new Promise<{ server: net.Server; connections: { count: number } }>((resolve) => {
+              const connections = { count: 0 }
+              const server = net.createServer((socket) => {
+                connections.count++
+                socket.destroy()
+              })
+              server.listen(0, "::", () => resolve({ server, connections }))
+            })
+        ),
+        ({ server }) => Effect.promise(() => new Promise((r) => server.close(r)))
+      )
+      const port = (listener.server.address() as AddressInfo).port
+      for (const host of [
+        "[::127.0.0.1]",
+        "[::7f00:1]",
+        "[::ffff:0:7f00:1]",
+        "[64:ff9b::7f00:1]",
+        "[64:ff9b::127.0.0.1]",
+        "[64:ff9b:1::7f00:1]",
+        "[2002:7f00:1::]",
+        "[2002:7f00:1::1]",
+        "[2001:0:4136:e378:8000:63bf:80ff:fffe]",
+        "[::a00:1]",
+        "[::a9fe:a9fe]",
+        "[64:ff9b::a9fe:a9fe]",
+        "[2002:c0a8:101::]"
+      ]) {
+        yield* expectRefused(`http://${host}:${port}/file.ndjson`)
+      }
+      // A redirect hop to one of them is refused at its own connect.
+      const { a } = yield* servers
+      const allowA = limits({ allow: allowOf(`127.0.0.1:${a}`) })
+      yield* expectRefused(
+        `http://127.0.0.1:${a}/redirect?to=${encodeURIComponent(`http://[::7f00:1]:${port}/`)}`,
+        allowA
+      )
+      expect(listener.connections.count).toBe(0)
+      // Public v4 addresses carried by v6 stay as they were: the transition ranges are
+      // refused whole, the old compatible form of a public address is not special.
+      expect(mayConnect(emptyAllowList, "x", "::808:808", 80)).toBe(true)
+      expect(mayConnect(emptyAllowList, "x", "64:ff9b::808:808", 80)).toBe(false)
     })
   )
 
