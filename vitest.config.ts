@@ -24,11 +24,11 @@ const isolated = [
   "test/spl/searchTime.test.ts",
   "test/spl/functions.test.ts",
   "test/spl/rules.test.ts",
-  "test/metrics/compliance.test.ts",
+  "test/prometheus/compliance.test.ts",
   "test/spl/searchWindow.test.ts",
-  "test/metrics/promtool.test.ts",
-  "test/metrics/functionsAgainstPrometheus.test.ts",
-  "test/metrics/apiAgainstPrometheus.test.ts"
+  "test/prometheus/promtool.test.ts",
+  "test/prometheus/functionsAgainstPrometheus.test.ts",
+  "test/prometheus/apiAgainstPrometheus.test.ts"
 ]
 
 /**

@@ -16,7 +16,7 @@ import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo } from "./ClustersRepo.js"
 import { clusterView } from "./ClusterView.js"
-import { ClusterMetricsQuery } from "./metrics/ClusterMetricsQuery.js"
+import { ClusterMetricsQuery } from "./usage/ClusterMetricsQuery.js"
 
 const notFound = (what: string) =>
   new ClusterNotFound({

@@ -10,7 +10,7 @@
 import { aliasExpression, createTableSql, QUERY_SETTINGS } from "../../src/tables/Layout.js"
 import { client } from "../../src/engine/ChdbEngine.js"
 import { quoteIdentifier } from "../../src/engine/Sql.js"
-import { compileSearch } from "../../src/spl/Compile.js"
+import { compileSearch } from "../../src/spl/compiler/Compile.js"
 import {
   eventFields,
   fieldStatisticsSql,

@@ -8,9 +8,9 @@ import { ClusterMetrics } from "../../domain/api/ClusterModels.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { MetricsParams } from "../../domain/api/ClustersApi.js"
 import { BadRequest } from "../../domain/Errors.js"
-import { ClusterMetricsQuery } from "../../src/clusters/metrics/ClusterMetricsQuery.js"
-import { parseMetricsParam } from "../../src/clusters/metrics/MetricSelection.js"
-import { MetricsStore } from "../../src/clusters/metrics/MetricsStore.js"
+import { ClusterMetricsQuery } from "../../src/clusters/usage/ClusterMetricsQuery.js"
+import { parseMetricsParam } from "../../src/clusters/usage/MetricSelection.js"
+import { MetricsStore } from "../../src/clusters/usage/MetricsStore.js"
 import { createCluster, metricsLayer, reading } from "./metricsFixture.js"
 
 const DAY = 86_400_000

@@ -7,9 +7,9 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Clock, ConfigProvider, Effect, Fiber, Option, TestClock, TestContext } from "effect"
 import type { ClusterId } from "../../domain/Ids.js"
-import { ClusterMetricsQuery } from "../../src/clusters/metrics/ClusterMetricsQuery.js"
-import { everyInterval, sampleOnce } from "../../src/clusters/metrics/MetricsSampler.js"
-import { MetricsStore } from "../../src/clusters/metrics/MetricsStore.js"
+import { ClusterMetricsQuery } from "../../src/clusters/usage/ClusterMetricsQuery.js"
+import { everyInterval, sampleOnce } from "../../src/clusters/usage/MetricsSampler.js"
+import { MetricsStore } from "../../src/clusters/usage/MetricsStore.js"
 import { sluiceConfig } from "../../src/config/SluiceConfig.js"
 import {
   createCluster,

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Scope } from "effect"
 import { Data, Deferred, Effect, Exit, Fiber, Option, Queue, TestClock, TestContext } from "effect"
-import { makeGroupCommit } from "../../src/metrics/GroupCommit.js"
+import { makeGroupCommit } from "../../src/prometheus/GroupCommit.js"
 
 class Refused extends Data.TaggedError("Refused")<{ readonly batch: ReadonlyArray<string> }> {}
 

@@ -3,7 +3,7 @@
  * dropped `{…}` annotations, `_total` last, `ratio` for unit-1 gauges, label names.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { labelName, prometheusName } from "../../src/metrics/otlp/PrometheusNames.js"
+import { labelName, prometheusName } from "../../src/prometheus/otlp/PrometheusNames.js"
 
 describe("Prometheus names of OTLP metrics", () => {
   it("adds the unit as words unless the name has it", () => {

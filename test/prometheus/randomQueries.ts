@@ -1,5 +1,5 @@
 /**
- * `npx tsx test/metrics/randomQueries.ts` (`SEED`, `N`, `DEPTH`; `QUERIES=<file>` runs the
+ * `npx tsx test/prometheus/randomQueries.ts` (`SEED`, `N`, `DEPTH`; `QUERIES=<file>` runs the
  * file's lines instead): random PromQL over the compliance suite's demo data and a few odd
  * series (NaN, infinities, resets, gaps), asked of a Prometheus 2.42 and of sluice (a
  * server process, as `npm start` runs it) as a range query and an instant query at one of
@@ -18,7 +18,7 @@ import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { DATES, MATH, RANGE_FUNCTIONS as RANGE } from "../../src/metrics/promql/Functions.js"
+import { DATES, MATH, RANGE_FUNCTIONS as RANGE } from "../../src/prometheus/promql/Functions.js"
 import { ApiReply, difference } from "./compare.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "./demoData.js"
 

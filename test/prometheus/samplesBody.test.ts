@@ -4,7 +4,7 @@
  * BigInt and String, not from the writer's own code.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { idColumn, SamplesBody } from "../../src/metrics/SamplesBody.js"
+import { idColumn, SamplesBody } from "../../src/prometheus/SamplesBody.js"
 import { samplesRows } from "../support/remoteWrite.js"
 
 const TIMES = [

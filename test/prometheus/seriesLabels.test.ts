@@ -3,9 +3,9 @@
  * valid Prometheus label name) is kept like any other, so its series keeps its identity.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { attributeLabels } from "../../src/metrics/otlp/OtlpLabels.js"
-import { labelName } from "../../src/metrics/otlp/PrometheusNames.js"
-import { seriesId, validLabels } from "../../src/metrics/SeriesLabels.js"
+import { attributeLabels } from "../../src/prometheus/otlp/OtlpLabels.js"
+import { labelName } from "../../src/prometheus/otlp/PrometheusNames.js"
+import { seriesId, validLabels } from "../../src/prometheus/SeriesLabels.js"
 
 const labelsOf = (pairs: ReadonlyArray<readonly [string, string]>) => {
   const checked = validLabels(pairs.map(([name, value]) => ({ name, value })))

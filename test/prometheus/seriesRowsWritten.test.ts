@@ -4,8 +4,8 @@
  * remembered apart.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { DecodedSeries } from "../../src/metrics/RemoteWriteDecode.js"
-import { makeSeriesRowsWritten } from "../../src/metrics/SeriesRowsWritten.js"
+import type { DecodedSeries } from "../../src/prometheus/RemoteWriteDecode.js"
+import { makeSeriesRowsWritten } from "../../src/prometheus/SeriesRowsWritten.js"
 
 const HOUR = 3_600_000
 const T0 = Date.UTC(2026, 0, 1, 10) // 10:00

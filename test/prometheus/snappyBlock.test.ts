@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Snappy from "snappyjs"
-import { makeSnappyDecoder, NotSnappy } from "../../src/metrics/SnappyBlock.js"
+import { makeSnappyDecoder, NotSnappy } from "../../src/prometheus/SnappyBlock.js"
 
 const random = (length: number, seed: number) => {
   const bytes = new Uint8Array(length)

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock, TestContext } from "effect"
-import { makeTablesVersions } from "../../src/metrics/TablesVersions.js"
+import { makeTablesVersions } from "../../src/prometheus/TablesVersions.js"
 
 /** A parts list the test sets, counting how often it is read. */
 const fakeParts = () => {

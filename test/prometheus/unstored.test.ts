@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, HashMap, Logger, TestClock, TestContext } from "effect"
-import { decodeRemoteWrite, makeDecoderMemory } from "../../src/metrics/RemoteWriteDecode.js"
-import { makeUnstoredNotices } from "../../src/metrics/RemoteWrite.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "../../src/prometheus/RemoteWriteDecode.js"
+import { makeUnstoredNotices } from "../../src/prometheus/RemoteWrite.js"
 import { remoteWriteBody } from "../support/remoteWrite.js"
 
 const T0 = 1_700_000_000_000

@@ -11,14 +11,14 @@ import * as Snappy from "snappyjs"
 import {
   MetricMetadata_MetricType,
   WriteRequestSchema
-} from "../../src/metrics/gen/prometheus/remote_pb.js"
-import type { DecodedWrite } from "../../src/metrics/RemoteWriteDecode.js"
-import { decodeRemoteWrite, makeDecoderMemory } from "../../src/metrics/RemoteWriteDecode.js"
-import { STALE_BITS } from "../../src/metrics/SampleBits.js"
-import type { Labels } from "../../src/metrics/SeriesLabels.js"
-import { seriesId } from "../../src/metrics/SeriesLabels.js"
-import type { SeriesSamples, SeriesWrite } from "../../src/metrics/WriteRequestWriter.js"
-import { remoteWriteBody } from "../../src/metrics/WriteRequestWriter.js"
+} from "../../src/prometheus/gen/prometheus/remote_pb.js"
+import type { DecodedWrite } from "../../src/prometheus/RemoteWriteDecode.js"
+import { decodeRemoteWrite, makeDecoderMemory } from "../../src/prometheus/RemoteWriteDecode.js"
+import { STALE_BITS } from "../../src/prometheus/SampleBits.js"
+import type { Labels } from "../../src/prometheus/SeriesLabels.js"
+import { seriesId } from "../../src/prometheus/SeriesLabels.js"
+import type { SeriesSamples, SeriesWrite } from "../../src/prometheus/WriteRequestWriter.js"
+import { remoteWriteBody } from "../../src/prometheus/WriteRequestWriter.js"
 import { samplesRows } from "../support/remoteWrite.js"
 
 const LIMIT = 1 << 20

@@ -8,7 +8,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { ids, openEvents, search, STORED_FIELDS } from "./events.js"
 
 const chdb = await openEvents()

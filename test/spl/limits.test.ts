@@ -7,7 +7,7 @@ import { afterAll, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { client } from "../../src/engine/ChdbEngine.js"
 import { createTableSql } from "../../src/tables/Layout.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { search, T0 } from "./events.js"
 
 const chdb = client(":memory:")

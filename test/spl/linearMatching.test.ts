@@ -7,10 +7,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { captures, matching, renamedBy } from "../../src/spl/FieldPatterns.js"
-import { MAX_SPL_LENGTH } from "../../src/spl/Parse.js"
+import { captures, matching, renamedBy } from "../../src/spl/compiler/FieldPatterns.js"
+import { MAX_SPL_LENGTH } from "../../src/spl/compiler/Parse.js"
 import { populationTableSpl } from "../../src/spl/search/FieldStatistics.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 
 describe("wildcard field names", () => {
   it("match prefixes, suffixes and inner text, case-sensitively", () => {

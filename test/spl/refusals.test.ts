@@ -7,8 +7,8 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { errorCode, errorStatus, SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { COMMANDS, TIMECHART_OPTIONS } from "../../src/spl/Commands.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { COMMANDS, TIMECHART_OPTIONS } from "../../src/spl/compiler/Commands.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 
 const refusal = (spl: string) =>
   Effect.flatMap(SplCompiler, (compiler) => Effect.flip(compiler.compile(spl, {})))

@@ -7,8 +7,8 @@ import { expect, layer } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import { SplRefused } from "../../domain/Errors.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { SQL_BUDGET } from "../../src/spl/Budget.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SQL_BUDGET } from "../../src/spl/compiler/Budget.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { ids, openEvents, rowsOf, search } from "./events.js"
 
 const chdb = await openEvents()

@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { at, ids, openEvents } from "./events.js"
 
 const chdb = await openEvents()

@@ -7,8 +7,8 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { SplCapabilities } from "../../domain/api/SplApi.js"
 import { SplCompiler } from "../../domain/SplCompiler.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
-import { resolveTime } from "../../src/spl/TimeModifier.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
+import { resolveTime } from "../../src/spl/compiler/TimeModifier.js"
 import { bodyOf, call, freshDataDir, TestServer } from "../support/server.js"
 
 /** Whether `spl` compiles. */

@@ -8,7 +8,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { at, ids, openEvents, search } from "./events.js"
 
 const chdb = await openEvents()

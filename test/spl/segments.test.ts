@@ -8,7 +8,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { ids, openEvents } from "./events.js"
 
 const RAWS = [

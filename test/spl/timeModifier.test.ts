@@ -3,8 +3,8 @@
  * 2026-03-31T15:45:30.250Z; every expected instant is worked out on a calendar.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Refusal } from "../../src/spl/Refusal.js"
-import { resolveTime } from "../../src/spl/TimeModifier.js"
+import { Refusal } from "../../src/spl/compiler/Refusal.js"
+import { resolveTime } from "../../src/spl/compiler/TimeModifier.js"
 
 const now = Date.UTC(2026, 2, 31, 15, 45, 30, 250)
 

@@ -8,8 +8,8 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../domain/SplCompiler.js"
-import { pivotSeries } from "../../src/spl/Pivot.js"
-import { SplCompilerLive } from "../../src/spl/SplCompilerLive.js"
+import { pivotSeries } from "../../src/spl/compiler/Pivot.js"
+import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { at, openEvents, search, T0 } from "./events.js"
 
 const chdb = await openEvents()

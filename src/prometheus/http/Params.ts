@@ -6,7 +6,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { PromQLError } from "../../../domain/PromQL.js"
-import { parseStep, parseTime } from "../promql/Durations.js"
+import { parseStep, parseTime } from "../promql/parser/Durations.js"
 
 export interface ApiParams {
   readonly get: (name: string) => string | undefined

@@ -4,7 +4,7 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { PromQLError, PromQLErrorType, PromQLResult } from "../../../domain/PromQL.js"
-import { goSampleValue } from "../promql/GoFormat.js"
+import { goSampleValue } from "../promql/parser/GoFormat.js"
 
 const seconds = (ms: number) => ms / 1000
 

@@ -5,9 +5,9 @@
 import { Effect } from "effect"
 import { PromQLError } from "../../../domain/PromQL.js"
 import type { PromQLResult } from "../../../domain/PromQL.js"
-import { parsePromQL, PromQLSyntaxError } from "./Parse.js"
-import type { Value } from "./Values.js"
-import { EvaluationError, labelsKey } from "./Values.js"
+import { parsePromQL, PromQLSyntaxError } from "./parser/Parse.js"
+import type { Value } from "./evaluator/Values.js"
+import { EvaluationError, labelsKey } from "./evaluator/Values.js"
 
 /** Prometheus's limit on the points of one series in a range query. */
 export const MAX_POINTS = 11_000

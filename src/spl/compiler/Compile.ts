@@ -4,8 +4,8 @@
  * columns later stages need; `output` turns it into the rows a user sees (the visible
  * fields, in the rows' order).
  */
-import { CompiledSearch, SplStage } from "../../domain/SplCompiler.js"
-import type { SearchWindow } from "../../domain/SplCompiler.js"
+import { CompiledSearch, SplStage } from "../../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import type { Command, Pipeline } from "./Ast.js"
 import { SQL_BUDGET } from "./Budget.js"
 import { exprDepth, MAX_DEPTH, searchDepth } from "./Depth.js"

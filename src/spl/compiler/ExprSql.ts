@@ -4,7 +4,7 @@
  * missing field are null and null is not true; numeric strings act as numbers.
  */
 import type { CompareOperator, Expr } from "./Ast.js"
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { callSql } from "./Functions.js"
 import { refuse } from "./Refusal.js"
 import { SQL_BUDGET } from "./Budget.js"

@@ -7,7 +7,7 @@
  * `__cN` names, never an SPL name, so no stage's alias can shadow a column, a rename
  * costs no SQL, and a column the order needs is kept (hidden) when its field is dropped.
  */
-import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import { quoteIdentifier, quoteString } from "../../engine/Sql.js"
 
 /**
  * `value`: text as extracted (Nullable(String)), numeric when it reads as a number;

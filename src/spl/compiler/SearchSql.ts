@@ -5,7 +5,7 @@
  * other event), numeric comparisons of numeric values, `IN` (spl.md §1).
  */
 import type { SearchNode, SearchOperator, SearchValue } from "./Ast.js"
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, ident, numberLiteral, usableName } from "./Rows.js"
 import type { Rows } from "./Rows.js"

@@ -4,7 +4,7 @@
  * the same modifiers (`-24h`, `-7d@d`, `@w1`, epoch seconds, `now`). They bound the whole
  * search, so they stand at its top level: inside OR or NOT they are refused.
  */
-import type { SearchWindow } from "../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import type { SearchNode } from "./Ast.js"
 import { Refusal, refuse } from "./Refusal.js"
 import { resolveTime } from "./TimeModifier.js"

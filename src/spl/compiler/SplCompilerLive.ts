@@ -1,8 +1,8 @@
 /** The SPL compiler: pure code, so a constant layer (like EventTransformsLive). */
 import { Clock, Effect, Layer } from "effect"
-import { SplRefused } from "../../domain/Errors.js"
-import { SplCompiler } from "../../domain/SplCompiler.js"
-import type { SearchWindow } from "../../domain/SplCompiler.js"
+import { SplRefused } from "../../../domain/Errors.js"
+import { SplCompiler } from "../../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import { compileSearch } from "./Compile.js"
 import { Refusal } from "./Refusal.js"
 import { COMMANDS } from "./Commands.js"

@@ -5,7 +5,7 @@
  * A value used more than once is read once through a lambda, so nesting does not repeat
  * its SQL.
  */
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, numberLiteral } from "./Rows.js"
 import type { Value } from "./Rows.js"

@@ -5,7 +5,7 @@
  * (the zone the subset assumes). Codes the engine has no match for are built from parts
  * (`%s` epoch seconds, `%3N`/`%Q` milliseconds, `%Z` the zone's name) or refused.
  */
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 
 const SAME = "YymdeHIpbajTFDzuwVGgCkl"
 const RENAMED: Readonly<Record<string, string>> = { M: "i", S: "S", B: "M", A: "W", h: "b" }

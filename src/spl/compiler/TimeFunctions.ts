@@ -5,7 +5,7 @@
  * and modifiers are literals, turned into SQL here; a time argument is read once (a
  * lambda), so nesting these calls does not repeat their arguments' SQL.
  */
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { Refusal, refuse } from "./Refusal.js"
 import { asNumber, asText, numberLiteral } from "./Rows.js"
 import type { Value } from "./Rows.js"

@@ -12,9 +12,9 @@
  * SQL before the data is read; `pivotSeries` (Pivot.ts) turns the rows into Splunk's
  * one-column-per-series table.
  */
-import type { SearchWindow } from "../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import type { Aggregate, Command } from "./Ast.js"
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { TIMECHART_AGGREGATES } from "./Commands.js"
 import { refuse } from "./Refusal.js"
 import { asNumber, asText, fieldValue, ident, usableName } from "./Rows.js"

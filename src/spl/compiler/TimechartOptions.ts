@@ -4,7 +4,7 @@
  * chooses the span for `bins` and bounds the zero-filled buckets; without one the span
  * is 1d unless given, and buckets are filled between the first and last that hold events.
  */
-import type { SearchWindow } from "../../domain/SplCompiler.js"
+import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import type { Command } from "./Ast.js"
 import { refuse } from "./Refusal.js"
 import { DEFAULT_BINS, MAX_BUCKETS, parseSpan, spanForBins } from "./TimechartSpan.js"

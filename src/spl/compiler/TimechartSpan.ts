@@ -5,7 +5,7 @@
  * 1d, a year → 1mon). Buckets start where the engine's `toStartOfInterval` puts them
  * (the first bin rounded down; days at UTC midnight, months on the 1st).
  */
-import { quoteString } from "../engine/Sql.js"
+import { quoteString } from "../../engine/Sql.js"
 import { refuse } from "./Refusal.js"
 import { TIME_UNITS } from "./TimeModifier.js"
 

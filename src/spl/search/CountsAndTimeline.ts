@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { CompiledSearch } from "../../../domain/SplCompiler.js"
-import { SQL_BUDGET } from "../Budget.js"
+import { SQL_BUDGET } from "../compiler/Budget.js"
 import { countedStages, populationStage, stageProbes } from "./StageCounts.js"
 import { EngineNumber, rowsAs, runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"

@@ -14,7 +14,7 @@ import { Schema } from "effect"
 import type { SplStage as CompiledStage } from "../../../domain/SplCompiler.js"
 import { FieldStatistics, TopValue } from "../../../domain/api/SplApi.js"
 import { quoteIdentifier, quoteString } from "../../engine/Sql.js"
-import { usableName } from "../Rows.js"
+import { usableName } from "../compiler/Rows.js"
 import { EngineNumber } from "./Statements.js"
 
 export const TOP_VALUES = 5

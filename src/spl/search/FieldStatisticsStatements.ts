@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import type { CompiledSearch, SearchWindow, SplCompiler } from "../../../domain/SplCompiler.js"
 import type { Context } from "effect"
-import { SQL_BUDGET } from "../Budget.js"
+import { SQL_BUDGET } from "../compiler/Budget.js"
 import {
   DescribedColumn,
   eventFields,

@@ -33,7 +33,7 @@ import { describeEvents, mayMatchStoredFields } from "./StoredFields.js"
 import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
-import { pivotSeries } from "../Pivot.js"
+import { pivotSeries } from "../compiler/Pivot.js"
 
 const SPL_APP = "spl-app" as const
 

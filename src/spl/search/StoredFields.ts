@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { quoteIdentifier } from "../../engine/Sql.js"
-import { EVENTS_TABLE } from "../Rows.js"
+import { EVENTS_TABLE } from "../compiler/Rows.js"
 import { DescribedColumn } from "./FieldStatistics.js"
 import { rowsAs, runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"

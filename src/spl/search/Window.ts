@@ -6,8 +6,8 @@
  */
 import { Clock, Effect } from "effect"
 import { BadRequest } from "../../../domain/Errors.js"
-import { Refusal } from "../Refusal.js"
-import { resolveTime } from "../TimeModifier.js"
+import { Refusal } from "../compiler/Refusal.js"
+import { resolveTime } from "../compiler/TimeModifier.js"
 
 export const DEFAULT_WINDOW_MS = 86_400_000
 

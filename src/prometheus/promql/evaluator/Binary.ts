@@ -1,10 +1,10 @@
 /** Binary operators: scalar/vector arithmetic, comparisons, vector matching, set operators. */
 import { Effect } from "effect"
-import type { Binary, BinaryOp, VectorMatching } from "./Ast.js"
-import { COMPARISONS, SET_OPS } from "./Ast.js"
-import type { EvalContext } from "./Selectors.js"
-import { labelOf, labelSet } from "../SeriesLabels.js"
-import type { Labels } from "../SeriesLabels.js"
+import type { Binary, BinaryOp, VectorMatching } from "../parser/Ast.js"
+import { COMPARISONS, SET_OPS } from "../parser/Ast.js"
+import type { EvalContext } from "../read/Selectors.js"
+import { labelOf, labelSet } from "../../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import {
   EvaluationError,

@@ -7,13 +7,13 @@
  * selector's samples in the query's range at a time, plus the step grids.
  */
 import { Effect } from "effect"
-import type { Expr } from "./Ast.js"
+import type { Expr } from "../parser/Ast.js"
 import { evaluateAggregate } from "./Aggregate.js"
 import { evaluateBinary } from "./Binary.js"
 import type { Budget } from "./Budget.js"
 import { evaluateCall } from "./Calls.js"
-import type { EvalContext, Fetch } from "./Selectors.js"
-import { instantSelector } from "./Selectors.js"
+import type { EvalContext, Fetch } from "../read/Selectors.js"
+import { instantSelector } from "../read/Selectors.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, withoutName } from "./Values.js"
 

@@ -1,5 +1,5 @@
 /** `histogram_quantile` over classic buckets, as Prometheus computes it. */
-import type { Labels } from "../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
 

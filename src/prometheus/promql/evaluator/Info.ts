@@ -10,12 +10,12 @@
  * themselves pass through unchanged.
  */
 import { Effect } from "effect"
-import type { Call, Expr, Matcher } from "./Ast.js"
+import type { Call, Expr, Matcher } from "../parser/Ast.js"
 import { matcherMatches } from "./Matchers.js"
-import type { EvalContext } from "./Selectors.js"
-import { LOOKBACK, newestAt } from "./Selectors.js"
-import type { Labels } from "../SeriesLabels.js"
-import { labelSet } from "../SeriesLabels.js"
+import type { EvalContext } from "../read/Selectors.js"
+import { LOOKBACK, newestAt } from "../read/Selectors.js"
+import type { Labels } from "../../SeriesLabels.js"
+import { labelSet } from "../../SeriesLabels.js"
 import type { RawSeries, Value } from "./Values.js"
 import { EvaluationError, showLabels, VectorBuilder } from "./Values.js"
 

@@ -1,8 +1,8 @@
 /** `label_replace` and `label_join`, with Go's regexp template expansion. */
-import { isLabelName, labelOf, labelSet } from "../SeriesLabels.js"
-import type { Labels } from "../SeriesLabels.js"
+import { isLabelName, labelOf, labelSet } from "../../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import type { Matcher, RE2JS } from "re2js"
-import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
+import { anchoredRegexp, RegexpSyntaxError } from "../parser/Regexp.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, VectorBuilder } from "./Values.js"
 

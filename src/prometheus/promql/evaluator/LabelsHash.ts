@@ -3,7 +3,7 @@
  * name and value followed by 0xff. `limit_ratio` samples series by it, so the series it
  * keeps are the ones Prometheus keeps.
  */
-import type { Labels } from "../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 
 const MASK = (1n << 64n) - 1n
 const P1 = 0x9e3779b185ebca87n

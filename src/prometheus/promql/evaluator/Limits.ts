@@ -5,7 +5,7 @@
  * negative one), so a series stays chosen at every step and `limit_ratio(r, v)` and
  * `limit_ratio(-(1 - r), v)` split `v` in two.
  */
-import type { Labels } from "../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import { labelsHash } from "./LabelsHash.js"
 import { EvaluationError } from "./Values.js"
 

@@ -2,8 +2,8 @@
  * A label matcher tried on a value in this process. Storage matches in SQL (SeriesSql.ts);
  * the parser and `info()` need the same answer for one value (Regexp.ts).
  */
-import type { Matcher } from "./Ast.js"
-import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
+import type { Matcher } from "../parser/Ast.js"
+import { anchoredRegexp, RegexpSyntaxError } from "../parser/Regexp.js"
 
 /** The matcher's pattern as a regular expression, or `undefined` when it is not one. */
 export const matcherRegex = (source: string) => {

@@ -5,8 +5,8 @@
  * natural order (digit runs compared as numbers), ties by the whole label set, as
  * Prometheus 3 orders them. All keep the metric name.
  */
-import { labelOf } from "../SeriesLabels.js"
-import type { Labels } from "../SeriesLabels.js"
+import { labelOf } from "../../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError } from "./Values.js"
 

@@ -2,8 +2,8 @@
  * What evaluation works on: every node is evaluated at all steps of its range at once.
  * A vector is series with one slot per step (`undefined`: no sample at that step).
  */
-import type { Labels } from "../SeriesLabels.js"
-import { labelSet } from "../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
+import { labelSet } from "../../SeriesLabels.js"
 
 export interface StepSeries {
   readonly labels: Labels

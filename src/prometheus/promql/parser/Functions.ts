@@ -1,4 +1,4 @@
-import type { CivilTime } from "./Calendar.js"
+import type { CivilTime } from "../evaluator/Calendar.js"
 /** Range functions whose output keeps the metric name; every other drops it. */
 export const KEEPS_NAME: ReadonlySet<string> = new Set(["last_over_time", "first_over_time"])
 

@@ -20,7 +20,7 @@ import { parseDuration } from "./Durations.js"
 import { problemOf } from "./Check.js"
 import { goQuote } from "./GoFormat.js"
 import { FUNCTIONS } from "./Functions.js"
-import { matcherMatches } from "./Matchers.js"
+import { matcherMatches } from "../evaluator/Matchers.js"
 import { anchoredRegexp, RegexpSyntaxError } from "./Regexp.js"
 import { syntaxProblem } from "./SyntaxErrors.js"
 

@@ -8,7 +8,7 @@
  */
 import type { At, Expr, Matcher, VectorMatching, VectorSelector } from "./Ast.js"
 import { goPlainDecimal, goQuote } from "./GoFormat.js"
-import { isLabelName } from "../SeriesLabels.js"
+import { isLabelName } from "../../SeriesLabels.js"
 
 const LINE_LIMIT = 100
 const INDENT = "  "

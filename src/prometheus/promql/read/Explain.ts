@@ -4,9 +4,9 @@
  * never on samples, so evaluating over no series yields every statement of a real run.
  */
 import { Effect } from "effect"
-import type { ExplainedSelector } from "../../../domain/PromQL.js"
-import type { Matcher } from "./Ast.js"
-import { printMatchers } from "./Print.js"
+import type { ExplainedSelector } from "../../../../domain/PromQL.js"
+import type { Matcher } from "../parser/Ast.js"
+import { printMatchers } from "../parser/Print.js"
 import type { Fetch } from "./Selectors.js"
 import { samplesSql } from "./SeriesSql.js"
 

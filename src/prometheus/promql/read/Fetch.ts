@@ -1,15 +1,15 @@
 /** Reads selected series and their samples through the user-level SQL path. */
 import { Chunk, Effect, Schema, Stream } from "effect"
-import type { ClusterScope } from "../../../domain/Authorization.js"
-import type { DatabaseName } from "../../../domain/Ids.js"
-import { QueryRunner, QueryStatement } from "../../../domain/QueryRunner.js"
-import type { StatementFormat } from "../../../domain/QueryRunner.js"
-import type { Matcher } from "./Ast.js"
+import type { ClusterScope } from "../../../../domain/Authorization.js"
+import type { DatabaseName } from "../../../../domain/Ids.js"
+import { QueryRunner, QueryStatement } from "../../../../domain/QueryRunner.js"
+import type { StatementFormat } from "../../../../domain/QueryRunner.js"
+import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import { sampleRuns } from "./SampleRows.js"
 import { labelsSql, metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
-import type { RawSeries } from "./Values.js"
-import { labelsKey } from "./Values.js"
+import type { RawSeries } from "../evaluator/Values.js"
+import { labelsKey } from "../evaluator/Values.js"
 
 /**
  * A label set as the engine answers it, checked and kept as parsed: decoding a record

@@ -4,7 +4,7 @@
  * out of date and nothing needs to invalidate it; past the bound it is forgotten whole.
  * Keys name the cluster and database too, so no database's series answer for another's.
  */
-import type { Labels } from "../SeriesLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 
 const BOUND = 500_000
 

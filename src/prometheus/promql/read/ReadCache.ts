@@ -12,7 +12,7 @@
  * `RawSeries` (Values.ts).
  */
 import { samplesWithin } from "./Selectors.js"
-import type { RawSeries } from "./Values.js"
+import type { RawSeries } from "../evaluator/Values.js"
 
 interface Kept {
   readonly selector: string

@@ -3,7 +3,7 @@
  * series: rows of `id UInt64, ms Int64, value Float64`, little-endian, 24 bytes each,
  * in series and time order.
  */
-import { STALE_HIGH, STALE_LOW } from "../SampleBits.js"
+import { STALE_HIGH, STALE_LOW } from "../../SampleBits.js"
 const ROW = 24
 const TWO_32 = 4294967296
 

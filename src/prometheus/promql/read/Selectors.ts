@@ -1,10 +1,10 @@
 /** Selectors and subqueries: the samples each step of a node reads. */
 import { Effect } from "effect"
-import type { At, Expr, Matcher, Subquery, VectorSelector } from "./Ast.js"
-import type { Budget } from "./Budget.js"
-import { pace } from "./Budget.js"
-import type { RawSeries, StepSeries, Value } from "./Values.js"
-import { EvaluationError, labelsKey } from "./Values.js"
+import type { At, Expr, Matcher, Subquery, VectorSelector } from "../parser/Ast.js"
+import type { Budget } from "../evaluator/Budget.js"
+import { pace } from "../evaluator/Budget.js"
+import type { RawSeries, StepSeries, Value } from "../evaluator/Values.js"
+import { EvaluationError, labelsKey } from "../evaluator/Values.js"
 
 export const LOOKBACK = 5 * 60 * 1000
 /** Prometheus's default evaluation interval, the step of a subquery that names none. */

@@ -3,9 +3,9 @@
  * selection never scans samples; samples are read per selected id and time range. The
  * statements run in the caller's database, so tables go unqualified.
  */
-import { quoteIdentifier, quoteString } from "../../engine/Sql.js"
-import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../MetricsTables.js"
-import type { Matcher } from "./Ast.js"
+import { quoteIdentifier, quoteString } from "../../../engine/Sql.js"
+import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
+import type { Matcher } from "../parser/Ast.js"
 
 const column = (name: string) =>
   name === "__name__" ? "metric_name" : `labels[${quoteString(name)}]`
