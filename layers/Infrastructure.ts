@@ -6,7 +6,7 @@
 import { Effect, Layer, Option } from "effect"
 import * as DataDirectory from "../src/config/DataDirectory.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
-import * as FileWriteLog from "../src/prometheus/log/FileWriteLog.js"
+import * as FileWriteLog from "../src/prometheus/writelog/FileWriteLog.js"
 import { EmbeddedControlPlaneLive, EmbeddedProvisionerLive } from "./Embedded.js"
 import { ExternalControlPlaneLive, ExternalProvisionerLive } from "./External.js"
 

@@ -13,7 +13,7 @@
 import { ConfigProvider, Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import * as ChdbEngine from "../src/engine/ChdbEngine.js"
-import * as MemoryWriteLog from "../src/prometheus/log/MemoryWriteLog.js"
+import * as MemoryWriteLog from "../src/prometheus/writelog/MemoryWriteLog.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 import { CapabilitiesLive } from "./Capabilities.js"

@@ -1,7 +1,7 @@
 /**
  * Which contents of a database's series tables a read sees, as a version: two reads
  * under the same version saw the same samples, so what the first read may be kept for
- * the second (promql/ReadCache.ts).
+ * the second (promql/read/ReadCache.ts).
  *
  * Writes this process stores change the version at once (`changed`). Anything else that
  * changes the tables (another sluice process on the same ClickHouse server, an

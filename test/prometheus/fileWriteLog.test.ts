@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { SeriesDatabase } from "../../domain/MetricsWriteLog.js"
-import * as FileWriteLog from "../../src/prometheus/log/FileWriteLog.js"
+import * as FileWriteLog from "../../src/prometheus/writelog/FileWriteLog.js"
 import { freshDataDir } from "../support/server.js"
 
 const CLUSTER = ClusterId.make("8f0c6f2e-4c1a-4b7e-9d3e-2a5b6c7d8e9f")

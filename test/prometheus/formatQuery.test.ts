@@ -9,8 +9,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { parsePromQL } from "../../src/prometheus/promql/Parse.js"
-import { exprText, prettyExpr } from "../../src/prometheus/promql/Print.js"
+import { parsePromQL } from "../../src/prometheus/promql/parser/Parse.js"
+import { exprText, prettyExpr } from "../../src/prometheus/promql/parser/Print.js"
 import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
 
 const format = (query: string) => prettyExpr(parsePromQL(query))

@@ -3,7 +3,7 @@
  * algorithm's published test vectors (empty input, a short input, one past 32 bytes).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { labelsHash, xxhash64 } from "../../src/prometheus/promql/LabelsHash.js"
+import { labelsHash, xxhash64 } from "../../src/prometheus/promql/evaluator/LabelsHash.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 

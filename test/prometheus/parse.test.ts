@@ -5,8 +5,8 @@
  * written out by hand with parentheses.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Expr } from "../../src/prometheus/promql/Ast.js"
-import { parsePromQL } from "../../src/prometheus/promql/Parse.js"
+import type { Expr } from "../../src/prometheus/promql/parser/Ast.js"
+import { parsePromQL } from "../../src/prometheus/promql/parser/Parse.js"
 
 /** The tree with the query's own parentheses forgotten, to compare groupings. */
 const grouping = (text: string): unknown =>

@@ -18,7 +18,11 @@ import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { DATES, MATH, RANGE_FUNCTIONS as RANGE } from "../../src/prometheus/promql/Functions.js"
+import {
+  DATES,
+  MATH,
+  RANGE_FUNCTIONS as RANGE
+} from "../../src/prometheus/promql/parser/Functions.js"
 import { ApiReply, difference } from "./compare.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "./demoData.js"
 

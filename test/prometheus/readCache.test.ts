@@ -4,8 +4,8 @@
  * pushes out the least recently used.
  */
 import { describe, expect, it } from "vitest"
-import { makeReadCache } from "../../src/prometheus/promql/ReadCache.js"
-import type { RawSeries } from "../../src/prometheus/promql/Values.js"
+import { makeReadCache } from "../../src/prometheus/promql/read/ReadCache.js"
+import type { RawSeries } from "../../src/prometheus/promql/evaluator/Values.js"
 
 const series = (
   name: string,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { makeSharedReads } from "../../src/prometheus/promql/SharedReads.js"
+import { makeSharedReads } from "../../src/prometheus/promql/read/SharedReads.js"
 
 /** A read that counts its runs, tells when one starts, and ends when `finish` is completed. */
 const gatedRead = Effect.gen(function* () {

@@ -4,7 +4,7 @@
  * with NaNs, infinities and repeats.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { quantile, SlidingQuantile } from "../../src/prometheus/promql/Statistics.js"
+import { quantile, SlidingQuantile } from "../../src/prometheus/promql/evaluator/Statistics.js"
 
 const series = (length: number, seed: number) => {
   const values = new Float64Array(length)
