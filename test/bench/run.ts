@@ -2,6 +2,8 @@
  * `npm run bench [name …]`: runs the named benchmark scripts (all when none is named).
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
+import { cli } from "./cli.js"
+import { footprint } from "./footprint.js"
 import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
@@ -19,7 +21,9 @@ const benchmarks: Record<string, () => Promise<void>> = {
   lifecycle,
   login,
   spl,
-  metrics
+  metrics,
+  cli,
+  footprint
 }
 
 const wanted = process.argv.slice(2)

@@ -1,0 +1,125 @@
+/** `insert TABLE [FILES…]`: records from files, directories or stdin, in batches that retry safely. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { Effect, Option } from "effect"
+import type { InsertTransform } from "../../../domain/api/TablesApi.js"
+import { badUsage, failure } from "../CliError.js"
+import * as Http from "../Http.js"
+import * as InsertSource from "../InsertSource.js"
+import { errorLine } from "../Output.js"
+import * as Progress from "../Progress.js"
+import { dataScope, requireToken, resolve, scopeOptions } from "../Session.js"
+import * as Table from "../Table.js"
+
+const transforms = [
+  "otlp-traces",
+  "otlp-logs",
+  "otlp-metrics",
+  "cloud-logs",
+  "cloud-audit",
+  "delivery-stream"
+] as const satisfies ReadonlyArray<InsertTransform>
+const everyTransform: [Exclude<InsertTransform, (typeof transforms)[number]>] extends [never]
+  ? true
+  : never = true
+void everyTransform
+
+const readAll = (stream: NodeJS.ReadableStream) =>
+  Effect.promise(async () => {
+    const chunks: Array<Buffer> = []
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk)
+    return Buffer.concat(chunks)
+  })
+
+export const insert = Command.make(
+  "insert",
+  {
+    ...scopeOptions,
+    table: Args.text({ name: "table" }).pipe(
+      Args.withDescription("The table (created on first insert)")
+    ),
+    files: Args.text({ name: "files" }).pipe(
+      Args.withDescription("JSON, NDJSON, .gz or .zst files, or directories; none or - for stdin"),
+      Args.repeated
+    ),
+    batchBytes: Options.integer("batch-bytes").pipe(
+      Options.withDescription("Bytes of records per request (keep it the same when rerunning)"),
+      Options.withDefault(4 * 1024 * 1024)
+    ),
+    transform: Options.choice("transform", transforms).pipe(
+      Options.withDescription("Send each file whole through this transform"),
+      Options.optional
+    )
+  },
+  (flags) =>
+    Effect.gen(function* () {
+      const session = yield* resolve(flags)
+      yield* requireToken(session)
+      if (flags.batchBytes < 1024)
+        return yield* Effect.fail(badUsage("--batch-bytes is at least 1024."))
+      const sources = yield* Effect.try({
+        try: () => InsertSource.sourcesOf(flags.files),
+        catch: (e) =>
+          failure(
+            `Cannot read ${(e as NodeJS.ErrnoException).path ?? "the input"}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`
+          )
+      })
+      const total = sources.every((s) => s.size !== undefined)
+        ? sources.reduce((n, s) => n + (s.size ?? 0), 0)
+        : undefined
+      const progress = Progress.make(`→ ${flags.table}`, total)
+      let rows = 0
+      let doneBytes = 0
+      const post = (body: Buffer, contentType: string, query: Record<string, string | undefined>) =>
+        Effect.flatMap(
+          Http.json(session, {
+            method: "POST",
+            path: `/v1/tables/${encodeURIComponent(flags.table)}`,
+            query: { ...dataScope(session), ...query },
+            headers: { "content-type": contentType },
+            body
+          }),
+          (answer) => Effect.succeed((answer as { inserted?: number }).inserted ?? 0)
+        )
+      for (const source of sources) {
+        const raw = source.open()
+        let readBytes = 0
+        raw.on("data", (chunk: Buffer) => (readBytes += chunk.length))
+        const records = InsertSource.decoded(source, raw)
+        if (Option.isSome(flags.transform)) {
+          rows += yield* post(yield* readAll(records), "application/json", {
+            transform: flags.transform.value
+          })
+        } else {
+          const batches = InsertSource.batchesOf(records, flags.batchBytes)
+          while (true) {
+            const next = yield* Effect.tryPromise({
+              try: () => batches.next(),
+              catch: (e) =>
+                failure(
+                  `${source.name}: ${e instanceof Error ? e.message : String(e)}`,
+                  "Only JSON and NDJSON records (gzip or zstd compressed) are read."
+                )
+            })
+            if (next.done === true) break
+            const batch = next.value
+            yield* post(batch.body, "application/x-ndjson", {
+              insert_deduplication_token: InsertSource.tokenOf(flags.table, source, batch)
+            })
+            rows += batch.rows
+            progress.update(rows, doneBytes + readBytes)
+          }
+        }
+        doneBytes += source.size ?? readBytes
+        progress.update(rows, doneBytes)
+        if (sources.length > 1) progress.note(`${source.name}: done`)
+      }
+      progress.done()
+      yield* errorLine(`Inserted ${Table.count(rows)} rows into ${flags.table}.`)
+    })
+).pipe(
+  Command.withDescription(
+    "Insert JSON or NDJSON records (gzip, zstd; files, directories, stdin) in batches whose insert tokens make a rerun after Ctrl-C insert nothing twice. Example: sluice insert events data/*.ndjson.gz"
+  )
+)
