@@ -9,6 +9,7 @@ import { SluiceApi } from "../domain/Api.js"
 import { AppsHttpLive } from "../src/apps/AppsHttp.js"
 import { AnnounceLive } from "../src/http/Announce.js"
 import { ClustersHttpLive, ClusterSizesHttpLive } from "../src/clusters/ClustersHttp.js"
+import { ConsoleHttpLive } from "../src/console/ConsoleHttp.js"
 import { cannotListen } from "../src/config/CannotListen.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
@@ -82,6 +83,7 @@ export const HttpLive = AnnounceLive.pipe(
   Layer.provideMerge(
     HttpApiBuilder.serve(requestLogMiddleware).pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+      Layer.provide(ConsoleHttpLive),
       Layer.provide(ApiLive),
       Layer.provideMerge(HttpServerLive)
     )

@@ -1,0 +1,155 @@
+import type { ComponentChildren } from "preact"
+import { call, session } from "./api.js"
+import { hrefOf, navigate, VIEWS } from "./route.js"
+import type { Route, View } from "./route.js"
+import { useApi } from "./useApi.js"
+
+const TITLES: Record<View, string> = {
+  sql: "SQL",
+  tables: "Tables",
+  logs: "Logs",
+  admin: "Administration"
+}
+
+/** What every data request names: organization, cluster and database. */
+export interface Scope {
+  readonly organization: string
+  readonly cluster: string
+  readonly database: string
+}
+
+const go = (event: Event, href: string) => {
+  event.preventDefault()
+  navigate(href)
+}
+
+export const Shell = ({
+  route,
+  onSignOut,
+  children
+}: {
+  route: Route
+  onSignOut: () => void
+  children: (scope: Scope) => ComponentChildren
+}) => {
+  const database = route.params.get("database") ?? "default"
+  const organizations = useApi((client) => client.organizations.list(), [])
+  const clusters = useApi(
+    (client) => client.clusters.list({ urlParams: { organization: route.organization } }),
+    [route.organization]
+  )
+  const databases = useApi(
+    (client) =>
+      client.databases.list({
+        urlParams: { organization: route.organization, cluster: route.cluster }
+      }),
+    [route.organization, route.cluster]
+  )
+  const scope: Scope = { organization: route.organization, cluster: route.cluster, database }
+  const switchTo = (next: Partial<Scope>) =>
+    navigate(
+      hrefOf(
+        {
+          organization: next.organization ?? scope.organization,
+          cluster: next.cluster ?? scope.cluster,
+          view: route.view
+        },
+        {
+          database:
+            next.database ??
+            (next.cluster !== undefined || next.organization !== undefined ? "default" : database)
+        }
+      )
+    )
+  const signOut = async () => {
+    try {
+      await call((client) => client.auth.logout())
+    } catch {
+      // Signed out here whatever the service said: the token is dropped below.
+    }
+    session.clear()
+    onSignOut()
+  }
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <a
+          class="brand"
+          href="/"
+          onClick={(e) => go(e, hrefOf({ ...scope, view: "sql" }, { database }))}
+        >
+          sluice
+        </a>
+        <nav aria-label="Views">
+          {VIEWS.map((view) => (
+            <a
+              key={view}
+              href={hrefOf({ ...scope, view }, { database })}
+              aria-current={view === route.view ? "page" : undefined}
+              onClick={(e) => go(e, hrefOf({ ...scope, view }, { database }))}
+            >
+              {TITLES[view]}
+            </a>
+          ))}
+        </nav>
+        <div class="scope">
+          <label>
+            <span class="sr-only">Organization</span>
+            <select
+              aria-label="Organization"
+              value={scope.organization}
+              onChange={(e) =>
+                switchTo({ organization: e.currentTarget.value, cluster: "default" })
+              }
+            >
+              {(organizations.value?.organizations ?? [{ name: scope.organization }]).map((o) => (
+                <option key={o.name} value={o.name}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span class="sr-only">Cluster</span>
+            <select
+              aria-label="Cluster"
+              value={scope.cluster}
+              onChange={(e) => switchTo({ cluster: e.currentTarget.value })}
+            >
+              {(clusters.value?.clusters ?? [{ name: scope.cluster, id: scope.cluster }]).map(
+                (c) => (
+                  <option key={c.id} value={c.name}>
+                    {c.name}
+                  </option>
+                )
+              )}
+            </select>
+          </label>
+          <label>
+            <span class="sr-only">Database</span>
+            <select
+              aria-label="Database"
+              value={database}
+              onChange={(e) => switchTo({ database: e.currentTarget.value })}
+            >
+              {(databases.value?.databases ?? [{ name: database }]).map((d) => (
+                <option key={d.name} value={d.name}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span class="user" title="Signed in as">
+            {session.email()}
+          </span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main class="view" aria-label={TITLES[route.view]}>
+        {children(scope)}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+import { useMemo, useRef, useState } from "preact/hooks"
+import { formatCell } from "./resultStream.js"
+import type { Column } from "./resultStream.js"
+
+const ROW_HEIGHT = 26
+const OVERSCAN = 10
+
+const widthOf = (column: Column, rows: ReadonlyArray<ReadonlyArray<unknown>>, index: number) => {
+  let longest = Math.max(column.name.length, column.type.length)
+  for (let i = 0; i < Math.min(rows.length, 50); i++)
+    longest = Math.max(longest, formatCell(rows[i]![index]).length)
+  return Math.min(420, Math.max(80, longest * 8 + 24))
+}
+
+/**
+ * The rows as a table that draws only what is in view, so 100,000 rows scroll as 50
+ * do. Every value is a text node.
+ */
+export const Grid = ({
+  columns,
+  rows,
+  version
+}: {
+  columns: ReadonlyArray<Column>
+  rows: ReadonlyArray<ReadonlyArray<unknown>>
+  version: number
+}) => {
+  const [scrollTop, setScrollTop] = useState(0)
+  const [height, setHeight] = useState(400)
+  const box = useRef<HTMLDivElement>(null)
+  // Widths from the first rows, fixed once they arrived, so columns do not jump.
+  const widths = useMemo(
+    () => columns.map((column, i) => widthOf(column, rows, i)),
+    [columns, rows.length > 0 ? Math.min(rows.length, 50) : 0]
+  )
+  const total = widths.reduce((a, b) => a + b, 48)
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN)
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN)
+  const visible = []
+  for (let i = first; i < last; i++) {
+    const row = rows[i]!
+    visible.push(
+      <div
+        class="grid-row"
+        role="row"
+        aria-rowindex={i + 2}
+        key={i}
+        style={{ top: `${i * ROW_HEIGHT}px` }}
+      >
+        <div class="grid-cell grid-index" role="rowheader">
+          {i + 1}
+        </div>
+        {columns.map((_, c) => {
+          const value = row[c]
+          return (
+            <div
+              role="gridcell"
+              class={value === null || value === undefined ? "grid-cell null" : "grid-cell"}
+              style={{ width: `${widths[c]}px` }}
+              key={c}
+              title={formatCell(value).slice(0, 2000)}
+            >
+              {formatCell(value).slice(0, 500)}
+            </div>
+          )
+        })}
+      </div>
+    )
+  }
+  return (
+    <div
+      class="grid"
+      role="grid"
+      aria-rowcount={rows.length + 1}
+      aria-colcount={columns.length}
+      data-version={version}
+      tabIndex={0}
+      ref={box}
+      onScroll={(e) => {
+        setScrollTop(e.currentTarget.scrollTop)
+        setHeight(e.currentTarget.clientHeight)
+      }}
+    >
+      <div class="grid-head" role="row" aria-rowindex={1} style={{ width: `${total}px` }}>
+        <div class="grid-cell grid-index" role="columnheader">
+          #
+        </div>
+        {columns.map((column, c) => (
+          <div class="grid-cell" role="columnheader" style={{ width: `${widths[c]}px` }} key={c}>
+            <span class="col-name">{column.name}</span>
+            <span class="col-type">{column.type}</span>
+          </div>
+        ))}
+      </div>
+      <div
+        class="grid-body"
+        style={{ height: `${rows.length * ROW_HEIGHT}px`, width: `${total}px` }}
+      >
+        {visible}
+      </div>
+    </div>
+  )
+}

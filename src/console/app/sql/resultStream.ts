@@ -1,0 +1,91 @@
+/**
+ * A `JSONEachRowWithProgress` answer read as it arrives: `{"progress":…}` lines, one
+ * `{"meta":[…]}`, `{"row":{…}}` lines, and `{"exception":"…"}` when a started result
+ * failed (its last line).
+ */
+export interface Column {
+  readonly name: string
+  readonly type: string
+}
+
+export interface Progress {
+  readonly rowsRead: number
+  readonly bytesRead: number
+  readonly totalRows: number
+  readonly elapsedSeconds: number
+}
+
+export class ResultBuffer {
+  columns: ReadonlyArray<Column> = []
+  readonly rows: Array<ReadonlyArray<unknown>> = []
+  progress: Progress | null = null
+  exception: string | null = null
+  /** Bumped with every change, for views that redraw at most once a frame. */
+  version = 0
+
+  line(text: string) {
+    if (text === "") return
+    const record = JSON.parse(text) as {
+      row?: Record<string, unknown>
+      meta?: ReadonlyArray<Column>
+      progress?: Record<string, string | number>
+      exception?: string
+    }
+    if (record.row !== undefined) {
+      const row = record.row
+      this.rows.push(this.columns.map((column) => row[column.name]))
+    } else if (record.meta !== undefined) this.columns = record.meta
+    else if (record.progress !== undefined) {
+      const p = record.progress
+      this.progress = {
+        rowsRead: Number(p.read_rows ?? 0),
+        bytesRead: Number(p.read_bytes ?? 0),
+        totalRows: Number(p.total_rows_to_read ?? 0),
+        elapsedSeconds: Number(p.elapsed_ns ?? 0) / 1e9
+      }
+    } else if (record.exception !== undefined) this.exception = record.exception
+    this.version++
+  }
+}
+
+/** Splits bytes into lines across chunk boundaries. */
+export const lineSplitter = (onLine: (line: string) => void) => {
+  const decoder = new TextDecoder()
+  let rest = ""
+  return {
+    push(chunk: Uint8Array) {
+      const text = rest + decoder.decode(chunk, { stream: true })
+      let start = 0
+      for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", start)) {
+        onLine(text.slice(start, at))
+        start = at + 1
+      }
+      rest = text.slice(start)
+    },
+    end() {
+      const last = rest + decoder.decode()
+      rest = ""
+      if (last !== "") onLine(last)
+    }
+  }
+}
+
+export const formatCell = (value: unknown): string =>
+  value === null || value === undefined
+    ? "NULL"
+    : typeof value === "object"
+      ? JSON.stringify(value)
+      : String(value)
+
+export const formatBytes = (bytes: number) => {
+  const units = ["B", "KB", "MB", "GB", "TB"]
+  let value = bytes
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`
+}
+
+export const formatCount = (n: number) => n.toLocaleString("en-US")
