@@ -42,9 +42,12 @@ const columns = `id, trace_id, parent_span_id, created_at, organization_id, clus
 // request would lose its whole batch.
 const withoutNul = <Row extends object>(row: Row): Row => {
   const clean = { ...row }
+  const replaced = (text: string) => text.replaceAll("\u0000", "\ufffd")
   for (const [name, value] of Object.entries(clean)) {
     if (typeof value === "string" && value.includes("\u0000")) {
-      Object.assign(clean, { [name]: value.replaceAll("\u0000", "\ufffd") })
+      Object.assign(clean, { [name]: replaced(value) })
+    } else if (Array.isArray(value) && value.some((item) => String(item).includes("\u0000"))) {
+      Object.assign(clean, { [name]: value.map((item) => replaced(String(item))) })
     }
   }
   return clean

@@ -6,6 +6,7 @@
  * Run inside the seeded suite's layer (its server).
  */
 import { expect } from "@effect/vitest"
+import { randomBytes } from "node:crypto"
 import { gzipSync } from "node:zlib"
 import { Effect, Schema } from "effect"
 import { LogsPage } from "../../domain/api/LogsApi.js"
@@ -187,7 +188,9 @@ export const namedCases = (it: Vitest.MethodsNonLive<TestServer, true>, adminPas
       yield* call(server, "PUT", "/v1/apps/spl-app?organization=default&cluster=default", {
         token: session
       })
-      const line = Buffer.alloc(64 * 1024 * 1024, "a")
+      // Text that compresses as logs do: a run of one byte would be a gzip bomb (refused).
+      const block = randomBytes(48 * 1024).toString("base64")
+      const line = Buffer.alloc(64 * 1024 * 1024, block)
       const reply = yield* call(server, "POST", "/services/collector/raw", {
         token,
         rawBody: gzipSync(line),

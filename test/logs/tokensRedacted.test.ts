@@ -56,6 +56,13 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           expect(entry.path).toBe("/v1/keys/rt_[REDACTED]")
           expect(JSON.stringify(entry)).not.toContain(victim.token.slice(3))
         }
+        // A table route names the table too; with a NUL beside the key the entry is kept.
+        yield* call(server, "GET", `/v1/tables/${victim.token}%00`, {
+          token: reader.token,
+          headers: { "user-agent": "table-key" }
+        })
+        const table = yield* awaitEntry(server, reader.token, (e) => e.user_agent === "table-key")
+        expect(JSON.stringify(table)).not.toContain(victim.token.slice(3))
         // The key still works: it was refused a revoke, not leaked and revoked.
         const still = yield* call(server, "GET", "/v1/tables", { token: victim.token })
         expect(still.status).toBe(200)
