@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "preact/hooks"
+import { useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { formatCell } from "./resultStream.js"
 import type { Column } from "./resultStream.js"
 
@@ -28,6 +28,13 @@ export const Grid = ({
   const [scrollTop, setScrollTop] = useState(0)
   const [height, setHeight] = useState(400)
   const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const element = box.current
+    if (element === null) return
+    const observer = new ResizeObserver(() => setHeight(element.clientHeight))
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
   // Widths from the first rows, fixed once they arrived, so columns do not jump.
   const widths = useMemo(
     () => columns.map((column, i) => widthOf(column, rows, i)),
