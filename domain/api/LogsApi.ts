@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
-import { ScopeParams } from "./Scope.js"
+import { DataScopeParams } from "./Scope.js"
 
 /** Who sent a request: `x-service-client`, else `api`. */
 export const LogSource = Schema.Literal("ui", "cli", "api")
@@ -84,7 +84,12 @@ const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>) =>
 const Count = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
 
 export const LogsParams = Schema.Struct({
-  ...ScopeParams.fields,
+  /**
+   * `organization`, `cluster` and `database` select as on every data endpoint: the
+   * database must exist and be readable by the caller, and the log stays the cluster's.
+   * `log_databases` is the filter on the database each request named.
+   */
+  ...DataScopeParams.fields,
   /** Inclusive. */
   start_time: Schema.optional(Schema.DateTimeUtc),
   /** Inclusive. */
@@ -93,7 +98,7 @@ export const LogsParams = Schema.Struct({
   offset: Schema.optionalWith(Count, { default: () => 0 }),
   /**
    * Free text over id, method, path, status, source, user agent and errors, mixed with
-   * the tokens `status:success|error`, `origin:ui|cli|api`, `type:select|insert|describe`,
+   * the tokens `status:success|error`, `origin:ui|cli|api`, `type:select|insert|describe|explain`,
    * `table:a,b` and `hints:any|none`.
    */
   search: Schema.optional(Schema.String),
@@ -130,5 +135,7 @@ export class LogsApi extends HttpApiGroup.make("logs")
   .addError(ErrorWire.BadRequest)
   .addError(ErrorWire.Forbidden)
   .addError(ErrorWire.NotFound)
+  .addError(ErrorWire.DatabaseNotFound)
+  .addError(ErrorWire.InvalidDatabaseName)
   .middleware(Authentication)
   .annotate(OpenApi.Description, "Request logs") {}

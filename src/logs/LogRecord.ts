@@ -5,8 +5,8 @@ import { ClusterId, OrganizationId } from "../../domain/Ids.js"
 
 const NullableString = Schema.NullOr(Schema.String)
 
-/** What `type:` in a search selects: the query, insert and describe requests. */
-export const RequestType = Schema.Literal("select", "insert", "describe", "")
+/** What `type:` in a search selects: queries (EXPLAIN ones apart), inserts and describes. */
+export const RequestType = Schema.Literal("select", "explain", "insert", "describe", "")
 export type RequestType = typeof RequestType.Type
 
 export class LogRecord extends Schema.Class<LogRecord>("LogRecord")({

@@ -22,7 +22,7 @@ export interface ParsedSearch {
 const CHOICES = {
   status: ["success", "error"],
   origin: ["ui", "cli", "api"],
-  type: ["select", "insert", "describe"],
+  type: ["select", "explain", "insert", "describe"],
   hints: ["any", "none"]
 } as const
 

@@ -45,7 +45,9 @@ export const LogsHttpLive = HttpApiBuilder.group(SluiceApi, "logs", (handlers) =
             hint: "search understands status:, origin:, type:, table: and hints: tokens beside free text."
           })
         }
-        const scope = yield* scopes.clusterScope("read", p)
+        // `database` selects as on every data endpoint (it must exist and be readable);
+        // the log stays the cluster's, and `log_databases` filters it.
+        const { scope } = yield* scopes.dataScope("read", p)
         const page = yield* store.list({
           organizationId: scope.organizationId,
           clusterId: scope.clusterId,

@@ -27,6 +27,8 @@ export interface RequestAnnotationsShape {
   authenticatedAtNanos: bigint | null
   /** Tables a query read (FROM/JOIN), for `table:` searches. */
   tables: ReadonlyArray<string>
+  /** Whether the request's statement was an EXPLAIN, for `type:explain` searches. */
+  explain: boolean
 }
 
 export class RequestAnnotations extends Context.Tag("sluice/RequestAnnotations")<
@@ -43,7 +45,8 @@ export class RequestAnnotations extends Context.Tag("sluice/RequestAnnotations")
     userEmail: null,
     defaultDatabase: null,
     authenticatedAtNanos: null,
-    tables: []
+    tables: [],
+    explain: false
   })
 }
 
@@ -72,6 +75,11 @@ const reportIdentity = (a: RequestAnnotationsShape, caller: Caller) => {
   a.cluster = caller.clusterName
   a.defaultDatabase = caller.defaultDatabase
 }
+
+/** A query's statement is an EXPLAIN. */
+export const reportExplain = annotate((a) => {
+  a.explain = true
+})
 
 /** The tables a query refers to (a bounded number: they are kept with the entry). */
 export const reportTables = (tables: ReadonlyArray<string>) =>

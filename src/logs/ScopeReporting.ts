@@ -9,7 +9,8 @@ import { Authorization } from "../../domain/Authorization.js"
 import { Authenticator } from "../../domain/Identity.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import { referencesOf } from "../query/HintsReferences.js"
-import { reportCaller, reportScope, reportTables } from "./RequestAnnotations.js"
+import { statementWord } from "../query/SqlTokens.js"
+import { reportCaller, reportExplain, reportScope, reportTables } from "./RequestAnnotations.js"
 
 export const reportingAuthenticator = <E, R>(live: Layer.Layer<Authenticator, E, R>) =>
   Layer.effect(
@@ -41,7 +42,12 @@ export const reportingQueryRunner = <E, R>(live: Layer.Layer<QueryRunner, E, R>)
         ...inner,
         run: (scope, database, statement) =>
           Effect.zipRight(
-            reportTables(referencesOf(statement.sql).tables.map((t) => t.table)),
+            Effect.zipRight(
+              reportTables(referencesOf(statement.sql).tables.map((t) => t.table)),
+              statementWord(statement.sql)?.text.toLowerCase() === "explain"
+                ? reportExplain
+                : Effect.void
+            ),
             inner.run(scope, database, statement)
           )
       })

@@ -17,7 +17,7 @@
 import { Effect } from "effect"
 import { Forbidden, QueryRefused } from "../../domain/Errors.js"
 import { READ_ONLY_HINT } from "./QueryErrors.js"
-import { tokens } from "./SqlTokens.js"
+import { statementWord, tokens } from "./SqlTokens.js"
 import type { Token } from "./SqlTokens.js"
 import { callRefusal } from "./catalog/Callables.js"
 import type { CallRefusal } from "./catalog/Callables.js"
@@ -61,7 +61,7 @@ const WRITING_STATEMENTS = new Set(
 
 /** The statement's kind when it is one that writes (or otherwise does not only read). */
 export const refusedStatement = (sql: string): string | undefined => {
-  const first = tokens(sql).find((token) => token.text !== "(")
+  const first = statementWord(sql)
   return first !== undefined && WRITING_STATEMENTS.has(first.text.toLowerCase())
     ? first.text.toUpperCase()
     : undefined
@@ -88,7 +88,7 @@ const editDistance = (a: string, b: string): number => {
  * the reading statement it is closest to; `undefined` for any other SQL.
  */
 export const unknownStatement = (sql: string): QueryRefused | undefined => {
-  const first = tokens(sql).find((token) => token.text !== "(")
+  const first = statementWord(sql)
   const word = first?.text.toLowerCase()
   if (word !== undefined && (STATEMENTS.has(word) || WRITING_STATEMENTS.has(word))) return undefined
   const closest = [...STATEMENTS].find((statement) => editDistance(statement, word ?? "") <= 2)

@@ -156,6 +156,13 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       expect(query.status, query.text).toBe(200)
       expect(query.headers.get("x-service-hints")).not.toBeNull()
 
+      const explain = yield* call(server, "POST", "/v1/query", {
+        token: admin,
+        body: { sql: "EXPLAIN SELECT 1" },
+        headers: { "user-agent": "contract-explain" }
+      })
+      expect(explain.status, explain.text).toBe(200)
+
       const failing = yield* call(server, "POST", "/v1/query", {
         token: admin,
         body: { sql: "SELECT * FROM missing_table" },
@@ -393,6 +400,7 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
           ["search=type:insert", ["contract-insert-2", "contract-insert"]],
           ["search=type:describe", ["contract-describe"]],
+          ["search=type:explain", ["contract-explain"]],
           ["search=type:select", ["contract-secret", "contract-fail", "contract-query"]],
           [
             "search=table:events",
@@ -409,7 +417,13 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           ],
           ["host=no-such-host", []],
           ["log_databases=default&search=type:insert", ["contract-insert-2", "contract-insert"]],
-          ["log_databases=other", []]
+          ["log_databases=other", []],
+          // The selector every client sends is not a filter: the log stays the cluster's.
+          ["database=default&search=type:describe", ["contract-describe"]],
+          [
+            "organization=default&cluster=default&database=default&search=type:explain",
+            ["contract-explain"]
+          ]
         ]
         for (const [query, expected] of cases) {
           const page = yield* cliLogs(server, admin, `${since}&${query}`)
@@ -435,6 +449,10 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           ["search=table:", "table:"],
           ["project=default", "'project'"]
         ]
+        // A selected database must exist, as on every data endpoint.
+        const missing = yield* call(server, "GET", "/v1/logs?database=nosuch", { token: admin })
+        expect(missing.status, missing.text).toBe(404)
+        expect(missing.json).toMatchObject({ message: expect.stringContaining("nosuch") })
         for (const [query, named] of cases) {
           const reply = yield* call(server, "GET", `/v1/logs?${query}`, {
             token: admin,

@@ -26,8 +26,12 @@ export const clientVersionOf = (
 
 const TABLE_ROUTE = "/v1/tables/{table}"
 
-export const requestTypeOf = (method: string, route: string | null): RequestType => {
-  if (method === "POST" && route === "/v1/query") return "select"
+export const requestTypeOf = (
+  method: string,
+  route: string | null,
+  explain: boolean
+): RequestType => {
+  if (method === "POST" && route === "/v1/query") return explain ? "explain" : "select"
   if (route !== TABLE_ROUTE) return ""
   return method === "POST" ? "insert" : method === "GET" ? "describe" : ""
 }

@@ -112,7 +112,7 @@ const toRecord = (o: Observed) => {
       error_code: error?.error ?? null,
       error_message: clip(error?.message, 8192),
       error_hint: clip(error?.hint, 8192),
-      request_type: requestTypeOf(request.method, o.route),
+      request_type: requestTypeOf(request.method, o.route, a.explain),
       tables: (routeTable === undefined ? a.tables : [routeTable, ...a.tables]).map(redactText),
       has_hints: response.headers[HINTS_HEADER] !== undefined
       // Every field is built here with its type; skip re-validating on the request path.
