@@ -14,7 +14,7 @@ const isolated = [
   "test/otlp/grpcAlone.test.ts",
   "test/identity/users.test.ts",
   "test/clusters/metricsSampler.test.ts",
-  "test/logs/retention.test.ts",
+  "test/requestlog/retention.test.ts",
   "test/spl/search.test.ts",
   "test/spl/pipeline.test.ts",
   "test/spl/safety.test.ts",

@@ -38,13 +38,13 @@ import { EventCollectorLive } from "../src/hec/EventCollectorLive.js"
 import { IngestWriterLive } from "../src/ingest/IngestWriterLive.js"
 import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
 import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
-import { RequestLogQueue } from "../src/logs/RequestLogQueue.js"
-import { RequestLogStore } from "../src/logs/RequestLogStore.js"
+import { RequestLogQueue } from "../src/requestlog/RequestLogQueue.js"
+import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
 import {
   reportingAuthenticator,
   reportingAuthorization,
   reportingQueryRunner
-} from "../src/logs/ScopeReporting.js"
+} from "../src/requestlog/ScopeReporting.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { PromQLLive } from "../src/metrics/PromQLLive.js"
 import { OtlpSeriesLive } from "../src/metrics/otlp/OtlpSeriesLive.js"
@@ -58,7 +58,7 @@ import { SplCompilerLive } from "../src/spl/SplCompilerLive.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TableEvents } from "../src/tables/TableEvents.js"
 import { TableLocks } from "../src/tables/TableLocks.js"
-import { EventTransformsLive } from "../src/transforms/EventTransformsLive.js"
+import { EventTransformsLive } from "../src/eventtransforms/EventTransformsLive.js"
 
 /** The control plane's records. */
 export const RepositoriesLive = Layer.mergeAll(

@@ -13,7 +13,7 @@ import { IdlingLive } from "../src/clusters/Idling.js"
 import { MetricsSamplerLive } from "../src/clusters/usage/MetricsSampler.js"
 import { MetricsStore } from "../src/clusters/usage/MetricsStore.js"
 import { ensureEngineDatabases } from "../src/databases/EnsureEngineDatabases.js"
-import { RetentionLive } from "../src/logs/Retention.js"
+import { RetentionLive } from "../src/requestlog/Retention.js"
 
 const BootLive = Layer.effectDiscard(
   Effect.gen(function* () {

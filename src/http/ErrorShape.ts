@@ -26,7 +26,7 @@ import {
 } from "../../domain/Errors.js"
 import { EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
-import { mediaType } from "./ContentType.js"
+import { mediaType } from "../body/ContentType.js"
 import { errorResponse } from "./errorResponse.js"
 import { BODY_TOO_LARGE } from "./RequestBody.js"
 

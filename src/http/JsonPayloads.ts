@@ -19,7 +19,7 @@ import {
 import { Effect, Option, Stream } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { BadRequest, UnsupportedMediaType } from "../../domain/Errors.js"
-import { nestsTooDeep, tooDeepMessage } from "./JsonNesting.js"
+import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
 const MULTIPART = "multipart/form-data"

@@ -17,8 +17,8 @@ import { IncomingMessage } from "node:http"
 import type { Hash } from "node:crypto"
 import type { Readable } from "node:stream"
 import type { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
-import type { Compression } from "./Decompress.js"
-import { compressionNamed, decompress } from "./Decompress.js"
+import type { Compression } from "../body/Decompress.js"
+import { compressionNamed, decompress } from "../body/Decompress.js"
 
 export interface BodyRules {
   readonly limit: number

@@ -5,7 +5,7 @@
 import { HttpServerResponse, UrlParams } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { mediaType } from "../http/ContentType.js"
+import { mediaType } from "../body/ContentType.js"
 import { codePage } from "./DeviceLoginPage.js"
 
 export const PAGE_PATH = "/v1/auth/cli/device"

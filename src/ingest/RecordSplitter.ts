@@ -6,7 +6,7 @@
  * an object) the engine reports; `locate` turns its row number back into a line.
  */
 
-import { MAX_JSON_DEPTH, tooDeepMessage } from "../http/JsonNesting.js"
+import { MAX_JSON_DEPTH, tooDeepMessage } from "../body/JsonNesting.js"
 
 export interface Chunk {
   readonly parts: ReadonlyArray<Uint8Array>

@@ -11,7 +11,7 @@ import { TransformedIngest } from "../../domain/TransformedIngest.js"
 import type { TransformPayload } from "../../domain/TransformedIngest.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { makeOtlpTransformInsert } from "../otlp/OtlpTransformInsert.js"
-import { makeEventTransformInsert } from "../transforms/EventTransformInsert.js"
+import { makeEventTransformInsert } from "../eventtransforms/EventTransformInsert.js"
 
 export const TransformedIngestLive = Layer.effect(
   TransformedIngest,

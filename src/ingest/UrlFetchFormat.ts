@@ -4,7 +4,7 @@
  */
 import { Either } from "effect"
 import { BadRequest } from "../../domain/Errors.js"
-import { mediaType } from "../http/ContentType.js"
+import { mediaType } from "../body/ContentType.js"
 
 export type UrlFileFormat = "json" | "ndjson" | "csv" | "tsv" | "parquet"
 export type UrlCompression = "gzip" | "zstd"

@@ -17,7 +17,7 @@ import {
   rewriteMetricIds,
   rewriteTraceIds
 } from "./OtlpJsonIds.js"
-import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
+import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
 import { quoteLongIntegers } from "./OtlpJsonText.js"
 
 export type OtlpSignal = "traces" | "logs" | "metrics"

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Either, Stream } from "effect"
 import { gzipSync } from "node:zlib"
-import { decompress, inflateIfGzip } from "../../src/http/Decompress.js"
+import { decompress, inflateIfGzip } from "../../src/body/Decompress.js"
 import { rawFrame, rleFrame } from "../support/zstdFrames.js"
 
 const MIB = 1024 * 1024

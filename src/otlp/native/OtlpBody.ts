@@ -7,7 +7,7 @@
 import type { Readable } from "node:stream"
 import { Effect } from "effect"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../domain/Errors.js"
-import { mediaType } from "../../http/ContentType.js"
+import { mediaType } from "../../body/ContentType.js"
 import type { BodyRules } from "../../http/RequestBody.js"
 import { readWhole } from "../../http/RequestBody.js"
 

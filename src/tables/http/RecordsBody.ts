@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { UnsupportedMediaType } from "../../../domain/Errors.js"
 import type { Records, RecordsFormat } from "../../../domain/IngestWriter.js"
-import { mediaType } from "../../http/ContentType.js"
+import { mediaType } from "../../body/ContentType.js"
 import type { BodyError, BodyRules } from "../../http/RequestBody.js"
 import { checkDeclaredLength, decodedBody, requestBytes } from "../../http/RequestBody.js"
 

@@ -8,10 +8,10 @@ import { Effect } from "effect"
 import type { InsertTransform } from "../../../domain/api/TablesApi.js"
 import { UnsupportedMediaType } from "../../../domain/Errors.js"
 import { TransformPayload } from "../../../domain/TransformedIngest.js"
-import { mediaType } from "../../http/ContentType.js"
+import { mediaType } from "../../body/ContentType.js"
 import type { BodyRules } from "../../http/RequestBody.js"
 import { wholeBody } from "../../http/RequestBody.js"
-import { REQUEST_ID_HEADER } from "../../transforms/http/DeliveryStreamErrors.js"
+import { REQUEST_ID_HEADER } from "../../eventtransforms/http/DeliveryStreamErrors.js"
 
 export const COMMON_ATTRIBUTES_HEADER = "x-amz-firehose-common-attributes"
 

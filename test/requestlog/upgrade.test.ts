@@ -6,9 +6,9 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
-import { toLogEntry } from "../../src/logs/LogRecord.js"
-import { parseSearch } from "../../src/logs/LogSearch.js"
-import { RequestLogStore } from "../../src/logs/RequestLogStore.js"
+import { toLogEntry } from "../../src/requestlog/LogRecord.js"
+import { parseSearch } from "../../src/requestlog/LogSearch.js"
+import { RequestLogStore } from "../../src/requestlog/RequestLogStore.js"
 import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
 import { ClusterId, OrganizationId } from "../../domain/Ids.js"
 

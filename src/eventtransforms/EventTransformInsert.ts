@@ -17,7 +17,7 @@ import {
   EventTransforms
 } from "../../domain/EventTransforms.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
-import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
+import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
 import type { IngestWriter } from "../../domain/IngestWriter.js"
 import type { TransformOutcome, TransformPayload } from "../../domain/TransformedIngest.js"
 

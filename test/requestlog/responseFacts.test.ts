@@ -5,8 +5,8 @@ import { Chunk, Effect, Stream } from "effect"
 import { Conflict, NotFound } from "../../domain/Errors.js"
 import { errorResponse } from "../../src/http/errorResponse.js"
 import { ResponseError } from "../../src/http/ResponseError.js"
-import { countStreamedBytes, responseSize } from "../../src/logs/http/ResponseFacts.js"
-import type { ResponseBytes } from "../../src/logs/http/ResponseFacts.js"
+import { countStreamedBytes, responseSize } from "../../src/requestlog/http/ResponseFacts.js"
+import type { ResponseBytes } from "../../src/requestlog/http/ResponseFacts.js"
 
 const encoder = new TextEncoder()
 

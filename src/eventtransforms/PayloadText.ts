@@ -1,7 +1,7 @@
 /** A whole payload (plain or gzip) as UTF-8 text, for the formats that read one body. */
 import { Effect, Either } from "effect"
 import { BadRequest, PayloadTooLarge } from "../../domain/Errors.js"
-import { inflateIfGzip, tooDense } from "../http/Decompress.js"
+import { inflateIfGzip, tooDense } from "../body/Decompress.js"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 

@@ -1,7 +1,7 @@
 /** The `search` parameter of `GET /v1/logs`: free text and tokens (pure function). */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { parseSearch } from "../../src/logs/LogSearch.js"
+import { parseSearch } from "../../src/requestlog/LogSearch.js"
 
 const parsed = (search: string) => Either.getOrThrow(parseSearch(search))
 

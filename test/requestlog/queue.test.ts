@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
-import { LogRecord } from "../../src/logs/LogRecord.js"
-import { RequestLogQueue } from "../../src/logs/RequestLogQueue.js"
-import { RequestLogStore } from "../../src/logs/RequestLogStore.js"
+import { LogRecord } from "../../src/requestlog/LogRecord.js"
+import { RequestLogQueue } from "../../src/requestlog/RequestLogQueue.js"
+import { RequestLogStore } from "../../src/requestlog/RequestLogStore.js"
 
 const record = (i: number) =>
   new LogRecord({

@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { gzipSync } from "node:zlib"
 import { EventTransforms } from "../../domain/EventTransforms.js"
-import { EventTransformsLive } from "../../src/transforms/EventTransformsLive.js"
+import { EventTransformsLive } from "../../src/eventtransforms/EventTransformsLive.js"
 import { auditEvent } from "./fixtures.js"
 
 const MAX = 1024 * 1024

@@ -10,7 +10,7 @@ import {
   DeliveryStreamContext,
   EventTransforms
 } from "../../domain/EventTransforms.js"
-import { EventTransformsLive } from "../../src/transforms/EventTransformsLive.js"
+import { EventTransformsLive } from "../../src/eventtransforms/EventTransformsLive.js"
 import { b64, batch, controlMessage, gzB64, subscription } from "./fixtures.js"
 
 const MAX = 1024 * 1024

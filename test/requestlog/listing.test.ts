@@ -5,8 +5,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect } from "effect"
-import { levelOf, LogRecord } from "../../src/logs/LogRecord.js"
-import { RequestLogStore } from "../../src/logs/RequestLogStore.js"
+import { levelOf, LogRecord } from "../../src/requestlog/LogRecord.js"
+import { RequestLogStore } from "../../src/requestlog/RequestLogStore.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { listLogs } from "./helpers.js"
 import { otherCluster } from "../support/otherCluster.js"

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, TestClock } from "effect"
 import { sluiceConfig } from "../../src/config/SluiceConfig.js"
-import { PRUNE_INTERVAL, pruneForever } from "../../src/logs/Retention.js"
+import { PRUNE_INTERVAL, pruneForever } from "../../src/requestlog/Retention.js"
 
 describe("request log retention", () => {
   it.effect("prunes at start and then once per interval, with the current time", () =>

@@ -3,7 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { gzipSync } from "node:zlib"
 import { EventTransforms } from "../../domain/EventTransforms.js"
-import { EventTransformsLive } from "../../src/transforms/EventTransformsLive.js"
+import { EventTransformsLive } from "../../src/eventtransforms/EventTransformsLive.js"
 import { controlMessage, subscription } from "./fixtures.js"
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))

@@ -3,7 +3,7 @@
  * or object member, so a record keeps its exact text (big integers, number formatting)
  * instead of being parsed and serialised again. Only for valid JSON.
  */
-import { nestsTooDeep, tooDeepMessage } from "../http/JsonNesting.js"
+import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
