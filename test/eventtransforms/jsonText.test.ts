@@ -3,7 +3,12 @@
  * texts are found past strings holding brackets, quotes and escapes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { arrayElements, memberText, oneLine, withMembers } from "../../src/eventtransforms/JsonText.js"
+import {
+  arrayElements,
+  memberText,
+  oneLine,
+  withMembers
+} from "../../src/eventtransforms/JsonText.js"
 
 const tricky = [
   { s: 'a "quoted" ] } [ { string', n: 12345678901234567890 },

@@ -1,6 +1,11 @@
 /** What the request log keeps of bodies and query strings (pure functions). */
 import { describe, expect, it } from "@effect/vitest"
-import { redactBody, redactHeaders, redactQuery, redactText } from "../../src/requestlog/Redaction.js"
+import {
+  redactBody,
+  redactHeaders,
+  redactQuery,
+  redactText
+} from "../../src/requestlog/Redaction.js"
 
 const key = "rt_" + "A1b2C3d4".repeat(5)
 // A session token's shape: base64url JSON header and payload, then a signature.
