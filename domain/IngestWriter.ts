@@ -55,19 +55,39 @@ export interface ExportOutcome {
 export type WriteFailure = MalformedRecords | InsertTokenReused | Conflict | Unavailable
 
 /**
+ * What a table of a database is, for the way rows go into it: `absent`; `records`, the
+ * schemaless layout every insert of records makes (events too); the OTLP app's typed
+ * tables (`otlp-traces`, `otlp-logs`, `otlp-metrics` the view over the metric tables,
+ * `otlp-metric-points` one of those); `fixed`, any other table of columns of its own.
+ */
+export const TableKind = Schema.Literal(
+  "absent",
+  "records",
+  "otlp-traces",
+  "otlp-logs",
+  "otlp-metrics",
+  "otlp-metric-points",
+  "fixed"
+)
+export type TableKind = typeof TableKind.Type
+
+/**
  * Writes into a cluster's tables; a table is created on first insert. A write is all or
  * nothing: a failed one leaves the table as it was.
  */
 export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
   IngestWriter,
   {
-    /** Streams `records` into the schemaless `table`; the body is never held whole. */
+    /**
+     * Streams `records` into the schemaless `table`; the body is never held whole.
+     * `BadRequest`: the table has another layout (`TableKind`), and nothing is read.
+     */
     readonly insertRecords: <E>(
       scope: ClusterScope,
       database: DatabaseName,
       table: TableName,
       records: Records<E>
-    ) => Effect.Effect<InsertOutcome, E | WriteFailure>
+    ) => Effect.Effect<InsertOutcome, E | WriteFailure | BadRequest>
     /**
      * Inserts rows a transform flattened (JSON object texts, one line each). The token's
      * hash is taken over the rows, so a retried batch whose envelope changed still matches.
@@ -78,7 +98,7 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       table: TableName,
       rows: ReadonlyArray<string>,
       token: string | undefined
-    ) => Effect.Effect<InsertOutcome, WriteFailure>
+    ) => Effect.Effect<InsertOutcome, WriteFailure | BadRequest>
     /**
      * Stores events in `table` in the events layout: `_time`, `_raw` and the metadata as
      * typed columns the table is ordered by time on, and each event's fields queryable
@@ -92,6 +112,12 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       table: TableName,
       events: ReadonlyArray<SplEvent>
     ) => Effect.Effect<InsertOutcome, WriteFailure>
+    /** What `table` is now, so a caller can choose how its rows go in. */
+    readonly tableKind: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName
+    ) => Effect.Effect<TableKind, Conflict | Unavailable>
     /**
      * Flattens an OTLP export into the collector exporter's typed tables (`table`, or
      * `table_gauge`… and the view `table` over them for metrics), as the OTLP app's

@@ -45,8 +45,8 @@ export const LoadEvent = Schema.Union(
   Schema.TaggedStruct("Failed", { error: LoadFailure }),
   /** Cancelled by its query id (`Started`). */
   Schema.TaggedStruct("Cancelled", {}),
-  /** Broke on our side. */
-  Schema.TaggedStruct("Crashed", {})
+  /** Broke on our side: the service's log has the cause under `traceId`. */
+  Schema.TaggedStruct("Crashed", { traceId: Schema.String })
 )
 export type LoadEvent = typeof LoadEvent.Type
 

@@ -18,12 +18,14 @@ import type {
   HashedToken,
   InsertTarget
 } from "./BodyInsertRequest.js"
+import { tableKind } from "./BodyInsertRequest.js"
 import { insertDirect } from "./DirectInsert.js"
 import { splitFailure } from "./InsertRefusals.js"
 import type { MalformedRecords } from "../../domain/Errors.js"
 import { RecordSplitter } from "./RecordSplitter.js"
 import type { Chunk as RecordChunk } from "./RecordSplitter.js"
 import { insertStaged } from "./StagedInsert.js"
+import { refuseOtherLayout } from "./TableKindRefusal.js"
 import { lookAheadPull, pullIterator } from "../stream/LookAhead.js"
 import type { Pull } from "../stream/LookAhead.js"
 
@@ -41,6 +43,8 @@ const insertChunks = <E>(
   records: () => number
 ) =>
   Effect.gen(function* () {
+    const kind = yield* tableKind(dependencies, target.engine, target.database, target.table)
+    yield* refuseOtherLayout(target.table, kind)
     // A body of one chunk goes in as one statement, once the body has ended (so all of
     // it was checked). A longer body's first chunk is full (not its last): it starts into
     // the staging table at once, while the rest of the body is still arriving.

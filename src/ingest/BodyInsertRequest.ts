@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import type { Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { InsertTokenReused } from "../../domain/Errors.js"
-import type { InsertToken } from "../../domain/IngestWriter.js"
+import type { InsertToken, TableKind } from "../../domain/IngestWriter.js"
 import * as InsertTokens from "../tables/InsertTokens.js"
 import type * as Layout from "../tables/Layout.js"
 import type { SchemalessTables } from "../tables/SchemalessTables.js"
@@ -37,6 +37,21 @@ export interface BodyInsertDependencies {
 }
 
 export type { HashedToken } from "../tables/InsertTokens.js"
+
+/**
+ * What `table` is: a table this process has inserted records into is known to be of the
+ * records layout (its columns are cached, and only a drop forgets them), so most inserts
+ * ask the engine nothing.
+ */
+export const tableKind = (
+  { tables, locks }: BodyInsertDependencies,
+  engine: AnalyticalEngine,
+  database: string,
+  table: string
+): Effect.Effect<TableKind> =>
+  locks.stateOf(database, table).columns !== undefined
+    ? Effect.succeed("records")
+    : Effect.orDie(tables.kindOf(engine, database, table))
 
 /**
  * The count of the insert that used `hashed`'s token with the same body (insert nothing

@@ -19,6 +19,7 @@ import { SchemalessTables } from "../tables/SchemalessTables.js"
 import { TableEvents } from "../tables/TableEvents.js"
 import { TableLocks } from "../tables/TableLocks.js"
 import * as BodyInsert from "./BodyInsert.js"
+import * as BodyInsertRequest from "./BodyInsertRequest.js"
 import { eventChunks } from "./EventRows.js"
 import { rowsToken } from "./RowsBody.js"
 
@@ -97,8 +98,22 @@ export const IngestWriterLive = Layer.effect(
           count
         )
         return { inserted }
-      }).pipe(Effect.withSpan("IngestWriter.insertEvents"))
+      }).pipe(
+        // The collector's table is made in the events layout; one of another layout under
+        // its name is not the sender's to fix.
+        Effect.catchTag("BadRequest", (error) => Effect.die(error)),
+        Effect.withSpan("IngestWriter.insertEvents")
+      )
     }
+
+    const tableKind = Effect.fn("IngestWriter.tableKind")(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      table: TableName
+    ) {
+      const where = yield* target(scope, database)
+      return yield* BodyInsertRequest.tableKind(dependencies, where.engine, where.database, table)
+    })
 
     const insertOtlp = Effect.fn("IngestWriter.insertExport")(function* (
       scope: ClusterScope,
@@ -110,6 +125,12 @@ export const IngestWriterLive = Layer.effect(
       return yield* insertExport(transforms, where.engine, where.database, table, request)
     })
 
-    return IngestWriter.of({ insertRecords, insertRows, insertEvents, insertExport: insertOtlp })
+    return IngestWriter.of({
+      insertRecords,
+      insertRows,
+      insertEvents,
+      tableKind,
+      insertExport: insertOtlp
+    })
   })
 )

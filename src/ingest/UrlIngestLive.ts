@@ -4,7 +4,7 @@
  * address, a bad URL or an unknown format fails the call; after that a load with
  * progress reports `Started`, `Progress` each second, and how it ended.
  */
-import { Cause, Effect, Exit, Fiber, Layer, Schedule, Scope, Stream } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Option, Schedule, Scope, Stream } from "effect"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import { Engines } from "../../domain/Engine.js"
 import type { DatabaseName, TableName } from "../../domain/Ids.js"
@@ -20,11 +20,25 @@ import { fetchUrl } from "./UrlFetch.js"
 import { detectKind } from "./UrlFetchFormat.js"
 import type { LoadCounters } from "./UrlFetchLoad.js"
 import { loadFetched } from "./UrlFetchLoad.js"
+import { refuseOtherLayout } from "./TableKindRefusal.js"
 
-const ended = (cause: Cause.Cause<LoadFailure>): LoadEvent => {
+/**
+ * How a load ended. A defect is logged with a trace id that its event carries, as the
+ * HTTP edge does for a request's: the answer has started, so the edge never sees it.
+ */
+const ended = (cause: Cause.Cause<LoadFailure>): Effect.Effect<LoadEvent> => {
   const failure = Cause.failureOption(cause)
-  if (failure._tag === "Some") return { _tag: "Failed", error: failure.value }
-  return Cause.isInterruptedOnly(cause) ? { _tag: "Cancelled" } : { _tag: "Crashed" }
+  if (failure._tag === "Some") return Effect.succeed({ _tag: "Failed", error: failure.value })
+  if (Cause.isInterruptedOnly(cause)) return Effect.succeed({ _tag: "Cancelled" })
+  return Effect.gen(function* () {
+    const span = yield* Effect.option(Effect.currentSpan)
+    const traceId = Option.match(span, {
+      onNone: () => crypto.randomUUID().replaceAll("-", ""),
+      onSome: (s) => s.traceId
+    })
+    yield* Effect.logError("URL load failed", cause).pipe(Effect.annotateLogs("trace_id", traceId))
+    return { _tag: "Crashed", traceId } as const
+  })
 }
 
 export const UrlIngestLive = Layer.effect(
@@ -53,6 +67,9 @@ export const UrlIngestLive = Layer.effect(
       const engine = yield* engines
         .forCluster(scope.clusterId)
         .pipe(Effect.mapError(engineAccessError))
+      // Before the fetch, so that a load into a table of another layout is a refusal, not
+      // a stream that ends in one.
+      yield* refuseOtherLayout(table, yield* writer.tableKind(scope, database, table))
       const fetchScope = yield* Scope.make()
       const close = Scope.close(fetchScope, Exit.void)
       const { fetched, kind } = yield* Effect.gen(function* () {
@@ -124,7 +141,7 @@ export const UrlIngestLive = Layer.effect(
                 writtenRows: inserted,
                 readBytes: counters.readBytes
               })),
-              Effect.catchAllCause((cause) => Effect.succeed(ended(cause)))
+              Effect.catchAllCause(ended)
             )
           )
           const started: LoadEvent = { _tag: "Started", queryId, format: kind.format }

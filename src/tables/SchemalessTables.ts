@@ -5,6 +5,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
+import type { TableKind } from "../../domain/IngestWriter.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { TableEvents } from "./TableEvents.js"
@@ -29,6 +30,23 @@ const ColumnKindRow = Schema.Struct({
   default_kind: Schema.String
 })
 
+const ColumnName = Schema.Struct({ name: Schema.String })
+
+// Columns only the OTLP app's tables have together (src/otlp/OtlpTableDdl.ts, MetricsView.ts).
+const has = (names: ReadonlySet<string>, ...wanted: ReadonlyArray<string>) =>
+  wanted.every((name) => names.has(name))
+
+/** A table's kind by the names of its columns; a table has at least one. */
+export const kindOfColumns = (names: ReadonlySet<string>): TableKind => {
+  if (names.size === 0) return "absent"
+  if (names.has(Layout.RAW_COLUMN)) return "records"
+  if (has(names, "TraceId", "SpanId", "SpanName", "Duration")) return "otlp-traces"
+  if (has(names, "SeverityText", "Body", "LogAttributes")) return "otlp-logs"
+  if (has(names, "MetricName", "MetricType")) return "otlp-metrics"
+  if (has(names, "MetricName", "TimeUnix")) return "otlp-metric-points"
+  return "fixed"
+}
+
 const tablesSql = (database: string, table?: string) =>
   "SELECT name, comment, total_rows, total_bytes FROM system.tables " +
   `WHERE database = ${quoteString(database)}` +
@@ -52,6 +70,21 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
       ) {
         const all = yield* EngineSql.rows(engine, TableRow, tablesSql(database))
         return all.filter((row) => !Layout.isInternalTable(row.name)).map(summaryOf)
+      }),
+
+      /** What the table is (`TableKind`), told by its columns. */
+      kindOf: Effect.fn("SchemalessTables.kindOf")(function* (
+        engine: AnalyticalEngine,
+        database: string,
+        table: string
+      ) {
+        const columns = yield* EngineSql.rows(
+          engine,
+          ColumnName,
+          "SELECT name FROM system.columns " +
+            `WHERE database = ${quoteString(database)} AND table = ${quoteString(table)}`
+        )
+        return kindOfColumns(new Set(columns.map((column) => column.name)))
       }),
 
       describe: Effect.fn("SchemalessTables.describe")(function* (

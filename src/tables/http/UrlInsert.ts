@@ -52,8 +52,8 @@ export const eventLine = (event: LoadEvent): Uint8Array => {
       return line({
         type: "error",
         error: "internal",
-        message: "The insert failed on our side.",
-        hint: "Retry; if it keeps failing, report it."
+        message: `Internal error (trace id ${event.traceId}).`,
+        hint: "Retry later; if it persists, report the trace id."
       })
   }
 }
