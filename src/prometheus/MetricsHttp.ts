@@ -25,7 +25,7 @@ import {
 } from "../../domain/PromQL.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
 import { wholeBody } from "../http/RequestBody.js"
-import type { BodyRules } from "../http/RequestBody.js"
+import type { BodyRules } from "../body/ReadableBody.js"
 import type { ApiParams } from "./http/Params.js"
 import {
   formParams,

@@ -1,6 +1,6 @@
 /** The limits of an insert's body (`SLUICE_MAX_INSERT_BYTES`) and how a refusal reads. */
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
-import type { BodyRules } from "../http/RequestBody.js"
+import type { BodyRules } from "../body/ReadableBody.js"
 
 export const insertBodyRules = (limit: number): BodyRules => ({
   limit,

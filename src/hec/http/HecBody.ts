@@ -4,7 +4,7 @@
  * Its refusals become the protocol's code 6 in the adapter.
  */
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../domain/Errors.js"
-import type { BodyRules } from "../../http/RequestBody.js"
+import type { BodyRules } from "../../body/ReadableBody.js"
 
 export const HEC_BODY_LIMIT = 100 * 1024 * 1024
 

@@ -8,8 +8,8 @@ import type { Readable } from "node:stream"
 import { Effect } from "effect"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../domain/Errors.js"
 import { mediaType } from "../../body/ContentType.js"
-import type { BodyRules } from "../../http/RequestBody.js"
-import { readWhole } from "../../http/RequestBody.js"
+import type { BodyRules } from "../../body/ReadableBody.js"
+import { readWhole } from "../../body/ReadableBody.js"
 
 export const OTLP_BODY_LIMIT = 100 * 1024 * 1024
 

@@ -9,8 +9,9 @@ import { createHash } from "node:crypto"
 import { UnsupportedMediaType } from "../../../domain/Errors.js"
 import type { Records, RecordsFormat } from "../../../domain/IngestWriter.js"
 import { mediaType } from "../../body/ContentType.js"
-import type { BodyError, BodyRules } from "../../http/RequestBody.js"
-import { checkDeclaredLength, decodedBody, requestBytes } from "../../http/RequestBody.js"
+import type { BodyError, BodyRules } from "../../body/ReadableBody.js"
+import { decodedBody } from "../../body/ReadableBody.js"
+import { checkDeclaredLength, requestBytes } from "../../http/RequestBody.js"
 
 const JSON_TYPES = ["", "application/json", "text/json"]
 const LINE_TYPES = [

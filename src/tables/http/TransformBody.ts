@@ -9,7 +9,7 @@ import type { InsertTransform } from "../../../domain/api/TablesApi.js"
 import { UnsupportedMediaType } from "../../../domain/Errors.js"
 import { TransformPayload } from "../../../domain/TransformedIngest.js"
 import { mediaType } from "../../body/ContentType.js"
-import type { BodyRules } from "../../http/RequestBody.js"
+import type { BodyRules } from "../../body/ReadableBody.js"
 import { wholeBody } from "../../http/RequestBody.js"
 import { REQUEST_ID_HEADER } from "../../eventtransforms/http/DeliveryStreamErrors.js"
 

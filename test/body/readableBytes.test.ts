@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import { PassThrough } from "node:stream"
 import { BadRequest } from "../../domain/Errors.js"
-import { readableBytes } from "../../src/http/RequestBody.js"
+import { readableBytes } from "../../src/body/ReadableBody.js"
 
 const unreadable = new BadRequest({ message: "The body could not be read.", hint: "Retry." })
 const text = (chunks: Chunk.Chunk<Uint8Array>) =>
