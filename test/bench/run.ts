@@ -3,6 +3,7 @@
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
 import { cli } from "./cli.js"
+import { footprint } from "./footprint.js"
 import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
@@ -21,7 +22,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   login,
   spl,
   metrics,
-  cli
+  cli,
+  footprint
 }
 
 const wanted = process.argv.slice(2)
