@@ -10,16 +10,9 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-
-const require = createRequire(import.meta.url)
-
-const nodeModules = () => {
-  const esbuild = require.resolve("esbuild")
-  return esbuild.slice(0, esbuild.lastIndexOf(`${path.sep}node_modules${path.sep}`) + 13)
-}
+import { cacheDirectory } from "./CacheDirectory.js"
 
 const sourceFiles = (root: string): Array<string> =>
   fs
@@ -43,13 +36,20 @@ const bundleKey = (entry: string) => {
   return createHash("sha256").update(inputs.sort().join("\n")).digest("hex").slice(0, 16)
 }
 
+// In pieces: the service's own bundle (`src/start.mjs`) gives each module its location by
+// rewriting that expression wherever it appears.
+const requireBanner = [
+  "import { createRequire as __sluiceRequire } from 'node:module';",
+  `const require = __sluiceRequire(${["import", "meta", "url"].join(".")});`
+].join(" ")
+
 /**
  * The bundle of `entry` (an absolute path), as `<name>-<key>.mjs`; `external` packages
  * stay imports (native code, or packages that load files next to their modules).
  */
 export const bundleOf = (entry: string, name: string, external: ReadonlyArray<string>) =>
   Effect.tryPromise(async () => {
-    const dir = path.join(nodeModules(), ".cache", "sluice")
+    const dir = cacheDirectory()
     const file = path.join(dir, `${name}-${bundleKey(entry)}.mjs`)
     if (fs.existsSync(file)) return file
     const esbuild = await import("esbuild")
@@ -63,9 +63,7 @@ export const bundleOf = (entry: string, name: string, external: ReadonlyArray<st
       logLevel: "silent",
       external: [...external],
       // Bundled CommonJS packages call `require`, which an ES module does not have.
-      banner: {
-        js: "import { createRequire as __sluiceRequire } from 'node:module'; const require = __sluiceRequire(import.meta.url);"
-      }
+      banner: { js: requireBanner }
     })
     fs.mkdirSync(dir, { recursive: true })
     // Written aside, then renamed: another process may be writing the same bundle.

@@ -11,6 +11,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as DataDirectory from "../config/DataDirectory.js"
 import * as SocketDirectory from "../sockets/SocketDirectory.js"
+import * as ControlPlaneTemplate from "./ControlPlaneTemplate.js"
 import * as DataDirLock from "./DataDirLock.js"
 
 export { DataDirInUse } from "./DataDirLock.js"
@@ -31,6 +32,17 @@ export class EmbeddedPostgres extends Context.Tag("sluice/store/EmbeddedPostgres
     readonly port: number
   }
 >() {}
+
+/**
+ * PGlite's defaults size it as a database server: 128 MB of shared buffers, all of it
+ * touched at start, in a process that also serves HTTP. The control plane's working set
+ * (identities, clusters, the request log's tail) fits in far less; at 16 MB an idle
+ * service holds ~125 MB less.
+ */
+const startParams = [
+  ...PGlite.defaultStartParams,
+  ...["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB"]
+]
 
 /** The file name libpq-style clients derive from `host: <dir>, port: 5432`. */
 const SOCKET_FILE = ".s.PGSQL.5432"
@@ -60,8 +72,11 @@ export const open = Effect.fn("ControlPlane.openEmbedded")(function* (
   yield* DataDirLock.acquire(dataDir)
 
   const pgliteDirectory = path.join(dataDir, "control-plane")
+  yield* ControlPlaneTemplate.seed(pgliteDirectory)
   const db = yield* Effect.acquireRelease(
-    Effect.tryPromise(() => PGlite.create({ dataDir: pgliteDirectory })).pipe(Effect.orDie),
+    Effect.tryPromise(() => PGlite.create({ dataDir: pgliteDirectory, startParams })).pipe(
+      Effect.orDie
+    ),
     (db) => Effect.promise(() => db.close())
   )
   // PGlite sets its files' modes itself (0666 from its initial files), whatever the umask.
@@ -93,7 +108,7 @@ export const inMemory = Layer.scoped(
   EmbeddedPostgres,
   Effect.gen(function* () {
     const db = yield* Effect.acquireRelease(
-      Effect.tryPromise(() => PGlite.create()).pipe(Effect.orDie),
+      Effect.tryPromise(() => PGlite.create({ startParams })).pipe(Effect.orDie),
       (db) => Effect.promise(() => db.close())
     )
     const home = yield* Effect.acquireRelease(

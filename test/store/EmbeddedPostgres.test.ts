@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
+import * as ControlPlaneTemplate from "../../src/store/ControlPlaneTemplate.js"
 import * as EmbeddedPostgres from "../../src/store/EmbeddedPostgres.js"
 import { listeningTcpSocketsOfThisProcess, startCrashingControlPlane } from "./helpers.js"
 
@@ -80,6 +81,32 @@ describe("EmbeddedPostgres", () => {
         })
       )
       expect(fs.existsSync(socketDirectory)).toBe(false)
+    })
+  )
+
+  it.scopedLive("starts a new data dir from the install's template, with small buffers", () =>
+    Effect.gen(function* () {
+      const fresh = path.join(root, "fresh")
+      const settings = yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{ name: string; setting: string; unit: string }>`
+            SELECT name, setting, unit FROM pg_settings
+            WHERE name IN ('shared_buffers', 'wal_buffers') ORDER BY name`
+      ).pipe(Effect.provide(ControlPlaneSql.embedded({ dataDir: fresh })))
+      // 8 kB pages: 16 MB and 1 MB, where PGlite's own defaults are 128 MB and 4 MB.
+      expect(settings).toEqual([
+        { name: "shared_buffers", setting: "2048", unit: "8kB" },
+        { name: "wal_buffers", setting: "128", unit: "8kB" }
+      ])
+      const template = ControlPlaneTemplate.templateDirectory()
+      expect(fs.readFileSync(path.join(template, "PG_VERSION"), "utf8")).toBe(
+        fs.readFileSync(path.join(fresh, "control-plane", "PG_VERSION"), "utf8")
+      )
+      // Copied, so the template's files are the same as the new directory's were.
+      const system = "global/pg_control"
+      expect(fs.existsSync(path.join(template, system))).toBe(true)
+      expect(mode(path.join(fresh, "control-plane", system)) & 0o077).toBe(0)
     })
   )
 })
