@@ -6,6 +6,10 @@
  * restarts a worker that dies unexpectedly and keeps a message saying so for
  * `status.message`.
  *
+ * No worker is spawned ahead: a warm spare (chDB's library loaded, no engine) saved a
+ * start or resume about a second of loading but held ~230 MB (~60 MB of its own, the rest
+ * chDB's library) for as long as the service ran, paused clusters or none.
+ *
  * Workers are infrastructure on real time: the provisioner runs on the live clock even
  * where a test drives the rest of the service with `TestClock`.
  */
@@ -45,42 +49,15 @@ export const layer = (options: { readonly dataDir: string }) =>
       const clusterDir = (cluster: ClusterId) => path.join(options.dataDir, "clusters", cluster)
       const sockets = yield* SocketDirectory.prepare(options.dataDir, LONGEST_SOCKET_NAME)
 
-      /** A worker spawned ahead (modules loaded, no engine yet), so a start skips the load. */
-      let spare: Deferred.Deferred<WorkerProcess.IdleWorker, EngineUnavailable> | undefined
-      const prepareSpare = Effect.gen(function* () {
-        const next = yield* Deferred.make<WorkerProcess.IdleWorker, EngineUnavailable>()
-        spare = next
-        // Uninterruptible: a spawn in progress at shutdown finishes, so it can be stopped.
-        yield* Effect.forkIn(
-          Effect.uninterruptible(Deferred.complete(next, WorkerProcess.spawnIdle)),
-          layerScope
-        )
-      })
-      yield* Effect.addFinalizer(() =>
-        spare === undefined
-          ? Effect.void
-          : Deferred.await(spare).pipe(
-              Effect.flatMap((worker) => Scope.close(worker.scope, Exit.void)),
-              Effect.ignore
-            )
-      )
-      const takeWorker = Effect.gen(function* () {
-        const taken = spare
-        yield* prepareSpare
-        if (taken !== undefined) {
-          const warm = yield* Effect.either(Deferred.await(taken))
-          if (warm._tag === "Right") return warm.right
-        }
-        return yield* WorkerProcess.spawnIdle
-      })
-
       /** One worker's life: started, connected, announced, until it exits. */
       const runWorker = (spec: EngineSpec, slot: Slot) =>
         Effect.scoped(
           Effect.gen(function* () {
             const socketPath = sockets.socketPath(socketName(spec.clusterId))
-            const worker = yield* takeWorker
-            yield* Effect.addFinalizer(() => Scope.close(worker.scope, Exit.void))
+            // Uninterruptible while loading (about a second): a stop then waits, not leaks it.
+            const worker = yield* Effect.acquireRelease(WorkerProcess.spawnIdle, (worker) =>
+              Scope.close(worker.scope, Exit.void)
+            )
             yield* WorkerProcess.activate(worker, {
               dataDir: clusterDir(spec.clusterId),
               socketPath,

@@ -1,9 +1,8 @@
 /**
  * Engine worker processes. A worker is spawned idle (its modules loaded, chDB's library
  * above all), then activated for one cluster: it opens that cluster's engine and says
- * "ready". Spawning ahead lets the provisioner keep one warm spare (`WorkerCommand` says
- * what runs). Workers talk to us over their socket and use the IPC channel only for
- * these messages and to notice we went away.
+ * "ready" (`WorkerCommand` says what runs). Workers talk to us over their socket and use
+ * the IPC channel only for these messages and to notice we went away.
  */
 import { Deferred, Effect, Exit, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
