@@ -1,5 +1,5 @@
 /**
- * The README's "Embedding" program, exactly as written there, run as a user would: saved
+ * The embedding program of layers/README.md, exactly as written there, run as a user would: saved
  * under scratchpad/ and started with tsx on a fresh data directory. It must ingest and
  * read back its records without any server.
  */
@@ -12,12 +12,12 @@ import { freshDataDir } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
-/** The first TypeScript block after the README's embedding marker. */
+/** The first TypeScript block after the embedding marker of layers/README.md. */
 const readmeProgram = () => {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+  const readme = fs.readFileSync(path.join(root, "layers/README.md"), "utf8")
   const after = readme.slice(readme.indexOf("<!-- embedding-example -->"))
   const block = /```ts\n([\s\S]*?)```/.exec(after)
-  if (block === null) throw new Error("README has no embedding example")
+  if (block === null) throw new Error("layers/README.md has no embedding example")
   return block[1]!
 }
 
@@ -38,7 +38,7 @@ const run = (file: string, dataDir: string) =>
   )
 
 it.effect(
-  "the README's embedding program ingests and queries without a server",
+  "the embedding program of layers/README.md ingests and queries without a server",
   () =>
     Effect.gen(function* () {
       const file = path.join(root, "scratchpad", `embed-readme-${process.pid}.ts`)
