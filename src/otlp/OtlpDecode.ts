@@ -10,14 +10,9 @@ import type { OtlpExport } from "../../domain/OtlpModel.js"
 import { ExportLogsServiceRequestSchema } from "./gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
 import { ExportMetricsServiceRequestSchema } from "./gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
 import { ExportTraceServiceRequestSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
-import {
-  isObject,
-  NotHexId,
-  rewriteLogIds,
-  rewriteMetricIds,
-  rewriteTraceIds
-} from "./OtlpJsonIds.js"
+import { NotHexId, rewriteLogIds, rewriteMetricIds, rewriteTraceIds } from "./OtlpJsonIds.js"
 import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
+import { exportRequestOf } from "./OtlpJsonShape.js"
 import { quoteLongIntegers } from "./OtlpJsonText.js"
 
 export type OtlpSignal = "traces" | "logs" | "metrics"
@@ -54,9 +49,9 @@ const decodeJson = <Desc extends DescMessage>(
   } catch (error) {
     throw badJson(signal, messageOf(error))
   }
-  if (!isObject(parsed)) throw badJson(signal, "the top level is not a JSON object.")
+  const request = exportRequestOf(signal, parsed)
   try {
-    rewriteIds(parsed)
+    rewriteIds(request)
   } catch (error) {
     if (error instanceof NotHexId)
       throw new BadRequest({
@@ -69,7 +64,7 @@ const decodeJson = <Desc extends DescMessage>(
   }
   try {
     // The rewritten tree is plain JSON (it came from JSON.parse).
-    return fromJson(schema, parsed as JsonValue, { ignoreUnknownFields: true })
+    return fromJson(schema, request as JsonValue, { ignoreUnknownFields: true })
   } catch (error) {
     throw badJson(signal, messageOf(error))
   }

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/tables/{t}?transform=otlp-*` against the real server (decisions.md §6): rows
+ * `POST /v1/tables/{t}?transform=otlp-*` against the real server: rows
  * in the one table the path names, schemaless, with the field names of the OTLP/JSON
  * encoding and the resource's attributes as top-level dotted columns, so SQL written
  * against OTLP/JSON (`SELECT name, traceId … WHERE service.name = …`) works. Bad
@@ -399,6 +399,56 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
               "exemplars[1].traceId AS t, exemplars[1].asDouble AS v, exemplars[1].filteredAttributes.user AS u"
             )
           ).toEqual([{ t: F.TRACE_ID, v: 1.5, u: "u1" }])
+        })
+      )
+    })
+
+    describe("one resource sent bare (the SDK's insert of {resource, scopeSpans})", () => {
+      it.effect("a bare ResourceSpans, ResourceLogs or ResourceMetrics is that one resource", () =>
+        Effect.gen(function* () {
+          const spans = yield* send("bare_spans", "otlp-traces", F.traces().resourceSpans[0])
+          expect(spans.json, spans.text).toEqual({ inserted: 1 })
+          expect(yield* query("SELECT name, traceId FROM bare_spans")).toEqual([
+            { name: "GET /cart", traceId: F.TRACE_ID }
+          ])
+          const logs = yield* send("bare_logs", "otlp-logs", F.logs().resourceLogs[0])
+          expect(logs.json, logs.text).toEqual({ inserted: 1 })
+          expect(yield* count("bare_logs")).toBe(1)
+          const metrics = yield* send(
+            "bare_metrics",
+            "otlp-metrics",
+            F.metrics().resourceMetrics[0]
+          )
+          expect(metrics.status, metrics.text).toBe(200)
+          const whole = yield* send("whole_metrics", "otlp-metrics", F.metrics())
+          expect(metrics.json).toEqual(whole.json)
+          expect(yield* count("bare_metrics")).toBe(yield* count("whole_metrics"))
+        })
+      )
+
+      it.effect("an array of resources is those resources", () =>
+        Effect.gen(function* () {
+          const resources = [...F.traces().resourceSpans, ...twoServices.resourceSpans]
+          const reply = yield* send("bare_many", "otlp-traces", resources)
+          expect(reply.json, reply.text).toEqual({ inserted: 3 })
+        })
+      )
+
+      it.effect("an object of neither shape is a 400 naming both, and creates nothing", () =>
+        Effect.gen(function* () {
+          const scopeOnly = { scope: F.scope, spans: [F.span()] }
+          const reply = yield* send("bare_wrong", "otlp-traces", scopeOnly)
+          expect(reply.status, reply.text).toBe(400)
+          expect(reply.json).toEqual({
+            error: "bad_request",
+            message:
+              'The body is not an OTLP/JSON traces export request: it has neither "resourceSpans" nor a resource\'s "scopeSpans".',
+            hint: 'Send {"resourceSpans": [...]} (an export request), or one resource as {"resource": {...}, "scopeSpans": [...]}.'
+          })
+          const logs = yield* send("bare_wrong", "otlp-logs", { logRecords: [F.logRecord()] })
+          expect(logs.status, logs.text).toBe(400)
+          expect(logs.json).toMatchObject({ message: expect.stringContaining('"scopeLogs"') })
+          expect(yield* tablesLike("bare_wrong%")).toEqual([])
         })
       )
     })
