@@ -1,5 +1,5 @@
 /**
- * Per-cluster apps (decisions.md §10): the catalog, what a cluster has installed, and the
+ * Per-cluster apps: the catalog, what a cluster has installed, and the
  * gate in front of an app's native endpoints. Installing and uninstalling touch only the
  * control plane's record, so uninstalling keeps the app's data and reinstalling restores
  * access to it.

@@ -11,7 +11,7 @@ import { ApiKeyCaller, OrganizationRole, UserCaller } from "./Identity.js"
 import type { Caller } from "./Identity.js"
 import { ClusterId, DatabaseName, OrganizationId } from "./Ids.js"
 
-/** Data-plane actions (decisions.md §2). */
+/** Data-plane actions. */
 export const DataAction = Schema.Literal(
   "manage_keys",
   "manage_databases",

@@ -1,5 +1,5 @@
 /**
- * The cluster lifecycle (decisions.md §9): `provisioning → ready ⇄ pausing → paused ⇄
+ * The cluster lifecycle: `provisioning → ready ⇄ pausing → paused ⇄
  * resuming → ready`, and `deleting`. A transition is recorded at once (a conflicting one
  * fails with `ClusterTransitionConflict`) and finished in the background; work on one
  * cluster's engine is serialised. Activity (the last data request) is kept on the Effect

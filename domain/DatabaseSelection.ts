@@ -1,5 +1,5 @@
 /**
- * Which database of its cluster a data request means (decisions.md §4): the name the
+ * Which database of its cluster a data request means: the name the
  * caller asked for, else the key's stored default, else `default`. How a transport
  * learns the asked-for name (a parameter, a header, gRPC metadata) is its own business.
  */

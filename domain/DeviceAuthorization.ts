@@ -1,5 +1,5 @@
 /**
- * Command-line login by the device flow (RFC 8628, decisions.md §2). The command line
+ * Command-line login by the device flow (RFC 8628). The command line
  * starts a login and polls with its secret device code; the user opens the service's
  * page, signs in, compares the short user code with the one the terminal shows, and
  * approves or denies. An approved login hands out one session token, once. Codes expire

@@ -1,6 +1,6 @@
 /**
  * The errors every transport speaks. Each is a `Schema.TaggedError` for code that
- * handles it, and its wire form is exactly `{error, message, hint}` (decisions.md §3):
+ * handles it, and its wire form is exactly `{error, message, hint}`:
  * the `_tag` never leaves the process. Endpoints declare the wire schemas (`ErrorWire`)
  * of the errors they can return.
  */

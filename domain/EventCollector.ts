@@ -1,5 +1,5 @@
 /**
- * The HTTP Event Collector protocol of the spl-app (decisions.md §12, spl.md §2): request
+ * The HTTP Event Collector protocol of the spl-app: request
  * bodies become typed events, every one validated before any is stored, and each refusal
  * is one of the protocol's numbered answers. Transports read bodies and credentials and
  * render `{text, code}`; this contract knows neither.
@@ -12,7 +12,7 @@ import type { Caller } from "./Identity.js"
 import type { DatabaseName } from "./Ids.js"
 import type { SplEvent } from "./SplEvent.js"
 
-/** The protocol's answers this service gives: HTTP status and text by code (spl.md §2). */
+/** The protocol's answers this service gives: HTTP status and text by code. */
 export const HecCodes = {
   0: { status: 200, text: "Success" },
   1: { status: 403, text: "Token disabled" },

@@ -1,5 +1,5 @@
 /**
- * Event transforms (decisions.md §6): log subscriptions (`cloud-logs`), audit trails
+ * Event transforms: log subscriptions (`cloud-logs`), audit trails
  * (`cloud-audit`) and delivery-stream batches (`delivery-stream`) flattened into rows of
  * a schemaless table. Pure: bytes or a decoded batch in, rows out, no I/O, so each
  * format is testable on its own and the insert path stays the plain body insert.

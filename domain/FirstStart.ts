@@ -1,5 +1,5 @@
 /**
- * What bootstrapping found at start-up (decisions.md §2): on the first start of an empty
+ * What bootstrapping found at start-up: on the first start of an empty
  * control plane, the credentials it just created (organization `default`, cluster
  * `default`, an admin user and an admin API key), shown once; `None` on every later
  * start. Ready before any transport listens, so nothing sees an empty control plane.

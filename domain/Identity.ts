@@ -10,7 +10,7 @@ import { ErrorWire } from "./Errors.js"
 import type { Unauthorized } from "./Errors.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId, UserId } from "./Ids.js"
 
-/** What a cluster API key may do in its cluster's data plane (decisions.md §2). */
+/** What a cluster API key may do in its cluster's data plane. */
 export const Permission = Schema.Literal("admin", "read_write", "write_only", "read_only")
 export type Permission = typeof Permission.Type
 

@@ -16,7 +16,7 @@ export type ApiKeyId = typeof ApiKeyId.Type
 export const SavedSearchId = Schema.UUID.pipe(Schema.brand("SavedSearchId"))
 export type SavedSearchId = typeof SavedSearchId.Type
 
-/** Database and table names (decisions.md §0). */
+/** Database and table names. */
 export const Identifier = Schema.String.pipe(
   Schema.pattern(/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/, {
     message: () => "names start with a letter and hold at most 64 letters, digits or underscores"

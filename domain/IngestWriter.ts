@@ -1,5 +1,5 @@
 /**
- * The ingest path (decisions.md §6): records, rows a transform flattened, or an OTLP
+ * The ingest path: records, rows a transform flattened, or an OTLP
  * export go into a table of a cluster's database. Every way in (a body, a transform, a
  * file behind a URL; `TransformedIngest.ts`, `UrlIngest.ts`) writes through this one. It
  * answers a typed outcome, never a transport's response; a transport reads the body, its

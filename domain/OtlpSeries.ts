@@ -1,5 +1,5 @@
 /**
- * OTLP metrics as Prometheus series (decisions.md §11): the otlp-app hands every metrics
+ * OTLP metrics as Prometheus series: the otlp-app hands every metrics
  * export here after storing its rows, and when the metrics-app is installed on the same
  * cluster they are also stored as series PromQL reads.
  */

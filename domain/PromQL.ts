@@ -1,5 +1,5 @@
 /**
- * PromQL over the metrics-app's series (decisions.md §13): queries answer as Prometheus
+ * PromQL over the metrics-app's series: queries answer as Prometheus
  * would, and selection by label matchers for the series, labels and label-values reads.
  * Statements run through the user-level SQL path (`QueryRunner`: limits, timeout,
  * cancel, read-only). Transports render the results (the Prometheus HTTP API).

@@ -1,7 +1,7 @@
 /**
  * The user-level SQL path: one read-only statement in a cluster's database, under the
  * size, time and result limits, registered for cancel by its id while it runs, with the
- * result's hints (decisions.md §5, §7). What it answers is bytes in the asked-for format,
+ * result's hints. What it answers is bytes in the asked-for format,
  * never a transport's response.
  */
 import { Context, Schema } from "effect"

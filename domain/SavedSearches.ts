@@ -1,5 +1,5 @@
 /**
- * Saved SPL searches of the spl-app (decisions.md §12): records of a cluster, kept in the
+ * Saved SPL searches of the spl-app: records of a cluster, kept in the
  * control plane. A private search is its creator's alone; a shared one is visible to every
  * member of the organization. Only the creator changes or deletes a search; organization
  * admins may also delete shared ones. Every method first requires the spl-app on the

@@ -1,5 +1,5 @@
 /**
- * The SPL compiler (spl.md §1, decisions.md §12): SPL text and a time window in, a plan
+ * The SPL compiler: SPL text and a time window in, a plan
  * of stages and ClickHouse SQL over `spl_events` out. Pure: no engine, no I/O, so a
  * search can be explained, checked and costed before anything runs.
  *

@@ -1,5 +1,5 @@
 /**
- * One event of the spl-app as it is stored in `spl_events` (decisions.md §12): its time,
+ * One event of the spl-app as it is stored in `spl_events`: its time,
  * its text and its metadata as typed columns, and its fields queryable by dotted name.
  */
 import { Schema } from "effect"

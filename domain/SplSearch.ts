@@ -1,5 +1,5 @@
 /**
- * SPL search (api.md "SPL app", decisions.md §12): a search over `spl_events` of a
+ * SPL search: a search over `spl_events` of a
  * cluster's database, compiled by `SplCompiler` and run through the user-level SQL path
  * (`QueryRunner`: read-only, limits, cancel by query id), answered with its rows, a
  * zero-filled timeline, the row count of each stage and, on request, per-field

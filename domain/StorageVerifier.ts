@@ -1,7 +1,7 @@
 /**
  * Checks customer-owned object storage before a cluster is created with it: the service
  * assumes the customer's role with the organization's external id, then writes, reads back and deletes
- * a probe object under both the data and the backups locations (decisions.md §9).
+ * a probe object under both the data and the backups locations.
  */
 import { Context, Schema } from "effect"
 import type { Effect } from "effect"

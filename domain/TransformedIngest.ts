@@ -1,5 +1,5 @@
 /**
- * Inserts with `?transform=` (decisions.md §6): a payload in a source format (log
+ * Inserts with `?transform=`: a payload in a source format (log
  * subscriptions, audit trails, delivery-stream batches, OTLP export requests) flattened
  * into rows, which go in through `IngestWriter`.
  */

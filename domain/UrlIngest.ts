@@ -1,5 +1,5 @@
 /**
- * Inserts with `?url=` (decisions.md §6): the file behind an http(s) URL, fetched from
+ * Inserts with `?url=`: the file behind an http(s) URL, fetched from
  * public addresses only (unless allowed), in any of the formats a file may have, goes in
  * through `IngestWriter`.
  */

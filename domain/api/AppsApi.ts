@@ -24,7 +24,7 @@ export const AppScopeParams = Schema.Struct({
 const appId = HttpApiSchema.param("app_id", Schema.String)
 
 /**
- * Per-cluster apps (decisions.md §10). User credentials only; installing or uninstalling
+ * Per-cluster apps. User credentials only; installing or uninstalling
  * never changes the cluster's lifecycle, and listing works whatever state it is in.
  */
 export class AppsApi extends HttpApiGroup.make("apps")

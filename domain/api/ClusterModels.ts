@@ -4,7 +4,7 @@ import { ClusterId } from "../Ids.js"
 import { urlSafeName } from "./Names.js"
 import { ClusterRef } from "./Scope.js"
 
-/** decisions.md §9. Clients decide from `ready`, `can_pause`, `can_resume`, not from this. */
+/** The phase, for people. Clients decide from `ready`, `can_pause`, `can_resume`, not from this. */
 export const ClusterPhase = Schema.Literal(
   "provisioning",
   "ready",

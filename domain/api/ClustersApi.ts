@@ -51,7 +51,7 @@ export class ClusterSizesApi extends HttpApiGroup.make("clusterSizes")
 const adminOnly = (endpoint: string) => `${endpoint} Organization admins only.`
 
 /**
- * Clusters of an organization (decisions.md §9). User credentials only: a cluster API key
+ * Clusters of an organization. User credentials only: a cluster API key
  * is refused. The static paths come before `/{cluster_id}` so that routing picks them.
  */
 export class ClustersApi extends HttpApiGroup.make("clusters")

@@ -12,7 +12,7 @@ export class CreateDatabaseRequest extends Schema.Class<CreateDatabaseRequest>(
 const database = HttpApiSchema.param("database", DatabaseName)
 
 /**
- * Databases of the caller's cluster (decisions.md §5). These endpoints act on the cluster,
+ * Databases of the caller's cluster. These endpoints act on the cluster,
  * so they take `organization` and `cluster` but no database selector.
  */
 export class DatabasesApi extends HttpApiGroup.make("databases")
@@ -32,7 +32,7 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
       .setUrlParams(ScopeParams)
       .setPayload(CreateDatabaseRequest)
       .addSuccess(
-        // `name` as well as `database`: clients of both shapes exist (decisions.md §5).
+        // `name` as well as `database`: clients of both shapes exist.
         Schema.Struct({ name: DatabaseName, database: DatabaseRef, organization: OrganizationRef }),
         { status: 201 }
       )

@@ -11,7 +11,7 @@ export class HecResponse extends Schema.Class<HecResponse>("HecResponse")({
 }) {}
 
 /**
- * A refusal in the protocol's words (spl.md §2's table): `invalid-event-number` (0-based)
+ * A refusal in the protocol's words (the HTTP Event Collector's codes): `invalid-event-number` (0-based)
  * names the event at fault. The app not installed is 404 with `code` 404, outside the
  * protocol's 0–27 so no client takes it for one of Splunk's conditions, and a `hint`
  * saying how to install it.
@@ -23,7 +23,7 @@ export class HecRefusal extends Schema.Class<HecRefusal>("HecRefusal")({
   hint: Schema.optional(Schema.String)
 }) {}
 
-// `?token=` is not a parameter: a valid one is refused with code 16 (spl.md §2).
+// `?token=` is not a parameter: a valid one is refused with code 16.
 const EventParams = Schema.Struct({
   ...DataScopeParams.fields,
   channel: Schema.optional(Schema.String)
@@ -59,7 +59,7 @@ const raw = <const Name extends string>(name: Name, path: `/${string}`) =>
     .annotate(OpenApi.Description, `Plain text, one event per line. ${auth}`)
 
 /**
- * The HTTP Event Collector protocol (decisions.md §12), landing events in `spl_events`;
+ * The HTTP Event Collector protocol, landing events in `spl_events`;
  * the spl-app must be installed. Not behind `Authentication`: the protocol has its own
  * `Splunk` authorization scheme, and replies and error codes as the protocol defines.
  */

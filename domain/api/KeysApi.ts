@@ -20,7 +20,7 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
 
 /**
  * A key just created: the one response that carries its full token (in `token`), with
- * where it acts. Answered both at the top level and nested under `key` (decisions.md §2).
+ * where it acts. Answered both at the top level and nested under `key`.
  */
 export class CreatedApiKey extends Schema.Class<CreatedApiKey>("CreatedApiKey")({
   ...ApiKey.fields,
@@ -44,7 +44,7 @@ export class KeysApi extends HttpApiGroup.make("keys")
       .addSuccess(
         Schema.Struct({
           keys: Schema.Array(ApiKey),
-          /** The selected database (decisions.md §4); `project` is its alias. */
+          /** The selected database; `project` is its alias. */
           database: DatabaseRef,
           project: DatabaseRef,
           organization: OrganizationRef,

@@ -12,7 +12,7 @@ export type LogSource = typeof LogSource.Type
 export const LogLevel = Schema.Literal("success", "warning", "error")
 export type LogLevel = typeof LogLevel.Type
 
-/** One recorded API request (decisions.md §8): every field on every entry, strings never
+/** One recorded API request: every field on every entry, strings never
  * null (`""` when empty), durations in whole milliseconds. Response bodies are never
  * recorded. */
 export class LogEntry extends Schema.Class<LogEntry>("LogEntry")({

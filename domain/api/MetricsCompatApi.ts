@@ -86,7 +86,7 @@ const withScope = <Fields extends Schema.Struct.Fields>(params: Schema.Struct<Fi
 const labelName = HttpApiSchema.param("name", Schema.String)
 
 /**
- * The Prometheus HTTP API (decisions.md §13), so Grafana's Prometheus data source and
+ * The Prometheus HTTP API, so Grafana's Prometheus data source and
  * promtool work unchanged; the metrics-app must be installed.
  */
 export class MetricsCompatApi extends HttpApiGroup.make("metricsCompat")

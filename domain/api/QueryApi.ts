@@ -71,7 +71,7 @@ const queryDescription = [
   "progress, metadata and row records); JSONCompact is `application/json`."
 ].join(" ")
 
-/** Read-only SQL over the selected database (decisions.md §7). */
+/** Read-only SQL over the selected database. */
 export class QueryApi extends HttpApiGroup.make("query")
   .add(
     HttpApiEndpoint.post("query", "/v1/query")

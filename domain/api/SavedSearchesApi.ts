@@ -27,7 +27,7 @@ export class SavedSearchMetadata extends Schema.Class<SavedSearchMetadata>("Save
   updated_at: Schema.String
 }) {}
 
-/** A search with its complete configuration (decisions.md §12). */
+/** A search with its complete configuration. */
 export class SavedSearch extends Schema.Class<SavedSearch>("SavedSearch")({
   ...SavedSearchMetadata.fields,
   spl: Schema.String,
@@ -51,7 +51,7 @@ const editable = {
   visibility: Visibility
 }
 
-/** Only `name` and `spl` are required; the database defaults to the selected one (§4). */
+/** Only `name` and `spl` are required; the database defaults to the selected one. */
 export class CreateSavedSearchRequest extends Schema.Class<CreateSavedSearchRequest>(
   "CreateSavedSearchRequest"
 )({
@@ -116,7 +116,7 @@ export class SavedSearchesApi extends HttpApiGroup.make("savedSearches")
   )
   .add(
     HttpApiEndpoint.post("create", "/v1/apps/spl/searches")
-      // The database the search runs in unless the body names one (decisions.md §4).
+      // The database the search runs in unless the body names one.
       .setUrlParams(
         Schema.Struct({ ...AppScopeParams.fields, database: Schema.optional(Schema.String) })
       )

@@ -1,4 +1,4 @@
-/** Query parameters that select where a request acts (decisions.md §4). */
+/** Query parameters that select where a request acts. */
 import { Schema } from "effect"
 
 /**

@@ -8,7 +8,7 @@ import { DataScopeParams } from "./Scope.js"
 /**
  * Epoch seconds, `now`, or a relative value such as `-30m`, `-24h`, `-7d`, optionally
  * snapped down to the start of a unit (`-1d@d`, `@h`, `@w1`); units are checked when
- * the bound is resolved (spl.md §1, "Time bounds").
+ * the bound is resolved.
  */
 export const SplTime = Schema.String.pipe(
   Schema.pattern(/^(now|\d+(\.\d+)?|[+-]\d*[a-z]+(@[a-z]+\d?)?|@[a-z]+\d?)$/, {

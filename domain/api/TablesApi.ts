@@ -5,7 +5,7 @@ import { Authentication } from "../Identity.js"
 import { TableName } from "../Ids.js"
 import { DatabaseRef, DataScopeParams, Deleted, OrganizationRef } from "./Scope.js"
 
-/** The source formats an insert can flatten (decisions.md §6). */
+/** The source formats an insert can flatten. */
 export const InsertTransform = Schema.Literal(
   "otlp-traces",
   "otlp-logs",
@@ -100,7 +100,7 @@ const insertDescription = [
 
 const table = HttpApiSchema.param("table", TableName)
 
-/** Tables of the selected database, and inserting rows into them (decisions.md §5, §6). */
+/** Tables of the selected database, and inserting rows into them. */
 export class TablesApi extends HttpApiGroup.make("tables")
   .add(
     HttpApiEndpoint.get("list", "/v1/tables")

@@ -1,4 +1,4 @@
-/** The apps a cluster may install (api.md "App"); a cluster starts with none of them. */
+/** The apps a cluster may install; a cluster starts with none of them. */
 import type { AppId } from "../../domain/api/AppsApi.js"
 
 export interface CatalogEntry {

@@ -1,5 +1,5 @@
 /**
- * `/v1/apps`: list, install and uninstall a cluster's apps (decisions.md §10). User
+ * `/v1/apps`: list, install and uninstall a cluster's apps. User
  * credentials only (a cluster API key is 403); members read, admins change. A cluster
  * the caller's organization does not have is a 404, so no other organization's cluster
  * is ever confirmed. Only the control plane is touched: the cluster's lifecycle and its

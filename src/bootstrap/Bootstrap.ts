@@ -1,5 +1,5 @@
 /**
- * First start on an empty control plane (decisions.md §2): organization `default`, an
+ * First start on an empty control plane: organization `default`, an
  * admin user, cluster `default` with database `default`, and an admin API key, all in
  * one transaction. A later start finds a user and does nothing, so no second
  * set is created and no secret is printed again.

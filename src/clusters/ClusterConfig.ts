@@ -1,5 +1,5 @@
 /**
- * The size catalog and cluster defaults (decisions.md §9): `SLUICE_CLUSTER_*` settings, and
+ * The size catalog and cluster defaults: `SLUICE_CLUSTER_*` settings, and
  * how many clusters an organization and organizations a user may have: each organization
  * starts a cluster, and each cluster's engine holds its own memory.
  */

@@ -1,6 +1,6 @@
 /**
  * `SLUICE_URL_INGEST_ALLOW`: the hosts, addresses or networks URL ingest may fetch from
- * beyond public unicast addresses (decisions.md §6; `ingest/SsrfGuard.ts`). Entries are
+ * beyond public unicast addresses (`ingest/SsrfGuard.ts`). Entries are
  * comma-separated: a host name (`files.internal`), an address (`10.0.0.5`, `::1`), a
  * CIDR (`10.0.0.0/8`), each optionally with `:port` (`127.0.0.1:8080`,
  * `[::1]:8080`, `files.internal:443`) to allow that port only.

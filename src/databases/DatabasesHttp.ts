@@ -1,4 +1,4 @@
-/** `/v1/databases`: list, create and delete a cluster's databases (decisions.md §5). */
+/** `/v1/databases`: list, create and delete a cluster's databases. */
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { requestScopes } from "../http/RequestScope.js"

@@ -1,5 +1,5 @@
 /**
- * One delivery-stream record's data through the spec's decoding rules (api.md, Tables):
+ * One delivery-stream record's data through the delivery-stream decoding rules:
  * 1. a JSON object → one row; 2. an array of JSON objects → one row each; 3. UTF-8 TSV
  * text with columns → one row per line under those names; 4. UTF-8 TSV text without
  * columns → one row `{data: text}`; 5. anything else → 400 naming the record.

@@ -1,6 +1,6 @@
 /**
  * One JSON envelope `{time, host, source, sourcetype, index, event, fields}` checked and
- * turned into a stored event, with the protocol's code for each fault (spl.md §2):
+ * turned into a stored event, with the protocol's code for each fault:
  * not an object 6, no `event` 12, a blank one 13, `fields` not flat or `time` not
  * numeric 15 (as Splunk answers, measured by mockdr), other metadata not text 6.
  */

@@ -58,7 +58,7 @@ export const HecHttpLive = HttpApiBuilder.group(SluiceApi, "hec", (handlers) =>
         .authenticate(Redacted.make(token))
         .pipe(Effect.mapError(() => new CollectorRefusal({ code, detail: "unknown token" })))
 
-    /** The caller of an event request; `?token=` is checked, then refused (spl.md §2). */
+    /** The caller of an event request; `?token=` is checked, then refused. */
     const caller = Effect.fn("Hec.caller")(function* (
       request: HttpServerRequest.HttpServerRequest
     ) {

@@ -1,5 +1,5 @@
 /**
- * A `/raw` body: one event per non-blank line (decisions.md §12 chose line splitting over
+ * A `/raw` body: one event per non-blank line (line splitting was chosen over
  * Splunk's per-sourcetype rules), its metadata and time from the query string.
  */
 import { Either } from "effect"

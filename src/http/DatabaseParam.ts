@@ -1,6 +1,6 @@
 /**
  * The database an HTTP data request asks for: `?database=` or the `x-service-database`
- * header (decisions.md §4); both given and different is a 400.
+ * header; both given and different is a 400.
  */
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"

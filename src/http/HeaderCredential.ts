@@ -1,6 +1,6 @@
 /**
  * The token of a collector request's `Authorization` header: `Splunk <token>`,
- * `Bearer <token>` (decisions.md §12), or Basic with the token as the password and any
+ * `Bearer <token>`, or Basic with the token as the password and any
  * user name (`curl -u x:<token>`). Anything else, such as a bare token, is malformed
  * (the protocol's code 3), and no header at all is code 2.
  */

@@ -2,7 +2,7 @@
  * The bearer middleware of every protected group: one `Authenticator` call per request.
  *
  * Delivery streams cannot send `Authorization`: they put the configured key in
- * `X-Amz-Firehose-Access-Key` (decisions.md §0). When no bearer is given, that header's
+ * `X-Amz-Firehose-Access-Key`. When no bearer is given, that header's
  * value is the credential; a bearer, when present, always wins. A key kept in a secrets
  * store reaches the header as `{"api_key": "…"}`, so that form is unwrapped.
  *

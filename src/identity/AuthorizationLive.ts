@@ -126,7 +126,7 @@ export const AuthorizationLive = Layer.effect(
           yield* requireRole(m.role, "admin", actionDescription[action])
         }
         const all = yield* clusters.listOfOrganization(m.organization_id)
-        // No cluster named: the only one, else the one named `default` (decisions.md §2).
+        // No cluster named: the only one, else the one named `default`.
         const cluster = Option.fromNullable(
           params.cluster === undefined
             ? all.length === 1

@@ -1,5 +1,5 @@
 /**
- * Organizations made, renamed and deleted by their users (decisions.md §2). A new one
+ * Organizations made, renamed and deleted by their users. A new one
  * starts as the first start's does: its maker as admin, a cluster `default` with
  * database `default`. Deleting one deletes its clusters as `DELETE /v1/clusters/{id}`
  * does (engines and data removed, keys revoked at once), then the organization's rows.

@@ -11,7 +11,7 @@ const keyPermissions: Record<DataAction, ReadonlyArray<Permission>> = {
   read: ["admin", "read_write", "read_only"]
 }
 
-/** Organization members read; admins change (spec, Authentication §4). */
+/** Organization members read; admins change. */
 const memberActions: ReadonlyArray<DataAction> = ["query", "read"]
 
 export const keyMayDo = (permission: Permission, action: DataAction) =>

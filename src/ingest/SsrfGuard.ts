@@ -1,5 +1,5 @@
 /**
- * Which addresses URL ingest may connect to (decisions.md §6): public unicast only,
+ * Which addresses URL ingest may connect to: public unicast only,
  * unless `SLUICE_URL_INGEST_ALLOW` names the host, address or network
  * (`config/UrlAllowList.ts`).
  */

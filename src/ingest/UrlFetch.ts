@@ -1,5 +1,5 @@
 /**
- * Fetches the file behind `?url=` (decisions.md §6) as a byte stream: http/https only,
+ * Fetches the file behind `?url=` as a byte stream: http/https only,
  * every hop's address checked at connect time (`SsrfConnector`), redirects followed
  * here with a hop limit, size and total time bounded.
  */

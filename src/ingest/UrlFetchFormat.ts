@@ -1,5 +1,5 @@
 /**
- * What a fetched file is (decisions.md §6): its format by file extension, else by
+ * What a fetched file is: its format by file extension, else by
  * content type; its compression by content-encoding, else by extension or type.
  */
 import { Either } from "effect"

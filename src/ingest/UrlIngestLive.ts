@@ -1,5 +1,5 @@
 /**
- * `UrlIngest` (decisions.md §6): fetch the file through the guarded fetcher and insert
+ * `UrlIngest`: fetch the file through the guarded fetcher and insert
  * it through `IngestWriter`. The fetch starts before anything is answered, so a refused
  * address, a bad URL or an unknown format fails the call; after that a load with
  * progress reports `Started`, `Progress` each second, and how it ended.

@@ -1,5 +1,5 @@
 /**
- * The OTLP app's `metrics` table (decisions.md §11): one table over the five typed metric
+ * The OTLP app's `metrics` table: one table over the five typed metric
  * tables with their common columns, named by the base name they share (`metrics` over
  * `metrics_gauge` …; an override header's base name likewise), so `SELECT … FROM
  * metrics` answers for every kind. `MetricType` says which kind a row is; `Value` is the

@@ -1,5 +1,5 @@
 /**
- * The metrics-app's storage (decisions.md §13), the layout of the engine's `TimeSeries`
+ * The metrics-app's storage, the layout of the engine's `TimeSeries`
  * table engine on plain MergeTree tables so it works alike on chDB and a server:
  * - `prometheus_series`: one row per series and write, merged per id; selection by
  *   matchers reads only this table, ordered by metric name.

@@ -1,6 +1,6 @@
 /**
  * The `hints` of a query result: one sentence per referenced field that has held more
- * than one type (decisions.md §5), saying how its values count in the query and where
+ * than one type, saying how its values count in the query and where
  * the originals are. Column types come from the ALIAS columns' comments (`Layout.ts`).
  *
  * Each table's mixed columns are cached, and dropped when the tables publish a change

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/query` and `POST /v1/query/cancel` (decisions.md §7): the HTTP side of
+ * `POST /v1/query` and `POST /v1/query/cancel`: the HTTP side of
  * `QueryRunner`. A whole result goes out with its length; a streamed one that fails after
  * its headers went out ends with the reason as its last line (`{"exception": …}` for JSON
  * rows, the message itself for text formats), and the connection closes without

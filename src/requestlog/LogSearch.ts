@@ -1,5 +1,5 @@
 /**
- * The `search` parameter of `GET /v1/logs` (decisions.md §8): free text, mixed with the
+ * The `search` parameter of `GET /v1/logs`: free text, mixed with the
  * tokens older clients send (`status:`, `origin:`, `type:`, `table:`, `hints:`). A word
  * whose prefix is not one of those is free text (a URL's `https:` stays text); a token
  * with a value it does not know is refused, never ignored. Values are comma-separated

@@ -12,7 +12,7 @@ import { RequestLogStore } from "./RequestLogStore.js"
 const known = new Set(LOGS_PARAM_NAMES)
 
 // A parameter this endpoint does not know is a filter it cannot honour: refused rather
-// than answered unfiltered (decisions.md §8).
+// than answered unfiltered.
 const unknownParams = (url: string) => {
   const query = url.indexOf("?") === -1 ? "" : url.slice(url.indexOf("?") + 1)
   return [...new Set(new URLSearchParams(query).keys())].filter((name) => !known.has(name))

@@ -1,6 +1,6 @@
 /**
  * A private directory for the service's Unix sockets: the embedded PostgreSQL's (no other
- * local user may reach the unauthenticated server, decisions.md §1) and the cluster
+ * local user may reach the unauthenticated server) and the cluster
  * engine workers'. A socket's path must fit `sun_path`, which the system does not check
  * for us: libuv cuts a longer path short, so a socket is made under another name, two
  * clusters' sockets can meet, and a stale one left by a crash is never found again (an

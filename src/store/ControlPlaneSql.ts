@@ -1,6 +1,6 @@
 /**
  * The control plane's `SqlClient` (and `PgClient`): the embedded PGlite or an external
- * PostgreSQL (decisions.md §1), migrated before the layer is ready. Column names stay
+ * PostgreSQL, migrated before the layer is ready. Column names stay
  * snake_case, as on the wire.
  */
 import type { SqlClient } from "@effect/sql"

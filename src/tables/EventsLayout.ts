@@ -1,5 +1,5 @@
 /**
- * The events layout (`spl_events`, decisions.md §12): a schemaless table (Layout.ts) with
+ * The events layout (`spl_events`): a schemaless table (Layout.ts) with
  * the event's time, text and metadata as real columns, ordered by `_time`:
  *
  *   CREATE TABLE db.spl_events (__raw JSON EPHEMERAL, __raw_data JSON MATERIALIZED __raw,

@@ -7,7 +7,7 @@ import {
   eventColumnsSql
 } from "./EventsLayout.js"
 /**
- * How a schemaless table is stored in the engine (decisions.md §5). The query path
+ * How a schemaless table is stored in the engine. The query path
  * relies on this layout:
  *
  * - A table is `CREATE TABLE db.t (__raw JSON EPHEMERAL, __raw_data JSON MATERIALIZED

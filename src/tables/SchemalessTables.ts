@@ -156,7 +156,7 @@ const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 
 /**
- * The columns a query can name (decisions.md §5): a schemaless table's typed columns (the
+ * The columns a query can name: a schemaless table's typed columns (the
  * events layout's `_time`, `host` …) then its leaf paths (its ALIAS columns, by name;
  * never the raw storage), else every stored or computed column of the fixed layout (the
  * OTLP tables, the metrics view), in the table's order.

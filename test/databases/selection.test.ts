@@ -1,5 +1,5 @@
 /**
- * Database selection over HTTP (decisions.md §4), seen through `POST /v1/keys`, whose new
+ * Database selection over HTTP, seen through `POST /v1/keys`, whose new
  * key stores the database the request selected: query parameter, header, the key's own
  * default, conflicts, unknown and invalid names, and the `organization`/`cluster`
  * parameters for API keys and user sessions.

@@ -1,7 +1,7 @@
 /**
  * HEC senders against the real server: splunk-logging 0.11.1 itself (single and batched),
  * and the request shapes of the OpenTelemetry Collector's `splunk_hec` exporter and of
- * `splunk-events` replayed as spl.md §2 describes them. Events are read back by SQL.
+ * `splunk-events` replayed as their sources send them. Events are read back by SQL.
  * Expected values are worked out from the spec: epoch 1767225600 is 2026-01-01T00:00:00Z.
  */
 import { expect, layer } from "@effect/vitest"

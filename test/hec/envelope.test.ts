@@ -1,5 +1,5 @@
 /**
- * The envelope rules of spl.md §2 on their own (no server): time reading, metadata
+ * The envelope rules of the collector on their own (no server): time reading, metadata
  * defaults, the fields an event is queryable by, and the code and event number of each
  * refusal. Expected values are worked out from the spec by hand.
  */

@@ -1,5 +1,5 @@
 /**
- * The collector's answers over HTTP (spl.md §2's table): every code the service gives,
+ * The collector's answers over HTTP (the collector's table of codes): every code the service gives,
  * with its status and text, `invalid-event-number` where an event is at fault, and a
  * refused request storing nothing. Also the auth forms, `/raw` and `/health`.
  */

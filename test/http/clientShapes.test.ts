@@ -1,9 +1,9 @@
 /**
  * The response shapes existing clients (SDKs, a CLI, an MCP server) read, sent as they
- * send them: plain fetch with `x-service-client: cli`. Every field decisions.md lists for
- * keys (§2), databases and tables (§5) and cluster objects (§9) is asserted with the value
+ * send them: plain fetch with `x-service-client: cli`. Every field existing clients read for
+ * keys, databases and tables and cluster objects is asserted with the value
  * the spec and the data created here call for; the cluster fallback of a user credential
- * that names no cluster (§2) too.
+ * that names no cluster too.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -19,7 +19,7 @@ const env = { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWORD: PASSWORD }
 const CLI = { "x-service-client": "cli", "x-service-client-version": "2.3.0" }
 const GIB = 1024 ** 3
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-/** §9 (api.md): a timestamp with a UTC offset, date and time separated by a space. */
+/** A timestamp with a UTC offset, date and time separated by a space. */
 const CLUSTER_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)? ?(Z|[+-]\d{2}(:?\d{2})?)$/
 
 type Json = Record<string, unknown>
@@ -256,7 +256,7 @@ layer(TestServer.layer(freshDataDir("client-shapes"), env), {
 
       const described = jsonOf(yield* send("GET", "/v1/tables/traces", key))
       const map = "Map(LowCardinality(String), String)"
-      // The OpenTelemetry Collector ClickHouse exporter's `otel_traces` layout (§11).
+      // The OpenTelemetry Collector ClickHouse exporter's `otel_traces` layout.
       const columns = [
         { name: "Timestamp", type: "DateTime64(9)" },
         { name: "TraceId", type: "String" },

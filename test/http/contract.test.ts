@@ -4,7 +4,7 @@ import { SluiceApi } from "../../domain/Api.js"
 
 type Method = "get" | "post" | "put" | "patch" | "delete"
 
-// Every endpoint of spec/api.md and decisions.md, in OpenAPI path form.
+// Every endpoint clients call, in OpenAPI path form.
 const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["get", "/health"],
   ["post", "/v1/auth/login"],
@@ -91,7 +91,7 @@ const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["post", "/services/collector/raw"],
   ["post", "/services/collector/raw/1.0"],
   ["get", "/services/collector/health"],
-  // decisions.md §12 also names these two.
+  // The collector answers under these two paths too.
   ["get", "/services/collector/health/1.0"],
   ["post", "/services/collector/ack"]
 ]

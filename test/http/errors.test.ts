@@ -1,6 +1,6 @@
 /**
  * Every kind of bad request gets the `{error, message, hint}` shape and the status of
- * decisions.md §3, and no response leaks a stack trace, a server path or a secret.
+ * the error contract, and no response leaks a stack trace, a server path or a secret.
  */
 import { expect, layer } from "@effect/vitest"
 import { request } from "node:http"

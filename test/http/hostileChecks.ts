@@ -1,6 +1,6 @@
 /**
- * What every reply of the hostile-input suite must be, by hand from decisions.md §3 (and
- * the protocol shapes of §12 and §13): anything but a 5xx; an error body in the
+ * What every reply of the hostile-input suite must be, by hand from the error contract (and
+ * the collector's and Prometheus's protocol shapes): anything but a 5xx; an error body in the
  * endpoint's documented shape; no stack trace, server path or secret.
  */
 import { Schema } from "effect"
@@ -14,10 +14,10 @@ export interface Operation {
 }
 
 const text = Schema.String
-/** §3: exactly these three strings. */
+/** The error contract: exactly these three strings. */
 const ErrorShape = Schema.Struct({ error: text, message: text, hint: text })
 const isErrorShape = Schema.is(ErrorShape, { onExcessProperty: "error" })
-/** §6: a delivery stream's `{requestId, timestamp, errorMessage}` beside §3's fields. */
+/** A delivery stream's `{requestId, timestamp, errorMessage}` beside the error fields. */
 const DeliveryStreamError = Schema.Struct({
   requestId: text,
   timestamp: Schema.Number,
@@ -26,9 +26,9 @@ const DeliveryStreamError = Schema.Struct({
   message: text,
   hint: text
 })
-/** §12: the HTTP Event Collector protocol's `{text, code}`. */
+/** The HTTP Event Collector protocol's `{text, code}`. */
 const HecError = Schema.Struct({ text, code: Schema.Int })
-/** §13: Prometheus's `{status: "error", errorType, error}`. */
+/** Prometheus's `{status: "error", errorType, error}`. */
 const PrometheusError = Schema.Struct({
   status: Schema.Literal("error"),
   errorType: text,

@@ -1,5 +1,5 @@
 /**
- * Organizations made, renamed and deleted by their users (decisions.md §2), sent as the
+ * Organizations made, renamed and deleted by their users, sent as the
  * command line sends them, and the cluster a user credential acts on when it names an
  * organization but no cluster: the only one, else `default`, else a 400 naming them.
  */

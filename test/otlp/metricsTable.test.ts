@@ -1,5 +1,5 @@
 /**
- * The OTLP app's `metrics` table (decisions.md §11): after the OpenTelemetry JS exporter
+ * The OTLP app's `metrics` table: after the OpenTelemetry JS exporter
  * sends a sum, a histogram and a gauge, `SELECT … FROM metrics` answers for all three
  * kinds with their common columns; an override header's base name gets the same table;
  * describe lists its columns.

@@ -1,5 +1,5 @@
 /**
- * OTLP metrics as Prometheus series (decisions.md §11): the OpenTelemetry JS exporter
+ * OTLP metrics as Prometheus series: the OpenTelemetry JS exporter
  * sends a counter, two gauges and a histogram to the otlp-app; with the metrics-app
  * installed PromQL reads them under the compatibility rules' names, with `job` and
  * `instance` from the resource and its other attributes on `target_info`. Without the metrics-app nothing becomes a series.

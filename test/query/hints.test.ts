@@ -1,5 +1,5 @@
 /**
- * The `hints` of `POST /v1/query` (decisions.md §5): a field that changed type still
+ * The `hints` of `POST /v1/query`: a field that changed type still
  * aggregates, and the result says which values were skipped and where the originals are.
  */
 import { expect, layer } from "@effect/vitest"

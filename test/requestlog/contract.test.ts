@@ -1,5 +1,5 @@
 /**
- * The request log as existing clients read it (decisions.md §8): real requests of every
+ * The request log as existing clients read it: real requests of every
  * kind (insert, describe, query, a failing query, a traced one, a CLI's, a user's, one
  * with secrets), then `GET /v1/logs` sent exactly as the command-line client sends it.
  * Every field is checked for presence, type and the value worked out from the request.
@@ -25,7 +25,7 @@ const CLI_HEADERS = {
   accept: "application/json"
 }
 
-/** Every field §8 lists, with the JSON type a client expects, plus the two older names. */
+/** Every field a client reads, with the JSON type a client expects, plus the two older names. */
 const FIELDS: Record<string, string> = {
   id: "string",
   uuid: "string",

@@ -1,5 +1,5 @@
 /**
- * Every request is recorded after it completes: all fields of decisions.md §8, the
+ * Every request is recorded after it completes: every field a client reads, the
  * W3C trace context, client identification, request bodies (small, redacted), errors,
  * users, and unauthenticated requests (kept with no scope, so nobody lists them).
  */

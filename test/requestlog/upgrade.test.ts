@@ -1,6 +1,6 @@
 /**
  * Entries written before migration 0004 (only the columns of 0002) still list with every
- * field of decisions.md §8: the new columns' defaults read as empty strings, no headers,
+ * field a client reads: the new columns' defaults read as empty strings, no headers,
  * no tables and no hints.
  */
 import { SqlClient } from "@effect/sql"

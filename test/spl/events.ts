@@ -1,7 +1,7 @@
 /**
  * A dozen hand-made events in `spl_events` of an in-process chDB (`:memory:`), laid out
  * by the events layout's own create statement, one minute apart from `T0`. The expected
- * rows of every SPL test are worked out by hand from these events and spl.md §1.
+ * rows of every SPL test are worked out by hand from these events and Splunk's documented semantics.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
 import { afterAll } from "@effect/vitest"

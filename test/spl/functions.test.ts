@@ -1,5 +1,5 @@
 /**
- * The rest of spl.md §1's function list (relative_time, strftime, strptime, replace,
+ * The rest of the SPL subset's function list (relative_time, strftime, strptime, replace,
  * split, mvcount, tostring's formats, tonumber's base, case without a true branch) and
  * field wildcards in `fields`, `table` and `rename`, and backslashes in quoted strings
  * (escaping only `"` and `\`), over the events of events.ts. e1 is

@@ -1,5 +1,5 @@
 /**
- * The row limits of spl.md §1 over more events than they allow: `sort` returns 10,000
+ * The row limits of the SPL subset over more events than they allow: `sort` returns 10,000
  * rows unless told otherwise (`sort 0` all of them), `head` 10, `list()` 100 values, and
  * `stats count` counts them all.
  */

@@ -1,6 +1,6 @@
 /**
  * `where`, `eval`, `stats`, `sort`, `head`, `dedup`, `fields`, `table`, `rename` of
- * spl.md §1, compiled and run on the hand-made events of events.ts. Expectations are
+ * the SPL subset, compiled and run on the hand-made events of events.ts. Expectations are
  * worked out by hand from each rule; the base search hands rows on newest first.
  */
 import { expect, layer } from "@effect/vitest"

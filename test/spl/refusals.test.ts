@@ -1,5 +1,5 @@
 /**
- * What the compiler refuses (spl.md §1; decisions §12): commands and functions outside
+ * What the compiler refuses: commands and functions outside
  * the subset, syntax errors, and searches beyond the size budget, each as `SplRefused`
  * naming the command and its 0-based position. Pure: nothing runs.
  */

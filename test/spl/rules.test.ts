@@ -1,5 +1,5 @@
 /**
- * Rules of spl.md §1 the first suites left out, each case named after its rule, over the
+ * Rules of the SPL subset the first suites left out, each case named after its rule, over the
  * events of events.ts (newest first: e12 … e1). Hosts newest first: we'b, web-1, web-2,
  * web-1, web-3, web-3, web-2, db-1, db-1, web-1, web-2, web-1. Worked out by hand.
  */
@@ -56,7 +56,7 @@ const idCases: ReadonlyArray<
   ["sort: + is ascending, as no sign", "NOT bytes=abc | sort +bytes | head 3", ["e8", "e5", "e11"]]
 ]
 
-layer(SplCompilerLive)("SPL rules (spl.md §1)", (it) => {
+layer(SplCompilerLive)("SPL rules", (it) => {
   for (const [rule, spl, expected] of idCases)
     it.effect(`${rule}: ${spl}`, () =>
       Effect.map(ids(chdb, spl), (found) => expect(found).toEqual(expected))

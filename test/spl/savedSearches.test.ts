@@ -1,5 +1,5 @@
 /**
- * Saved searches over HTTP (decisions.md §12): the record and its defaults, who sees and
+ * Saved searches over HTTP: the record and its defaults, who sees and
  * who changes what (two members of one organization, its admin, a user of another
  * organization, an API key), unique names, and the app gate across uninstall/reinstall.
  */

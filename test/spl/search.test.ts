@@ -1,5 +1,5 @@
 /**
- * The base search of spl.md §1, compiled and run on the hand-made events of events.ts.
+ * The base search of the SPL subset, compiled and run on the hand-made events of events.ts.
  * Every expectation is worked out by hand from the rule it names; rows come newest
  * first (the base search's order), so e12 before e1.
  */

@@ -2,7 +2,7 @@
  * `POST /v1/spl/search` against the composed server, over events sent through the event
  * collector with fixed times. Epoch 1767225600 is 2026-01-01T00:00:00Z; a window of that
  * day is 48 buckets of 30 minutes. Every expected value is worked out by hand from the
- * events below and the rules of api.md ("SPL search response", "Stage counting").
+ * events below and the rules of the search response and its stage counting.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"

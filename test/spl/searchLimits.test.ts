@@ -1,5 +1,5 @@
 /**
- * The limits of `POST /v1/spl/search` (api.md "Stage counting", limits table) over
+ * The limits of `POST /v1/spl/search` (stage counting and its limits) over
  * 10,001 events sent through the event collector one second apart from 2026-01-01,
  * event i holding `n = i`; and cancel of a running search by its query id.
  */

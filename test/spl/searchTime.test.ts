@@ -1,5 +1,5 @@
 /**
- * `earliest=`/`latest=` written in the search (spl.md §1, "Time bounds"), and `now()`,
+ * `earliest=`/`latest=` written in the search, and `now()`,
  * read against the search's start time on the TestClock: 2026-01-01T00:12:30Z, half a
  * minute after e12 (events eN at minute N, events.ts). Earliest is inclusive, latest
  * exclusive; snapping rounds down. Expectations are counted by hand.

@@ -1,7 +1,7 @@
 /**
  * The search window and its timeline buckets, resolved against a `TestClock` set to
  * Tuesday 2026-03-31T15:45:30.250Z. Every expected instant and bucket is worked out on a
- * calendar from spl.md §1 ("Time bounds") and the timeline's span ladder.
+ * calendar from Splunk's time bounds and the timeline's span ladder.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"

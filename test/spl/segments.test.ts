@@ -1,8 +1,8 @@
 /**
- * Terms and phrases against `_raw` segments (spl.md §1) on events made for their edges:
+ * Terms and phrases against `_raw` segments on events made for their edges:
  * boundaries at either end, breakers of both kinds, a phrase found a second time after
  * a first occurrence inside a word, and case folding beyond ASCII. Expectations are
- * worked out by hand from the breaker lists of spl.md and Unicode's simple case folding
+ * worked out by hand from Splunk's breaker lists and Unicode's simple case folding
  * (CaseFolding.txt: U+212A KELVIN SIGN folds to k, U+017F LONG S to s); rows come newest
  * first.
  */

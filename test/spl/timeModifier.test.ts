@@ -1,5 +1,5 @@
 /**
- * Time modifiers (spl.md §1, "Time bounds") for a search started on Tuesday
+ * Time modifiers for a search started on Tuesday
  * 2026-03-31T15:45:30.250Z; every expected instant is worked out on a calendar.
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * `timechart` (spl.md §1) over the hand-made events of events.ts (eN at minute N of
+ * `timechart` over the hand-made events of events.ts (eN at minute N of
  * 2026-01-01, hosts and fields as listed there). Every bucket and series value below is
  * counted by hand from that list; buckets are chronological and zero-filled across the
  * window, split series ordered by name with NULL and OTHER last.

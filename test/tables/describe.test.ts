@@ -1,5 +1,5 @@
 /**
- * `GET /v1/tables/{t}` for every kind of table (decisions.md §5): the columns a query can
+ * `GET /v1/tables/{t}` for every kind of table: the columns a query can
  * name, with the engine's type names, and never `columns: []` for a table that has
  * columns. Schemaless records, the events layout (`spl_events`), a table an OTLP
  * transform filled, and the OTLP app's typed tables; each column listed is queryable.

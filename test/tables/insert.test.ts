@@ -183,7 +183,7 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           const server = yield* TestServer
           const unknown = yield* insert(server, "bad", "{}", json, "?transform=bogus")
           expect(unknown.status).toBe(400)
-          // decisions.md §0: the spec's six names and the three aliases, every one of them.
+          // The six format names clients send and the three aliases, every one of them.
           for (const name of [
             "otlp-traces",
             "otlp-logs",

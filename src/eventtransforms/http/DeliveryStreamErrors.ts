@@ -3,7 +3,7 @@
  * `{requestId, timestamp, errorMessage}` with the error's status. The request id is the
  * `X-Amz-Firehose-Request-Id` header (so failures before the body is read, such as a
  * missing or wrong access key, answer the same way). The usual `error`, `message` and
- * `hint` stay beside them, so the body is also this API's error shape (decisions.md §3)
+ * `hint` stay beside them, so the body is also this API's error shape
  * and the request log still records the error.
  *
  * An API-wide middleware, because some of these failures (authentication, database

@@ -1,4 +1,4 @@
-/** `otlp-logs` as OTLP/JSON-named rows: one per log record (decisions.md §6). */
+/** `otlp-logs` as OTLP/JSON-named rows: one per log record. */
 import type { OtlpLogRecord, OtlpLogsRequest } from "../../../domain/OtlpModel.js"
 import type { Flattened } from "../../../domain/OtlpTransforms.js"
 import { hex, Rejections } from "../transforms/Ids.js"

@@ -1,5 +1,5 @@
 /**
- * `otlp-metrics` as OTLP/JSON-named rows: one per data point (decisions.md §6), all in
+ * `otlp-metrics` as OTLP/JSON-named rows: one per data point, all in
  * the one table the request names, told apart by `type`; each carries its metric's
  * `name`, `description`, `unit` and its own fields under their OTLP/JSON names.
  */

@@ -1,5 +1,5 @@
 /**
- * One schemaless row of an OTLP transform (decisions.md §6) as JSON text, built field by
+ * One schemaless row of an OTLP transform as JSON text, built field by
  * field under dotted paths. Paths are kept flat (`attributes.http.method`), the engine
  * splits them on dots, so two values that would land on one path are caught here: the
  * first wins (a record's own fields before its resource's attributes), where the engine

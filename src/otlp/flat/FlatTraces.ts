@@ -1,4 +1,4 @@
-/** `otlp-traces` as OTLP/JSON-named rows: one per span (decisions.md §6). */
+/** `otlp-traces` as OTLP/JSON-named rows: one per span. */
 import type { OtlpSpan, OtlpTracesRequest } from "../../../domain/OtlpModel.js"
 import type { Flattened } from "../../../domain/OtlpTransforms.js"
 import { hex, Rejections } from "../transforms/Ids.js"

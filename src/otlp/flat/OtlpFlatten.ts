@@ -1,5 +1,5 @@
 /**
- * The `?transform=otlp-*` flattening (decisions.md §6): a decoded export request to rows
+ * The `?transform=otlp-*` flattening: a decoded export request to rows
  * of a schemaless table with the field names of the OTLP/JSON encoding, each with its
  * scope (`scope.name`, `scope.version`) and its resource's attributes as top-level dotted
  * fields (`service.name`). Not the OTLP app's layout: its endpoints write the collector

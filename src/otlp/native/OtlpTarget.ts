@@ -87,7 +87,7 @@ export const makeOtlpExports = Effect.gen(function* () {
   ) {
     const request = yield* decodeExport(signal, encoding, bytes)
     const result = yield* writer.insertExport(at.scope, at.database, at.table, request)
-    // Also as Prometheus series when the cluster has the metrics-app (decisions.md §11).
+    // Also as Prometheus series when the cluster has the metrics-app.
     if (request.signal === "metrics") yield* series.store(at.scope, at.database, request.request)
     return {
       accepted: result.accepted,

@@ -1,6 +1,6 @@
 /**
  * The server-level middleware that records every request once it has been answered
- * (decisions.md §8). It runs inside the platform's per-request tracing span, whose span
+ *. It runs inside the platform's per-request tracing span, whose span
  * id is the entry's `id`, whose trace id honours an incoming `traceparent`, and on which
  * the router notes the matched route. The record goes to `RequestLogQueue`, which never
  * waits, so logging cannot fail or slow the request.

@@ -1,2 +1,2 @@
-/** Generated SQL larger than this is refused (decisions §12's size budget). */
+/** Generated SQL larger than this is refused. */
 export const SQL_BUDGET = 64 * 1024

@@ -1,5 +1,5 @@
 /**
- * `dedup [N] fields [keepempty=b] [consecutive=b] [sortby keys]` (spl.md §1): the first
+ * `dedup [N] fields [keepempty=b] [consecutive=b] [sortby keys]`: the first
  * N events (1 by default) of each combination of values, in the rows' order (newest
  * first, or an earlier sort's). Events missing a field are dropped unless `keepempty`
  * (then each is kept); `consecutive` removes only repeats that follow one another;

@@ -1,5 +1,5 @@
 /**
- * `where` and `eval` expressions (spl.md §1): an unquoted word is a field, a double-
+ * `where` and `eval` expressions: an unquoted word is a field, a double-
  * quoted string a literal; NOT, then AND before OR; comparisons and arithmetic with a
  * missing field are null and null is not true; numeric strings act as numbers.
  */

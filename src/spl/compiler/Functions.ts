@@ -1,5 +1,5 @@
 /**
- * The eval functions of the subset (spl.md §1, "Functions in the subset"). Each takes
+ * The eval functions of the subset. Each takes
  * compiled arguments; a name outside the list, or a form of one that is not supported,
  * is refused at the call's position.
  */

@@ -1,6 +1,6 @@
 /**
  * Commands that filter, compute or reorder rows without grouping them: `search`, `where`,
- * `eval`, `sort`, `head` (spl.md §1, "Commands"); `dedup` is DedupCommand.ts.
+ * `eval`, `sort`, `head`; `dedup` is DedupCommand.ts.
  */
 import type { Command, Expr } from "./Ast.js"
 import { condition, expression } from "./ExprSql.js"

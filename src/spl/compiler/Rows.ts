@@ -65,7 +65,7 @@ export const EVENTS_TABLE = "spl_events"
 
 const METADATA = ["_raw", "host", "source", "sourcetype", "index"] as const
 
-/** The rows of `spl_events`: newest first (spl.md §1, `head`). */
+/** The rows of `spl_events`: newest first. */
 export const eventRows: Rows = {
   columns: [
     { name: "_time", sql: "_time", kind: "time" },

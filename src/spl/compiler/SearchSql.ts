@@ -2,7 +2,7 @@
  * The search language (base search and `| search`) as an SQL condition that is never
  * null where that matters: terms and phrases over `_raw` segments, `field=value` over whole values with
  * `*` wildcards and case folded, `field=*`, `!=` (the field must exist), `NOT` (every
- * other event), numeric comparisons of numeric values, `IN` (spl.md §1).
+ * other event), numeric comparisons of numeric values, `IN`.
  */
 import type { SearchNode, SearchOperator, SearchValue } from "./Ast.js"
 import { quoteString } from "../../engine/Sql.js"

@@ -1,5 +1,5 @@
 /**
- * `earliest=` and `latest=` written in the base search (spl.md §1, "Time bounds"): they
+ * `earliest=` and `latest=` written in the base search: they
  * take the place of the request's window, resolved against the search's start time with
  * the same modifiers (`-24h`, `-7d@d`, `@w1`, epoch seconds, `now`). They bound the whole
  * search, so they stand at its top level: inside OR or NOT they are refused.

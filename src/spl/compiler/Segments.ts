@@ -1,5 +1,5 @@
 /**
- * Bare terms and quoted phrases match `_raw` by segments (spl.md §1): a term matches
+ * Bare terms and quoted phrases match `_raw` by segments: a term matches
  * where it stands between breakers (major or minor) or the ends of the text, case
  * folded; `*` matches within a major segment (`err*` is a prefix match). A term that
  * itself starts or ends with a breaker needs no boundary on that side.

@@ -1,5 +1,5 @@
 /**
- * Commands that choose or name the columns: `fields`, `table`, `rename` (spl.md §1,
+ * Commands that choose or name the columns: `fields`, `table`, `rename` (
  * "Commands"). After `fields`/`table` only the named fields remain, so the stored JSON
  * is no longer carried.
  */

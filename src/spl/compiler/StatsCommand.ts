@@ -1,5 +1,5 @@
 /**
- * `stats` (spl.md §1): one row without BY (a count of 0 over no events), one row per
+ * `stats`: one row without BY (a count of 0 over no events), one row per
  * combination with BY, events missing a BY field left out, rows ascending by the BY
  * values; a column is named by `AS` or after the call (`avg(bytes)`). count/dc/values/list
  * take values as text; sum/avg as numbers, ignoring the rest; min/max numerically when

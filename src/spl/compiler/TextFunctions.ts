@@ -1,5 +1,5 @@
 /**
- * Text, conversion and multivalue eval functions of the subset (spl.md §1): `replace`
+ * Text, conversion and multivalue eval functions of the subset: `replace`
  * (every match, `\1` backreferences), `split` (a multivalue), `mvcount` (1 for a single
  * value, null for null), `tostring(x, "commas"|"hex"|"duration")`, `tonumber(s, base)`.
  * A value used more than once is read once through a lambda, so nesting does not repeat

@@ -1,5 +1,5 @@
 /**
- * The date/time eval functions of the subset (spl.md §1): `now()` (the search's start),
+ * The date/time eval functions of the subset: `now()` (the search's start),
  * `relative_time(t, "-1d@d")` with the modifiers of TimeModifier.ts, `strftime(t, fmt)`
  * and `strptime(s, fmt)` in UTC. Times are epoch seconds, as eval sees `_time`. Formats
  * and modifiers are literals, turned into SQL here; a time argument is read once (a

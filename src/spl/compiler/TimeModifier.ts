@@ -1,5 +1,5 @@
 /**
- * Time modifiers (spl.md §1, "Time bounds"): `now`, epoch seconds, or
+ * Time modifiers: `now`, epoch seconds, or
  * `[+|-]<int><unit>[@<snap>]` (`-24h`, `-7d@d`, `@w0`) relative to the search's start,
  * with units s, m, h, d, w, mon, q, y (and their long names). The offset applies first,
  * then the snap rounds down to the start of the unit (`@w0` Sunday, `@w1` Monday …), in

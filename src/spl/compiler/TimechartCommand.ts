@@ -1,5 +1,5 @@
 /**
- * `timechart` (spl.md §1): events counted or aggregated per time bucket. One aggregate
+ * `timechart`: events counted or aggregated per time bucket. One aggregate
  * with an optional split-by field, or several aggregates without one. Split series are
  * scored by the sum of their values over all buckets; the top `limit` (10; 0 for all)
  * are kept, the rest summed into `OTHER` (`useother`), events without the field form

@@ -1,5 +1,5 @@
 /**
- * The options of `timechart` (spl.md §1): `span`, `bins`, `limit`, `useother`, `usenull`,
+ * The options of `timechart`: `span`, `bins`, `limit`, `useother`, `usenull`,
  * `nullstr`, `otherstr`, `cont`, with Splunk's defaults. A known window (both bounds)
  * chooses the span for `bins` and bounds the zero-filled buckets; without one the span
  * is 1d unless given, and buckets are filled between the first and last that hold events.

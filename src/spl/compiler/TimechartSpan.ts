@@ -1,5 +1,5 @@
 /**
- * A timechart's bucket width (spl.md §1, `timechart`): `span=<int><unit>` as written, or
+ * A timechart's bucket width: `span=<int><unit>` as written, or
  * chosen so the window holds at most `bins` buckets (100 by default) from the ladder that
  * gives Splunk's preset spans (15m → 10s, 60m → 1m, 4h → 5m, 24h → 30m, 7d and 30d →
  * 1d, a year → 1mon). Buckets start where the engine's `toStartOfInterval` puts them

@@ -1,7 +1,7 @@
 /**
  * `SavedSearches` over the control plane. Each call resolves its place first (a member of
  * the organization, its named cluster, the spl-app installed there), then applies the
- * visibility rules of decisions.md §12 to the row.
+ * visibility rules (private to the creator, or shared with the organization) to the row.
  */
 import { Effect, Layer, Option } from "effect"
 import {
@@ -90,7 +90,7 @@ export const SavedSearchesLive = Layer.effect(
 
     type Place = Effect.Effect.Success<ReturnType<typeof placeOf>>
 
-    /** The database a search names, checked as a data request's would be (decisions.md §4). */
+    /** The database a search names, checked as a data request's would be. */
     const databaseOf = (at: Place, requested: string | undefined) =>
       selection.select(clusterScopeOf(at.scope, at.cluster), requested)
 

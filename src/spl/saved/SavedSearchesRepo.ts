@@ -46,7 +46,7 @@ export type SavedSearchChanges = {
   readonly [K in keyof typeof settings]?: (typeof settings)[K]["Type"] | undefined
 }
 
-/** The list's cap (api.md "Limits"). */
+/** The list's cap. */
 export const LIST_LIMIT = 200
 
 const duplicate = (name: string) =>

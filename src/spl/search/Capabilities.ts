@@ -1,5 +1,5 @@
 /**
- * The language manifest of `GET /v1/spl/capabilities` (decisions.md §12), read from the
+ * The language manifest of `GET /v1/spl/capabilities`, read from the
  * compiler's own registries (commands, eval functions, stats functions, time units,
  * built-in fields, limits), so it lists what the compiler has and nothing else. The
  * grammar's operators and keywords live in the generated parser; they are listed here

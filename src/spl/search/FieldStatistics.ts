@@ -1,5 +1,5 @@
 /**
- * Field statistics over the whole filtered population (api.md "SPL search response"):
+ * Field statistics over the whole filtered population:
  * per field the inferred type, the population's size, how many events have it, the
  * exact number of distinct values, the five most common values with exact counts, and
  * the indexes it was seen in.

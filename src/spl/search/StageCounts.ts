@@ -1,5 +1,5 @@
 /**
- * Row counts of the stages (api.md "Stage counting"): a stage that can change the
+ * Row counts of the stages: a stage that can change the
  * number of rows is measured by counting at most `STAGE_ROW_CAP + 1` of its rows (a
  * 10,001st row proves the count larger: `truncated`); a row-preserving stage carries
  * the count before it. Only the first `MEASURED_STAGES`, and only while the probes fit

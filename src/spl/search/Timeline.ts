@@ -2,7 +2,7 @@
  * The timeline: counts of the filtered events per bucket across the whole window,
  * chronological and zero-filled. The span is the smallest of a fixed ladder that keeps
  * the window within `MAX_TIMELINE_BUCKETS` (a day in 30-minute buckets, a week in days,
- * a year in calendar months, as the time-picker presets of spl.md §1 go), and the first
+ * a year in calendar months, as Splunk's time-picker presets go), and the first
  * bucket starts at the window's start rounded down to the span, in UTC.
  */
 import { TimelineBucket } from "../../../domain/api/SplApi.js"

@@ -1,5 +1,5 @@
 /**
- * The search's time window (spl.md §1, "Time bounds"): each bound resolved against one
+ * The search's time window: each bound resolved against one
  * reading of the `Clock` taken as the search starts, earliest inclusive, latest
  * exclusive. An omitted `latest` is now; an omitted `earliest` is a day before `latest`
  * (the recent default window the timeline spans).

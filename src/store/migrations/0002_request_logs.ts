@@ -1,5 +1,5 @@
 /**
- * The request log (decisions.md §8) lives in the control plane, not in a cluster's
+ * The request log lives in the control plane, not in a cluster's
  * engine, so that it stays readable while a cluster is paused.
  */
 import { SqlClient } from "@effect/sql"

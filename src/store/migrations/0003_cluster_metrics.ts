@@ -1,5 +1,5 @@
 /**
- * Cluster metric samples (decisions.md §9) live in the control plane, so a paused or
+ * Cluster metric samples live in the control plane, so a paused or
  * idled cluster's history stays readable. One row per cluster, replica and sampling time.
  */
 import { SqlClient } from "@effect/sql"

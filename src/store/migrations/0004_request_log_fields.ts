@@ -1,5 +1,5 @@
 /**
- * The request-log fields existing clients read (decisions.md §8) that 0002 did not keep,
+ * The request-log fields existing clients read that 0002 did not keep,
  * and what the `search` tokens filter on: the kind of request (`type:`), the tables it
  * acted on (`table:`) and whether a query answered with hints (`hints:`). Rows written
  * before this migration get the defaults: empty strings, no tables, no hints.

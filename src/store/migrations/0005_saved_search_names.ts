@@ -1,5 +1,5 @@
 /**
- * Saved-search names are unique per creator within a cluster (decisions.md §12): the
+ * Saved-search names are unique per creator within a cluster: the
  * index enforces it even when two requests race, and serves the creator's own listing.
  */
 import { SqlClient } from "@effect/sql"

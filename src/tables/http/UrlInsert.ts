@@ -1,5 +1,5 @@
 /**
- * `POST /v1/tables/{t}?url=…` (decisions.md §6): the HTTP side of `UrlIngest`. With
+ * `POST /v1/tables/{t}?url=…`: the HTTP side of `UrlIngest`. With
  * `accept: application/x-ndjson` the load's events stream as `started`, `progress` and
  * `done` or `error` lines; otherwise the answer is one `{inserted}`.
  */

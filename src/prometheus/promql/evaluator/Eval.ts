@@ -1,7 +1,7 @@
 /**
  * PromQL evaluation in JavaScript over samples the storage returns for each selector's
  * time range (Fetch.ts). The engine's `timeSeries*ToGrid` functions differ from
- * Prometheus on stale markers, `deriv`'s scale and window edges (spec/promql.md §4), and
+ * Prometheus on stale markers, `deriv`'s scale and window edges, and
  * chDB cannot take their settings through the user-level query path, so this slice reads
  * samples with plain SQL and evaluates every step here, Prometheus's way. Memory is one
  * selector's samples in the query's range at a time, plus the step grids.
