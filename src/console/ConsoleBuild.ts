@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url"
 const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const appDir = path.join(project, "src", "console", "app")
+const mainEntry = path.join(appDir, "main.tsx")
 
 /** What the built files are, by name under `/assets/`; `index.html` is the page. */
 export interface ConsoleFiles {
@@ -90,7 +91,7 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   const partial = `${dir}.${process.pid}.tmp`
   const result = await esbuild.build({
     absWorkingDir: project,
-    entryPoints: [path.join(appDir, "main.tsx")],
+    entryPoints: [mainEntry],
     bundle: true,
     splitting: true,
     format: "esm",
@@ -112,7 +113,11 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
     write: true
   })
   const outputs = Object.entries(result.metafile.outputs)
-  const entry = outputs.find(([, output]) => output.entryPoint !== undefined)
+  // Lazily imported modules are entry points of their own in the metafile: the page's is main.
+  const entry = outputs.find(
+    ([, output]) =>
+      output.entryPoint !== undefined && path.resolve(project, output.entryPoint) === mainEntry
+  )
   if (entry === undefined) throw new Error("the console build made no entry")
   const script = path.basename(entry[0])
   const style = entry[1].cssBundle === undefined ? undefined : path.basename(entry[1].cssBundle)

@@ -66,12 +66,27 @@ const assetOf = (file: string): Asset => {
   }
 }
 
-const loadAssets = Effect.promise(async () => {
+const loadAssets = async () => {
   const built = await buildConsole()
   const assets = new Map<string, Asset>()
   for (const name of built.names) assets.set(name, assetOf(path.join(built.dir, "assets", name)))
   return { page: assetOf(path.join(built.dir, "index.html")), assets }
-})
+}
+
+// Built once; a build that failed is tried again on the next request, not kept.
+const memoised = () => {
+  let loading: ReturnType<typeof loadAssets> | null = null
+  return Effect.tryPromise(() => {
+    loading ??= loadAssets().catch((error: unknown) => {
+      loading = null
+      throw error
+    })
+    return loading
+  }).pipe(
+    Effect.tapError((error) => Effect.logError("the console could not be built", error.cause)),
+    Effect.orDie
+  )
+}
 
 const respond = (asset: Asset, cacheControl: string) =>
   Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
@@ -94,7 +109,7 @@ const notFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =
 /** The console's routes beside the API's; its files are built or read on first use. */
 export const ConsoleHttpLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
-    const files = yield* Effect.cached(loadAssets)
+    const files = memoised()
     const page = Effect.flatMap(files, ({ page }) => respond(page, "no-cache"))
     yield* router.get(
       "/assets/:name",

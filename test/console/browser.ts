@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { chromium } from "playwright-core"
+import { expect } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -114,10 +115,10 @@ export const api = async (
   sluice: Sluice,
   method: string,
   pathAndQuery: string,
-  options: { token?: string; body?: unknown; raw?: string } = {}
+  options: { token?: string; body?: unknown; raw?: string; authorization?: string } = {}
 ) => {
   const headers: Record<string, string> = {
-    authorization: `Bearer ${options.token ?? sluice.adminKey}`
+    authorization: options.authorization ?? `Bearer ${options.token ?? sluice.adminKey}`
   }
   if (options.body !== undefined) headers["content-type"] = "application/json"
   const response = await fetch(sluice.url + pathAndQuery, {
@@ -131,3 +132,12 @@ export const api = async (
   })
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
+
+/** A session token of `email`, as the API signs one in. */
+export const sessionOf = async (sluice: Sluice, email: string, password: string) => {
+  const reply = await api(sluice, "POST", "/v1/auth/login", { body: { email, password } })
+  return (JSON.parse(reply.text) as { token: string }).token
+}
+
+/** What the page shows, waited for as long as a busy machine may need (vitest waits 1 s). */
+export const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 })

@@ -5,7 +5,7 @@
 import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
-import { api, openPage, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
+import { api, openPage, poll, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
 import type { Sluice } from "./browser.js"
 
 let sluice: Sluice
@@ -60,7 +60,7 @@ describe("the console", () => {
   it("signs in with the first start's password, showing the API's words for a wrong one", async () => {
     await page.goto(sluice.url)
     await signIn(page, sluice, "not-the-password")
-    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/password/i)
+    await poll(() => page.getByRole("alert").textContent()).toMatch(/password/i)
     const wrong = await api(sluice, "POST", "/v1/auth/login", {
       body: { email: sluice.email, password: "not-the-password" }
     })
@@ -70,7 +70,7 @@ describe("the console", () => {
     await screenshot(page, "sign-in")
     await signIn(page, sluice)
     await page.waitForURL(/\/default\/default\/sql\?database=default$/)
-    await expect.poll(() => page.getByLabel("Organization").inputValue()).toBe("default")
+    await poll(() => page.getByLabel("Organization").inputValue()).toBe("default")
     expect(await page.getByLabel("Cluster").inputValue()).toBe("default")
     expect(await page.getByLabel("Database").inputValue()).toBe("default")
     // The token is kept in this tab only, and never in the address.
@@ -80,15 +80,24 @@ describe("the console", () => {
   it("runs a query with Ctrl+Enter and shows its rows, types and statistics", async () => {
     await runQuery("SELECT number AS n, toString(number * 2) AS doubled FROM numbers(5)")
     const grid = page.getByRole("grid")
-    await expect
-      .poll(() => grid.getByRole("gridcell").allTextContents())
-      .toEqual(["0", "0", "1", "2", "2", "4", "3", "6", "4", "8"])
+    await poll(() => grid.getByRole("gridcell").allTextContents()).toEqual([
+      "0",
+      "0",
+      "1",
+      "2",
+      "2",
+      "4",
+      "3",
+      "6",
+      "4",
+      "8"
+    ])
     expect(await grid.getByRole("columnheader").allTextContents()).toEqual([
       "#",
       "nUInt64",
       "doubledString"
     ])
-    await expect.poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^5 rows in /)
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^5 rows in /)
     expect(page.url()).toContain("sql=SELECT+number")
     const logs = await api(sluice, "GET", "/v1/logs?sources=ui&limit=200")
     const entries = JSON.parse(logs.text) as {
@@ -105,7 +114,7 @@ describe("the console", () => {
     expect(inserted.status).toBe(200)
     await runQuery("SELECT name FROM hostile")
     const cell = page.getByRole("grid").getByRole("gridcell").first()
-    await expect.poll(() => cell.textContent()).toBe(hostile)
+    await poll(() => cell.textContent()).toBe(hostile)
     expect(await page.locator("img").count()).toBe(0)
     expect(await page.evaluate("'__pwned' in window")).toBe(false)
   })
@@ -113,7 +122,7 @@ describe("the console", () => {
   it("marks a failing query's place and shows the API's message and hint", async () => {
     await runQuery("SELECT no_such_column FROM numbers(1)")
     const alert = page.getByRole("alert")
-    await expect.poll(() => alert.textContent()).toContain("no_such_column")
+    await poll(() => alert.textContent()).toContain("no_such_column")
     expect(await alert.locator(".hint").textContent()).toMatch(/GET \/v1\/tables/)
   })
 
@@ -126,11 +135,9 @@ describe("the console", () => {
     )
     await runQuery("SELECT number % 7 AS k, count() FROM numbers_mt(1000000000000) GROUP BY k")
     const queryId = (JSON.parse((await sent).postData()!) as { query_id: string }).query_id
-    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Running/)
+    await poll(() => page.getByRole("status").textContent()).toMatch(/^Running/)
     await page.keyboard.press("Escape")
-    await expect
-      .poll(() => page.getByLabel("Statistics").textContent(), { timeout: 30_000 })
-      .toMatch(/^Cancelled/)
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^Cancelled/)
     // Cancelling the same id again finds nothing running.
     const again = await api(sluice, "POST", "/v1/query/cancel", { body: { query_id: queryId } })
     expect(again.status).toBe(404)
@@ -152,22 +159,20 @@ describe("the console", () => {
 
   it("streams 100,000 rows into a grid that draws only what is in view", async () => {
     await runQuery("SELECT number, toString(number) AS s FROM numbers(100000)")
-    await expect
-      .poll(() => page.getByLabel("Statistics").textContent(), { timeout: 30_000 })
-      .toMatch(/^100,000 rows/)
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^100,000 rows/)
     const grid = page.getByRole("grid")
     expect(await grid.getAttribute("aria-rowcount")).toBe("100001")
     expect(await grid.getByRole("row").count()).toBeLessThan(100)
     await grid.evaluate((element) => (element.scrollTop = 26 * 99_990))
-    await expect.poll(() => grid.getByRole("rowheader").allTextContents()).toContain("100000")
+    await poll(() => grid.getByRole("rowheader").allTextContents()).toContain("100000")
   })
 
   it("charts the result", async () => {
     await runQuery("SELECT number AS x, number * number AS y FROM numbers(20)")
-    await expect.poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^20 rows/)
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^20 rows/)
     await page.getByRole("button", { name: "Chart" }).click()
     await page.getByLabel("Chart Y column").selectOption("y")
-    await expect.poll(() => page.locator(".chart canvas").count()).toBe(1)
+    await poll(() => page.locator(".chart canvas").count()).toBe(1)
     await screenshot(page, "sql-chart")
   })
 
@@ -176,27 +181,21 @@ describe("the console", () => {
     const token = await page.evaluate<string | null>("sessionStorage.getItem('sluice.session')")
     expect((await api(sluice, "POST", "/v1/auth/logout", { token: token! })).status).toBe(200)
     await page.keyboard.press("Control+Enter")
-    await expect
-      .poll(() => page.getByRole("heading", { name: "Your session ended" }).count())
-      .toBe(1)
+    await poll(() => page.getByRole("heading", { name: "Your session ended" }).count()).toBe(1)
     await screenshot(page, "session-ended")
     await page.getByLabel("Password").fill(sluice.password)
     await page.getByRole("button", { name: "Sign in" }).click()
-    await expect
-      .poll(() => page.getByRole("heading", { name: "Your session ended" }).count())
-      .toBe(0)
+    await poll(() => page.getByRole("heading", { name: "Your session ended" }).count()).toBe(0)
     expect(await editor().textContent()).toBe("SELECT 'typed before the session ended' AS kept")
     await page.reload()
-    await expect.poll(() => editor().textContent()).toContain("typed before the session ended")
+    await poll(() => editor().textContent()).toContain("typed before the session ended")
   })
 
   it("signs out, revoking the session", async () => {
     const token = await page.evaluate<string | null>("sessionStorage.getItem('sluice.session')")
     expect((await api(sluice, "GET", "/v1/organizations", { token: token! })).status).toBe(200)
     await page.getByRole("button", { name: "Sign out" }).click()
-    await expect
-      .poll(() => page.getByRole("heading", { name: "Sign in to sluice" }).count())
-      .toBe(1)
+    await poll(() => page.getByRole("heading", { name: "Sign in to sluice" }).count()).toBe(1)
     expect((await api(sluice, "GET", "/v1/organizations", { token: token! })).status).toBe(401)
     expect(problems).toEqual([])
   })

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
-import { api, openPage, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
+import { api, openPage, poll, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
 import type { Sluice } from "./browser.js"
 
 let sluice: Sluice
@@ -36,15 +36,15 @@ afterAll(async () => {
 describe("the tables view", () => {
   it("lists tables with rows, and describes and samples one, values as text", async () => {
     const tables = page.getByRole("table", { name: "Tables" })
-    await expect.poll(() => tables.getByRole("row").nth(1).textContent()).toMatch(/^events3/)
+    await poll(() => tables.getByRole("row").nth(1).textContent()).toMatch(/^events3/)
     await tables.getByRole("button", { name: "events" }).click()
     await page.waitForURL(/table=events/)
     const columns = page.getByRole("table", { name: "Columns" })
-    await expect
-      .poll(() => columns.locator("tbody td:first-child").allTextContents())
-      .toEqual(expect.arrayContaining(["request.client.geo.country", "ms", "note"]))
+    await poll(() => columns.locator("tbody td:first-child").allTextContents()).toEqual(
+      expect.arrayContaining(["request.client.geo.country", "ms", "note"])
+    )
     const sample = page.getByRole("grid")
-    await expect.poll(() => sample.getByRole("gridcell").allTextContents()).toContain(HOSTILE)
+    await poll(() => sample.getByRole("gridcell").allTextContents()).toContain(HOSTILE)
     expect(await page.locator("img").count()).toBe(0)
     expect(await page.evaluate("'__pwned' in window")).toBe(false)
     await screenshot(page, "tables")
@@ -57,9 +57,9 @@ describe("the tables view", () => {
       `(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(text)}], "rows.ndjson", { type: "application/x-ndjson" })); return t })()`
     )
     await page.locator(".drop").dispatchEvent("drop", { dataTransfer: transfer })
-    await expect
-      .poll(() => page.getByText(/rows inserted into dropped/).textContent())
-      .toBe("3 rows inserted into dropped from rows.ndjson.")
+    await poll(() => page.getByText(/rows inserted into dropped/).textContent()).toBe(
+      "3 rows inserted into dropped from rows.ndjson."
+    )
     const count = await api(sluice, "POST", "/v1/query", {
       body: { sql: "SELECT count() AS n FROM dropped", format: "JSONEachRow" }
     })
@@ -77,11 +77,9 @@ describe("the tables view", () => {
     expect(await confirm.isDisabled()).toBe(true)
     await dialog.getByLabel("Name").fill("dropped")
     await confirm.click()
-    await expect
-      .poll(() =>
-        page.getByRole("table", { name: "Tables" }).getByRole("button", { name: "dropped" }).count()
-      )
-      .toBe(0)
+    await poll(() =>
+      page.getByRole("table", { name: "Tables" }).getByRole("button", { name: "dropped" }).count()
+    ).toBe(0)
     expect((await api(sluice, "GET", "/v1/tables/dropped")).status).toBe(404)
   })
 
@@ -89,19 +87,19 @@ describe("the tables view", () => {
     await page.getByLabel("New database").fill("analytics")
     await page.getByRole("button", { name: "Create" }).click()
     const databases = page.getByRole("region", { name: "Databases" })
-    await expect.poll(() => databases.getByRole("link", { name: "analytics" }).count()).toBe(1)
+    await poll(() => databases.getByRole("link", { name: "analytics" }).count()).toBe(1)
     await databases.getByRole("button", { name: "Delete database default" }).click()
     await page.getByRole("dialog").getByLabel("Name").fill("default")
     await page.getByRole("dialog").getByRole("button", { name: "Delete database" }).click()
     const refusal = await api(sluice, "DELETE", "/v1/databases/default")
     const words = JSON.parse(refusal.text) as { message: string }
-    await expect
-      .poll(() => databases.getByRole("alert").locator("strong").textContent())
-      .toBe(words.message)
+    await poll(() => databases.getByRole("alert").locator("strong").textContent()).toBe(
+      words.message
+    )
     await databases.getByRole("button", { name: "Delete database analytics" }).click()
     await page.getByRole("dialog").getByLabel("Name").fill("analytics")
     await page.getByRole("dialog").getByRole("button", { name: "Delete database" }).click()
-    await expect.poll(() => databases.getByRole("link", { name: "analytics" }).count()).toBe(0)
+    await poll(() => databases.getByRole("link", { name: "analytics" }).count()).toBe(0)
     await screenshot(page, "tables-databases")
     expect(problems).toEqual([])
   })

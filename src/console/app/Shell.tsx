@@ -7,6 +7,7 @@ import { useApi } from "./useApi.js"
 const TITLES: Record<View, string> = {
   sql: "SQL",
   tables: "Tables",
+  search: "Search",
   logs: "Logs",
   admin: "Administration"
 }

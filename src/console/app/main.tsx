@@ -9,6 +9,7 @@ import { SignIn } from "./SignIn.js"
 
 const SqlView = lazy(() => import("./sql/SqlView.js").then((m) => m.SqlView))
 const TablesView = lazy(() => import("./tables/TablesView.js").then((m) => m.TablesView))
+const SplView = lazy(() => import("./spl/SplView.js").then((m) => m.SplView))
 const LogsView = lazy(() => import("./logs/LogsView.js").then((m) => m.LogsView))
 const AdminView = lazy(() => import("./admin/AdminView.js").then((m) => m.AdminView))
 
@@ -87,6 +88,8 @@ const App = () => {
                 <SqlView scope={scope} params={route.params} />
               ) : route.view === "tables" ? (
                 <TablesView scope={scope} selected={route.params.get("table")} />
+              ) : route.view === "search" ? (
+                <SplView scope={scope} params={route.params} />
               ) : route.view === "logs" ? (
                 <LogsView scope={scope} />
               ) : (

@@ -1,17 +1,11 @@
 /**
- * The SQL editor (loaded with the SQL view, not with the page): CodeMirror 6 with
- * ClickHouse's keywords and types, completion of tables, their dotted columns and the
- * engine's functions, Ctrl/Cmd+Enter to run and Esc to cancel.
+ * The SQL editor's language: ClickHouse's keywords and types, completion of tables, their
+ * dotted columns and the engine's functions.
  */
-import { autocompletion, closeBrackets, completionKeymap } from "@codemirror/autocomplete"
-import type { Completion, CompletionContext } from "@codemirror/autocomplete"
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands"
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language"
+import type { Completion } from "@codemirror/autocomplete"
 import { keywordCompletionSource, sql, SQLDialect } from "@codemirror/lang-sql"
-import { highlightSelectionMatches, searchKeymap } from "@codemirror/search"
-import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state"
-import { Decoration, EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view"
-import type { DecorationSet } from "@codemirror/view"
+import { createEditor } from "../editor.js"
+import type { CodeEditor } from "../editor.js"
 
 const ClickHouse = SQLDialect.define({
   keywords:
@@ -21,39 +15,6 @@ const ClickHouse = SQLDialect.define({
   backslashEscapes: true,
   identifierQuotes: '`"',
   operatorChars: "*+-%<>!=&|/^~?:"
-})
-
-// The page's colours (custom properties reach into the shadow root), light or dark.
-const theme = EditorView.theme({
-  "&": { color: "var(--text)", backgroundColor: "var(--bg)", fontSize: "13px", minHeight: "120px" },
-  ".cm-scroller": { minHeight: "120px" },
-  ".cm-content": {
-    caretColor: "var(--text)",
-    fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace"
-  },
-  ".cm-gutters": {
-    backgroundColor: "var(--panel)",
-    color: "var(--muted)",
-    borderRight: "1px solid var(--border)"
-  },
-  ".cm-activeLine": { backgroundColor: "transparent" },
-  "&.cm-focused": { outline: "none" },
-  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--text)" },
-  ".cm-error-at": {
-    textDecoration: "wavy underline var(--error)",
-    backgroundColor: "var(--error-bg)"
-  },
-  ".cm-tooltip": {
-    backgroundColor: "var(--panel)",
-    color: "var(--text)",
-    border: "1px solid var(--border)"
-  },
-  ".cm-tooltip-autocomplete ul li[aria-selected]": {
-    backgroundColor: "var(--accent)",
-    color: "var(--accent-text)"
-  },
-  ".cm-completionDetail": { color: "var(--muted)", marginLeft: "1em" },
-  ".cm-placeholder": { color: "var(--muted)" }
 })
 
 export interface SchemaHints {
@@ -81,32 +42,6 @@ const completionsOf = (hints: SchemaHints): Array<Completion> => {
   return out
 }
 
-const setError = StateEffect.define<{ from: number; to: number } | null>()
-const errorMark = Decoration.mark({ class: "cm-error-at" })
-const errorField = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(marks, transaction) {
-    let next = transaction.docChanged ? Decoration.none : marks
-    for (const effect of transaction.effects)
-      if (effect.is(setError))
-        next =
-          effect.value === null
-            ? Decoration.none
-            : Decoration.set([errorMark.range(effect.value.from, effect.value.to)])
-    return next
-  },
-  provide: (field) => EditorView.decorations.from(field)
-})
-
-export interface SqlEditor {
-  readonly text: () => string
-  readonly setText: (text: string) => void
-  readonly setHints: (hints: SchemaHints) => void
-  readonly markError: (offset: number | null) => void
-  readonly focus: () => void
-  readonly destroy: () => void
-}
-
 export const createSqlEditor = (
   parent: HTMLElement,
   options: {
@@ -116,70 +51,14 @@ export const createSqlEditor = (
     readonly onRun: () => void
     readonly onCancel: () => void
   }
-): SqlEditor => {
-  let completions: Array<Completion> = []
-  const schemaSource = (context: CompletionContext) => {
-    const word = context.matchBefore(/[\w.]+/)
-    if (word === null || (word.from === word.to && !context.explicit)) return null
-    return { from: word.from, options: completions, validFor: /^[\w.]*$/ }
-  }
-  // In a shadow root CodeMirror's styles are constructed style sheets, which the page's
-  // policy allows; in the document they would be <style> elements, which it refuses.
-  const root = parent.shadowRoot ?? parent.attachShadow({ mode: "open" })
-  const view = new EditorView({
-    parent: root,
-    root,
-    state: EditorState.create({
-      doc: options.doc,
-      extensions: [
-        lineNumbers(),
-        history(),
-        bracketMatching(),
-        closeBrackets(),
-        highlightSelectionMatches(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-        sql({ dialect: ClickHouse }),
-        theme,
-        autocompletion({ override: [schemaSource, keywordCompletionSource(ClickHouse, true)] }),
-        errorField,
-        placeholder("SELECT … (Ctrl+Enter runs)"),
-        EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-label": options.label }),
-        Prec.highest(
-          keymap.of([
-            { key: "Mod-Enter", run: () => (options.onRun(), true) },
-            { key: "Escape", run: () => (options.onCancel(), false) }
-          ])
-        ),
-        keymap.of([
-          ...completionKeymap,
-          ...defaultKeymap,
-          ...historyKeymap,
-          ...searchKeymap,
-          indentWithTab
-        ]),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged) options.onChange(update.state.doc.toString())
-        })
-      ]
-    })
+): CodeEditor & { readonly setHints: (hints: SchemaHints) => void } => {
+  const editor = createEditor(parent, {
+    ...options,
+    placeholder: "SELECT … (Ctrl+Enter runs)",
+    language: sql({ dialect: ClickHouse }),
+    extraSources: [keywordCompletionSource(ClickHouse, true)]
   })
-  return {
-    text: () => view.state.doc.toString(),
-    setText: (text) =>
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
-    setHints: (hints) => {
-      completions = completionsOf(hints)
-    },
-    markError: (offset) => {
-      if (offset === null) return view.dispatch({ effects: setError.of(null) })
-      const length = view.state.doc.length
-      const from = Math.max(0, Math.min(offset, length))
-      const line = view.state.doc.lineAt(from)
-      const to = Math.min(line.to, Math.max(from + 1, view.state.wordAt(from)?.to ?? from + 1))
-      view.dispatch({ effects: setError.of(to > from ? { from, to } : null) })
-    },
-    focus: () => view.focus(),
-    destroy: () => view.destroy()
-  }
+  return { ...editor, setHints: (hints) => editor.setCompletions(completionsOf(hints)) }
 }
+
+export type SqlEditor = ReturnType<typeof createSqlEditor>
