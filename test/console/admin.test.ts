@@ -1,0 +1,115 @@
+/**
+ * The console's request logs and administration in Chromium against sluice as
+ * `npm start` runs it: logs filtered by source, a key created and used, a cluster paused
+ * and resumed through its buttons.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Browser, Page } from "playwright-core"
+import {
+  api,
+  openPage,
+  poll,
+  screenshot,
+  sessionOf,
+  signIn,
+  startBrowser,
+  startSluice
+} from "./browser.js"
+import type { Sluice } from "./browser.js"
+
+let sluice: Sluice
+let browser: Browser
+let page: Page
+let problems: Array<string>
+
+beforeAll(async () => {
+  ;[sluice, browser] = await Promise.all([startSluice(), startBrowser()])
+  ;({ page, problems } = await openPage(browser))
+  // Requests of another client, which the filter must leave out.
+  expect((await api(sluice, "GET", "/v1/tables")).status).toBe(200)
+  await page.goto(`${sluice.url}/default/default/logs?database=default`)
+  await signIn(page, sluice)
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await sluice?.stop()
+})
+
+describe("the logs view", () => {
+  it("filters the request log by source, and shows an entry's every field", async () => {
+    const requests = page.getByRole("table", { name: "Requests" })
+    await poll(() => requests.locator("tbody tr").count()).toBeGreaterThan(0)
+    const asked = page.waitForRequest(
+      (request) => request.url().includes("/v1/logs") && request.url().includes("sources=ui")
+    )
+    await page.getByRole("checkbox", { name: "ui" }).check()
+    await page.getByRole("button", { name: "Apply" }).click()
+    await asked
+    await poll(
+      async () => new Set(await requests.locator("tbody tr td:nth-child(6)").allTextContents())
+    ).toEqual(new Set(["ui"]))
+    await requests.locator("tbody tr").first().getByRole("button").click()
+    const drawer = page.getByRole("complementary", { name: "Request details" })
+    await poll(() =>
+      drawer.locator("tr", { hasText: "client_version" }).locator("td").textContent()
+    ).toBe("0.1.0")
+    await screenshot(page, "logs")
+  })
+})
+
+describe("administration", () => {
+  it("creates a key, shows its token once, and the token works until deleted", async () => {
+    await page.getByRole("link", { name: "Administration" }).click()
+    await page.getByLabel("Key name").fill("console-made")
+    await page.getByLabel("Permission").selectOption("read_only")
+    await page.getByRole("button", { name: "Create key" }).click()
+    const token = (await page.getByLabel("New key token").textContent()) ?? ""
+    expect(token).toMatch(/^rt_/)
+    const used = await api(sluice, "POST", "/v1/query", {
+      token,
+      body: { sql: "SELECT 1 AS one", format: "JSONEachRow" }
+    })
+    expect(used.text.trim()).toBe('{"one":1}')
+    await poll(() =>
+      page.getByRole("table", { name: "Keys" }).getByText("console-made").count()
+    ).toBe(1)
+    await screenshot(page, "admin-keys")
+    await page.getByRole("button", { name: "Delete key console-made" }).click()
+    await poll(() =>
+      page.getByRole("table", { name: "Keys" }).getByText("console-made").count()
+    ).toBe(0)
+    expect(
+      (await api(sluice, "POST", "/v1/query", { token, body: { sql: "SELECT 1" } })).status
+    ).toBe(401)
+  })
+
+  it("pauses and resumes a cluster through the buttons its flags enable", async () => {
+    await page.getByRole("tab", { name: "Clusters" }).click()
+    const row = page.getByRole("row", { name: "Cluster default" })
+    const pause = row.getByRole("button", { name: "Pause" })
+    const resume = row.getByRole("button", { name: "Resume" })
+    await poll(() => pause.isEnabled()).toBe(true)
+    expect(await resume.isEnabled()).toBe(false)
+    await pause.click()
+    await poll(() => resume.isEnabled()).toBe(true)
+    expect(await pause.isEnabled()).toBe(false)
+    const session = await sessionOf(sluice, sluice.email, sluice.password)
+    const paused = JSON.parse(
+      (await api(sluice, "GET", "/v1/clusters?organization=default", { token: session })).text
+    ) as {
+      clusters: Array<{ can_pause: boolean; can_resume: boolean }>
+    }
+    expect(paused.clusters[0]).toMatchObject({ can_pause: false, can_resume: true })
+    await screenshot(page, "admin-clusters")
+    await resume.click()
+    await poll(() => pause.isEnabled()).toBe(true)
+    const resumed = JSON.parse(
+      (await api(sluice, "GET", "/v1/clusters?organization=default", { token: session })).text
+    ) as {
+      clusters: Array<{ status: { ready: boolean } }>
+    }
+    expect(resumed.clusters[0]?.status.ready).toBe(true)
+    expect(problems).toEqual([])
+  })
+})
