@@ -7,44 +7,150 @@
 import { HttpApiSchema } from "@effect/platform"
 import { ParseResult, Schema } from "effect"
 
+/** gRPC status codes (the protocol's numbers), for the errors the gRPC server answers. */
+export const GrpcCode = {
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16
+} as const
+
+interface WireForm {
+  /** The HTTP status. */
+  readonly status: number
+  /** The stable `error` code of the body (a conflict or an ended device login may carry its own). */
+  readonly code: string
+  /** The gRPC status of the native OTLP path. */
+  readonly grpc: (typeof GrpcCode)[keyof typeof GrpcCode]
+}
+
+/**
+ * Each error's wire form, declared once: its class takes its status from here, and the
+ * HTTP and gRPC edges their tables. Domain errors answer with the code of their status
+ * unless clients act on a code of their own, so clients that read `error` see what they
+ * always saw.
+ */
+export const wireForm = {
+  BadRequest: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  Unauthorized: { status: 401, code: "unauthorized", grpc: GrpcCode.UNAUTHENTICATED },
+  Forbidden: { status: 403, code: "forbidden", grpc: GrpcCode.PERMISSION_DENIED },
+  // A missing app, database or cluster: the client cannot succeed until someone creates it.
+  NotFound: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
+  Conflict: { status: 409, code: "conflict", grpc: GrpcCode.FAILED_PRECONDITION },
+  PayloadTooLarge: { status: 413, code: "payload_too_large", grpc: GrpcCode.RESOURCE_EXHAUSTED },
+  UnsupportedMediaType: {
+    status: 415,
+    code: "unsupported_media_type",
+    grpc: GrpcCode.INVALID_ARGUMENT
+  },
+  TooManyRequests: { status: 429, code: "too_many_requests", grpc: GrpcCode.RESOURCE_EXHAUSTED },
+  Internal: { status: 500, code: "internal", grpc: GrpcCode.INTERNAL },
+  // OTLP exporters retry UNAVAILABLE, which is what a paused cluster needs.
+  Unavailable: { status: 503, code: "unavailable", grpc: GrpcCode.UNAVAILABLE },
+  DatabaseNotFound: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
+  InvalidDatabaseName: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  InsertTokenReused: {
+    status: 409,
+    code: "insert_token_reused",
+    grpc: GrpcCode.FAILED_PRECONDITION
+  },
+  MalformedRecords: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  QueryRefused: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  SplRefused: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  ClusterNotFound: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
+  ClusterTransitionConflict: { status: 409, code: "conflict", grpc: GrpcCode.FAILED_PRECONDITION },
+  DuplicateClusterName: { status: 409, code: "duplicate_name", grpc: GrpcCode.ALREADY_EXISTS },
+  InvalidClusterSize: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
+  // The client cannot succeed until an admin installs the app.
+  AppNotInstalled: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
+  // The device login is HTTP only; a gRPC status so that every error has one.
+  DeviceLoginPending: {
+    status: 428,
+    code: "authorization_pending",
+    grpc: GrpcCode.FAILED_PRECONDITION
+  },
+  DeviceLoginEnded: { status: 400, code: "expired_token", grpc: GrpcCode.PERMISSION_DENIED },
+  SavedSearchNotFound: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
+  DuplicateSavedSearchName: { status: 409, code: "duplicate_name", grpc: GrpcCode.ALREADY_EXISTS }
+} as const
+
 const fields = {
   message: Schema.String,
   hint: Schema.optionalWith(Schema.String, { default: () => "" })
 }
 
 /** 400: validation failed, or the engine refused a query (message cleaned). */
-export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", fields) {}
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.BadRequest.status })
+) {}
 /** 401: missing, invalid, expired or revoked credential. */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.Unauthorized.status })
+) {}
 /** 403: valid credential, not allowed. */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.Forbidden.status })
+) {}
 /** 404: the addressed thing does not exist (in the caller's scope). */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.NotFound.status })
+) {}
 /** 409: lifecycle conflict, duplicate name, protected resource, paused cluster. */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
-  ...fields,
-  /** A more specific stable code than `conflict`, such as `cluster_paused`. */
-  code: Schema.optionalWith(Schema.String, { default: () => "conflict" })
-}) {}
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  {
+    ...fields,
+    /** A more specific stable code than `conflict`, such as `cluster_paused`. */
+    code: Schema.optionalWith(Schema.String, { default: () => "conflict" })
+  },
+  HttpApiSchema.annotations({ status: wireForm.Conflict.status })
+) {}
 /** 413: the body is larger than the endpoint accepts. */
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   "PayloadTooLarge",
-  fields
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.PayloadTooLarge.status })
 ) {}
 /** 415: the content type or encoding is not one the endpoint reads. */
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
   "UnsupportedMediaType",
-  fields
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.UnsupportedMediaType.status })
 ) {}
 /** 429: slow down; `retryAfterSeconds` becomes the `retry-after` header. */
-export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
-  ...fields,
-  retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 1 })
-}) {}
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  {
+    ...fields,
+    retryAfterSeconds: Schema.optionalWith(Schema.Int, { default: () => 1 })
+  },
+  HttpApiSchema.annotations({ status: wireForm.TooManyRequests.status })
+) {}
 /** 500: something broke on our side; the message carries only a trace id. */
-export class Internal extends Schema.TaggedError<Internal>()("Internal", fields) {}
+export class Internal extends Schema.TaggedError<Internal>()(
+  "Internal",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.Internal.status })
+) {}
 /** 503: a dependency (engine, control plane) cannot serve right now. */
-export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", fields) {}
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.Unavailable.status })
+) {}
 
 /**
  * Errors named after what happened, for capabilities in `domain/`. Each carries its HTTP
@@ -55,31 +161,31 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable"
 export class DatabaseNotFound extends Schema.TaggedError<DatabaseNotFound>()(
   "DatabaseNotFound",
   fields,
-  HttpApiSchema.annotations({ status: 404 })
+  HttpApiSchema.annotations({ status: wireForm.DatabaseNotFound.status })
 ) {}
 /** The asked-for database name is not a valid identifier. */
 export class InvalidDatabaseName extends Schema.TaggedError<InvalidDatabaseName>()(
   "InvalidDatabaseName",
   fields,
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.InvalidDatabaseName.status })
 ) {}
 /** An insert token was used before with a different body. */
 export class InsertTokenReused extends Schema.TaggedError<InsertTokenReused>()(
   "InsertTokenReused",
   fields,
-  HttpApiSchema.annotations({ status: 409 })
+  HttpApiSchema.annotations({ status: wireForm.InsertTokenReused.status })
 ) {}
 /** A body's records could not be read; nothing of it was inserted. */
 export class MalformedRecords extends Schema.TaggedError<MalformedRecords>()(
   "MalformedRecords",
   fields,
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.MalformedRecords.status })
 ) {}
 /** A query was refused before or by the engine (size, guard, syntax, limits). */
 export class QueryRefused extends Schema.TaggedError<QueryRefused>()(
   "QueryRefused",
   fields,
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.QueryRefused.status })
 ) {}
 /**
  * An SPL search was refused before it ran: a syntax error, a command or function outside
@@ -93,46 +199,46 @@ export class SplRefused extends Schema.TaggedError<SplRefused>()(
     command: Schema.optionalWith(Schema.String, { default: () => "search" }),
     position: Schema.optionalWith(Schema.Int, { default: () => 0 })
   },
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.SplRefused.status })
 ) {}
 
 /** The asked-for cluster does not exist in the caller's organization. */
 export class ClusterNotFound extends Schema.TaggedError<ClusterNotFound>()(
   "ClusterNotFound",
   fields,
-  HttpApiSchema.annotations({ status: 404 })
+  HttpApiSchema.annotations({ status: wireForm.ClusterNotFound.status })
 ) {}
 /** The cluster's phase does not allow the transition now. */
 export class ClusterTransitionConflict extends Schema.TaggedError<ClusterTransitionConflict>()(
   "ClusterTransitionConflict",
   fields,
-  HttpApiSchema.annotations({ status: 409 })
+  HttpApiSchema.annotations({ status: wireForm.ClusterTransitionConflict.status })
 ) {}
 /** The organization already has a cluster of that name. */
 export class DuplicateClusterName extends Schema.TaggedError<DuplicateClusterName>()(
   "DuplicateClusterName",
   fields,
-  HttpApiSchema.annotations({ status: 409 })
+  HttpApiSchema.annotations({ status: wireForm.DuplicateClusterName.status })
 ) {}
 /** A requested size, replica count or bound is not in the size catalog. */
 export class InvalidClusterSize extends Schema.TaggedError<InvalidClusterSize>()(
   "InvalidClusterSize",
   fields,
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.InvalidClusterSize.status })
 ) {}
 
 /** A cluster app's endpoint was called while the app is not installed on the cluster. */
 export class AppNotInstalled extends Schema.TaggedError<AppNotInstalled>()(
   "AppNotInstalled",
   fields,
-  HttpApiSchema.annotations({ status: 404 })
+  HttpApiSchema.annotations({ status: wireForm.AppNotInstalled.status })
 ) {}
 
 /** 428: a command-line login waits for a signed-in user to approve its code. */
 export class DeviceLoginPending extends Schema.TaggedError<DeviceLoginPending>()(
   "DeviceLoginPending",
   fields,
-  HttpApiSchema.annotations({ status: 428 })
+  HttpApiSchema.annotations({ status: wireForm.DeviceLoginPending.status })
 ) {}
 /**
  * A command-line login that ended without a token: its code expired (or is unknown or
@@ -142,19 +248,19 @@ export class DeviceLoginPending extends Schema.TaggedError<DeviceLoginPending>()
 export class DeviceLoginEnded extends Schema.TaggedError<DeviceLoginEnded>()(
   "DeviceLoginEnded",
   { ...fields, reason: Schema.Literal("expired_token", "access_denied") },
-  HttpApiSchema.annotations({ status: 400 })
+  HttpApiSchema.annotations({ status: wireForm.DeviceLoginEnded.status })
 ) {}
 /** The saved search does not exist, or is private to someone else (never confirmed). */
 export class SavedSearchNotFound extends Schema.TaggedError<SavedSearchNotFound>()(
   "SavedSearchNotFound",
   fields,
-  HttpApiSchema.annotations({ status: 404 })
+  HttpApiSchema.annotations({ status: wireForm.SavedSearchNotFound.status })
 ) {}
 /** The creator already has a saved search of that name in the cluster. */
 export class DuplicateSavedSearchName extends Schema.TaggedError<DuplicateSavedSearchName>()(
   "DuplicateSavedSearchName",
   fields,
-  HttpApiSchema.annotations({ status: 409 })
+  HttpApiSchema.annotations({ status: wireForm.DuplicateSavedSearchName.status })
 ) {}
 
 export type DomainError =
@@ -196,63 +302,27 @@ export const ErrorBody = Schema.Struct({
 }).annotations({ identifier: "Error" })
 export type ErrorBody = typeof ErrorBody.Type
 
+// Every error has its wire form, and every wire form names an error.
+wireForm satisfies Record<ApiError["_tag"], WireForm>
+const namesOnlyErrors: [Exclude<keyof typeof wireForm, ApiError["_tag"]>] extends [never]
+  ? true
+  : false = true
+void namesOnlyErrors
+
+type Derived<K extends keyof WireForm> = {
+  readonly [Tag in keyof typeof wireForm]: (typeof wireForm)[Tag][K]
+}
+const column = <K extends keyof WireForm>(key: K): Derived<K> =>
+  Object.fromEntries(Object.entries(wireForm).map(([tag, form]) => [tag, form[key]])) as Derived<K>
+
 /** The HTTP status of each error. */
-export const errorStatus = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  UnsupportedMediaType: 415,
-  TooManyRequests: 429,
-  Internal: 500,
-  Unavailable: 503,
-  DatabaseNotFound: 404,
-  InvalidDatabaseName: 400,
-  InsertTokenReused: 409,
-  MalformedRecords: 400,
-  QueryRefused: 400,
-  SplRefused: 400,
-  ClusterNotFound: 404,
-  ClusterTransitionConflict: 409,
-  DuplicateClusterName: 409,
-  InvalidClusterSize: 400,
-  AppNotInstalled: 404,
-  DeviceLoginPending: 428,
-  DeviceLoginEnded: 400,
-  SavedSearchNotFound: 404,
-  DuplicateSavedSearchName: 409
-} as const satisfies Record<ApiError["_tag"], number>
+export const errorStatus = column("status")
 
 /** The stable wire code of each error (a conflict may carry its own). */
-export const errorCode = {
-  BadRequest: "bad_request",
-  Unauthorized: "unauthorized",
-  Forbidden: "forbidden",
-  NotFound: "not_found",
-  Conflict: "conflict",
-  PayloadTooLarge: "payload_too_large",
-  UnsupportedMediaType: "unsupported_media_type",
-  TooManyRequests: "too_many_requests",
-  Internal: "internal",
-  Unavailable: "unavailable",
-  DatabaseNotFound: "not_found",
-  InvalidDatabaseName: "bad_request",
-  InsertTokenReused: "insert_token_reused",
-  MalformedRecords: "bad_request",
-  QueryRefused: "bad_request",
-  SplRefused: "bad_request",
-  ClusterNotFound: "not_found",
-  ClusterTransitionConflict: "conflict",
-  DuplicateClusterName: "duplicate_name",
-  InvalidClusterSize: "bad_request",
-  AppNotInstalled: "not_found",
-  DeviceLoginPending: "authorization_pending",
-  DeviceLoginEnded: "expired_token",
-  SavedSearchNotFound: "not_found",
-  DuplicateSavedSearchName: "duplicate_name"
-} as const satisfies Record<ApiError["_tag"], string>
+export const errorCode = column("code")
+
+/** The gRPC status of each error. */
+export const errorGrpcCode = column("grpc")
 
 /** The wire body of an error: its stable code, or a conflict's own. */
 export const errorBody = (error: ApiError): ErrorBody => ({
