@@ -6,7 +6,7 @@
  *   same batches sent by this script, rows/s; target ≥ 0.9×;
  * - peak RSS of `sluice query` streaming 10 M rows into a pipe; target < 150 MB.
  */
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -40,6 +40,18 @@ const firstByte = (
         ? resolve((at ?? performance.now()) - started)
         : reject(new Error(`${command} exited ${code}`))
     )
+  })
+
+/** Runs the CLI to its end: never `spawnSync`, which would stall the server in this process. */
+const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(stderr))))
   })
 
 const fastest = async (run: () => Promise<number>) => {
@@ -82,7 +94,7 @@ export const cli = () =>
           XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "bench-cli-"))
         }
         yield* Effect.promise(async () => {
-          spawnSync(process.execPath, [bin, "version"], { env: { ...process.env, ...env } }) // builds the bundle
+          await runCli(["version"], env) // builds the bundle
           await firstByte(process.execPath, [bin, "query", SQL], env) // and its code cache
           const node = await fastest(() => firstByte(process.execPath, ["-e", "0"]))
           const curlArgs = [
@@ -135,10 +147,7 @@ export const cli = () =>
             }
           const direct = rows / ((performance.now() - started) / 1000)
           started = performance.now()
-          const run = spawnSync(process.execPath, [bin, "insert", "viacli", ...files], {
-            env: { ...process.env, ...env }
-          })
-          if (run.status !== 0) throw new Error(run.stderr.toString())
+          await runCli(["insert", "viacli", ...files], env)
           const viaCli = 1_000_000 / ((performance.now() - started) / 1000)
           console.log(
             `insert 1 M records: sluice ${viaCli.toFixed(0)} rows/s, direct POST ${direct.toFixed(0)} rows/s: ${(viaCli / direct).toFixed(2)}× (target ≥ 0.9×)`
