@@ -7,7 +7,7 @@
  */
 import { Context, Schema } from "effect"
 import type { Effect, Option } from "effect"
-import { ClusterPhase } from "./api/ClusterModels.js"
+import { ByoS3, ClusterPhase } from "./api/ClusterModels.js"
 import type { CreateClusterRequest, SizeCatalog } from "./api/ClusterModels.js"
 import type {
   ClusterTransitionConflict,
@@ -45,7 +45,9 @@ export class ClusterRecord extends Schema.Class<ClusterRecord>("ClusterRecord")(
   shards: Schema.Int,
   ...ClusterSizing,
   /** `YYYY-MM-DD HH:MM:SS+00:00`, as the cluster object shows it. */
-  created_at: Schema.String
+  created_at: Schema.String,
+  /** The customer-owned storage given at creation, with the organization's external id. */
+  byo_s3: Schema.NullOr(ByoS3)
 }) {}
 
 /** A cluster's phase as last recorded, as the data plane needs it. */

@@ -42,6 +42,20 @@ export class ClusterResources extends Schema.Class<ClusterResources>("ClusterRes
   maximum_size: ReplicaSize
 }) {}
 
+export class S3Location extends Schema.Class<S3Location>("S3Location")({
+  bucket: Schema.String,
+  path: Schema.String
+}) {}
+
+/**
+ * Customer-owned storage as shown on a cluster or database: where its data and backups
+ * go. Never the role or the id it is assumed with.
+ */
+export class S3Storage extends Schema.Class<S3Storage>("S3Storage")({
+  data: S3Location,
+  backups: S3Location
+}) {}
+
 export class Cluster extends Schema.Class<Cluster>("Cluster")({
   id: ClusterId,
   name: Schema.String,
@@ -54,7 +68,9 @@ export class Cluster extends Schema.Class<Cluster>("Cluster")({
   can_resume: Schema.Boolean,
   idle_timeout_minutes: Schema.Int,
   /** Always false: every cluster is its organization's own (existing clients require it). */
-  shared: Schema.Boolean
+  shared: Schema.Boolean,
+  /** The customer-owned storage given at creation (`byo_s3` or `s3_storage`), or null. */
+  s3_storage: Schema.NullOr(S3Storage)
 }) {}
 
 /** The stable input for creation: a pair from the catalog. */
@@ -75,11 +91,6 @@ export class SizeCatalog extends Schema.Class<SizeCatalog>("SizeCatalog")({
   sizes: Schema.Array(SizeOption),
   default_min_size: SizeOption,
   default_max_size: SizeOption
-}) {}
-
-export class S3Location extends Schema.Class<S3Location>("S3Location")({
-  bucket: Schema.String,
-  path: Schema.String
 }) {}
 
 /**
@@ -112,7 +123,11 @@ export class CreateClusterRequest extends Schema.Class<CreateClusterRequest>(
   autoscaling: Schema.optional(Autoscaling),
   /** Omitted: the configured default. */
   idle_timeout_minutes: Schema.optional(IdleTimeoutMinutes),
-  byo_s3: Schema.optional(ByoS3)
+  byo_s3: Schema.optional(ByoS3),
+  /** The same descriptor under the name `rtree` sends; given with `byo_s3`, the two agree. */
+  s3_storage: Schema.optional(ByoS3),
+  /** Not supported: present, it is a 400 naming it, never dropped. */
+  database_s3_access: Schema.optional(Schema.Unknown)
 }) {}
 
 export class UpdateClusterRequest extends Schema.Class<UpdateClusterRequest>(

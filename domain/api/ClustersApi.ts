@@ -96,6 +96,7 @@ export class ClustersApi extends HttpApiGroup.make("clusters")
       .setUrlParams(OrganizationParams)
       .setPayload(CreateClusterRequest)
       .addSuccess(Cluster, { status: 201 })
+      .addError(ErrorWire.BadRequest)
       .addError(ErrorWire.DuplicateClusterName)
       .addError(ErrorWire.InvalidClusterSize)
       .annotate(

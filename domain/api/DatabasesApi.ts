@@ -3,11 +3,22 @@ import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DatabaseName } from "../Ids.js"
-import { ClusterRef, DatabaseRef, Deleted, OrganizationRef, ScopeParams } from "./Scope.js"
+import { ByoS3, S3Storage } from "./ClusterModels.js"
+import { ClusterRef, Deleted, OrganizationRef, ScopeParams } from "./Scope.js"
 
 export class CreateDatabaseRequest extends Schema.Class<CreateDatabaseRequest>(
   "CreateDatabaseRequest"
-)({ name: DatabaseName }) {}
+)({
+  name: DatabaseName,
+  /** The database's customer-owned storage (`rtree database create --s3-*`); shown, never the role. */
+  s3_storage: Schema.optional(ByoS3)
+}) {}
+
+/** A database as listed and created: its name, and its customer-owned storage or null. */
+export const DatabaseInfo = Schema.Struct({
+  name: Schema.String,
+  s3_storage: Schema.NullOr(S3Storage)
+})
 
 const database = HttpApiSchema.param("database", DatabaseName)
 
@@ -21,7 +32,7 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
       .setUrlParams(ScopeParams)
       .addSuccess(
         Schema.Struct({
-          databases: Schema.Array(DatabaseRef),
+          databases: Schema.Array(DatabaseInfo),
           organization: OrganizationRef,
           cluster: ClusterRef
         })
@@ -33,7 +44,11 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
       .setPayload(CreateDatabaseRequest)
       .addSuccess(
         // `name` as well as `database`: clients of both shapes exist.
-        Schema.Struct({ name: DatabaseName, database: DatabaseRef, organization: OrganizationRef }),
+        Schema.Struct({
+          name: DatabaseName,
+          database: DatabaseInfo,
+          organization: OrganizationRef
+        }),
         { status: 201 }
       )
       .addError(ErrorWire.Conflict)

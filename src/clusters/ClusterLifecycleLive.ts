@@ -124,6 +124,8 @@ export const ClusterLifecycleLive = Layer.scoped(
       request: CreateClusterRequest
     ) {
       const sized = yield* SizeCatalog.resolve(catalog, request)
+      // `s3_storage` is the name `rtree` sends; the HTTP edge has refused the two disagreeing.
+      const storage = request.byo_s3 ?? request.s3_storage
       const created = yield* repo
         .createWithin(
           new NewCluster({
@@ -139,9 +141,9 @@ export const ClusterLifecycleLive = Layer.scoped(
             max_memory_gib: sized.max.memory_gib,
             idle_timeout_minutes: request.idle_timeout_minutes ?? config.defaultIdleTimeoutMinutes,
             byo_s3:
-              request.byo_s3 === undefined
+              storage === undefined
                 ? null
-                : { ...request.byo_s3, external_id: yield* repo.externalIdOf(organization) }
+                : { ...storage, external_id: yield* repo.externalIdOf(organization) }
           }),
           config.maxClustersPerOrganization
         )

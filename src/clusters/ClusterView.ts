@@ -3,7 +3,8 @@ import {
   Cluster,
   ClusterResources,
   ClusterStatus,
-  ReplicaSize
+  ReplicaSize,
+  S3Storage
 } from "../../domain/api/ClusterModels.js"
 import type { EngineStatus } from "../../domain/Provisioner.js"
 import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
@@ -41,5 +42,9 @@ export const clusterView = (row: ClusterRecord, engine: EngineStatus): Cluster =
     can_pause: row.phase === "ready",
     can_resume: row.phase === "paused",
     idle_timeout_minutes: row.idle_timeout_minutes,
-    shared: false
+    shared: false,
+    s3_storage:
+      row.byo_s3 === null
+        ? null
+        : new S3Storage({ data: row.byo_s3.data, backups: row.byo_s3.backups })
   })

@@ -15,6 +15,7 @@ import type { OrganizationScope } from "../../domain/Authorization.js"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
 import { ClustersRepo } from "./ClustersRepo.js"
+import { requestedStorage } from "./ClusterStorage.js"
 import { clusterView } from "./ClusterView.js"
 import { ClusterMetricsQuery } from "./usage/ClusterMetricsQuery.js"
 
@@ -80,6 +81,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "admin",
             "create clusters"
           )
+          yield* requestedStorage(payload)
           return yield* view(yield* lifecycle.create(scope.organizationId, payload))
         })
       )

@@ -32,7 +32,7 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
       replicas, cpu_cores::float8 as cpu_cores, memory_gib::float8 as memory_gib,
       min_cpu_cores::float8 as min_cpu_cores, min_memory_gib::float8 as min_memory_gib,
       max_cpu_cores::float8 as max_cpu_cores, max_memory_gib::float8 as max_memory_gib,
-      idle_timeout_minutes,
+      idle_timeout_minutes, byo_s3,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS"+00:00"') as created_at`
     // Ordering names the table's column: the output column of the same name is text
     // with whole seconds, and would leave clusters made in the same second unordered.

@@ -4,11 +4,16 @@ import { Effect } from "effect"
 import { requestScopes } from "../http/RequestScope.js"
 import { SluiceApi } from "../../domain/Api.js"
 import { Conflict, NotFound } from "../../domain/Errors.js"
+import { S3Storage } from "../../domain/api/ClusterModels.js"
 import { DatabasesRepo } from "./DatabasesRepo.js"
+import type { StoredStorage } from "./DatabasesRepo.js"
 import { EngineDatabases } from "./EngineDatabases.js"
 import { refuseReserved } from "./ReservedDatabases.js"
 
 const DEFAULT_DATABASE = "default"
+
+/** Where a database's data and backups go; never its role. */
+const shownStorage = ({ data, backups }: StoredStorage) => new S3Storage({ data, backups })
 
 export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (handlers) =>
   Effect.gen(function* () {
@@ -19,9 +24,12 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
           const scope = yield* scopes.clusterScope("read", urlParams)
-          const names = yield* databases.list(scope.clusterId)
+          const rows = yield* databases.listWithStorage(scope.clusterId)
           return {
-            databases: names.map((name) => ({ name })),
+            databases: rows.map(({ name, s3_storage }) => ({
+              name,
+              s3_storage: s3_storage === null ? null : shownStorage(s3_storage)
+            })),
             organization: { name: scope.organizationName },
             cluster: { id: scope.clusterId, name: scope.clusterName }
           }
@@ -32,7 +40,15 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
           const scope = yield* scopes.clusterScope("manage_databases", urlParams)
           const name = payload.name
           yield* refuseReserved(name)
-          if (!(yield* databases.create(scope.clusterId, name))) {
+          const storage =
+            payload.s3_storage === undefined
+              ? null
+              : {
+                  data: payload.s3_storage.data,
+                  backups: payload.s3_storage.backups,
+                  role_arn: payload.s3_storage.role_arn
+                }
+          if (!(yield* databases.create(scope.clusterId, name, storage))) {
             return yield* new Conflict({
               message: `Database '${name}' already exists in cluster '${scope.clusterName}'.`,
               hint: "Choose another name, or use the existing database."
@@ -42,7 +58,11 @@ export const DatabasesHttpLive = HttpApiBuilder.group(SluiceApi, "databases", (h
           yield* engine
             .create(scope, name)
             .pipe(Effect.tapError(() => databases.remove(scope.clusterId, name)))
-          return { name, database: { name }, organization: { name: scope.organizationName } }
+          const database = {
+            name,
+            s3_storage: storage === null ? null : shownStorage(storage)
+          }
+          return { name, database, organization: { name: scope.organizationName } }
         })
       )
       .handle("delete", ({ path, urlParams }) =>

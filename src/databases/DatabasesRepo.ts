@@ -4,9 +4,20 @@
  * only spares data requests a round trip, and a name missing from it is looked up again.
  */
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Schema } from "effect"
+import { S3Location } from "../../domain/api/ClusterModels.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import * as TtlCache from "../cache/TtlCache.js"
+
+/** A database's storage as kept: no external id (roles are assumed with the organization's). */
+export const StoredStorage = Schema.Struct({
+  data: S3Location,
+  backups: S3Location,
+  role_arn: Schema.String
+})
+export type StoredStorage = typeof StoredStorage.Type
+
+const DatabaseRow = Schema.Struct({ name: Schema.String, s3_storage: Schema.NullOr(StoredStorage) })
 
 /** How long a cluster's list of names is reused. */
 const KNOWN_TTL = Duration.seconds(5)
@@ -39,15 +50,23 @@ export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/Datab
         ),
       /** Names of the cluster's databases, sorted. */
       list: names,
+      /** The cluster's databases with their customer-owned storage (or null), by name. */
+      listWithStorage: (cluster: ClusterId) =>
+        sql<{ name: string; s3_storage: unknown }>`select name, s3_storage from databases
+                                                 where cluster_id = ${cluster} order by name`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(DatabaseRow))),
+          Effect.orDie
+        ),
       /** Every database of every live cluster. */
       all: sql<{ cluster_id: ClusterId; name: string }>`select d.cluster_id, d.name
         from databases d join clusters c on c.id = d.cluster_id
         where c.deleted_at is null`.pipe(Effect.orDie),
       /** Records a database; `false` when the cluster already has one of that name. */
-      create: (cluster: ClusterId, name: string) =>
+      create: (cluster: ClusterId, name: string, storage: StoredStorage | null = null) =>
         changed(
-          sql<{ name: string }>`insert into databases (cluster_id, name)
-                              values (${cluster}, ${name})
+          sql<{ name: string }>`insert into databases (cluster_id, name, s3_storage)
+                              values (${cluster}, ${name},
+                                      ${storage === null ? null : JSON.stringify(storage)})
                               on conflict do nothing returning name`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie

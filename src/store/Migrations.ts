@@ -15,6 +15,7 @@ import sessionRevocation from "./migrations/0010_session_revocation.js"
 import organizationCreators from "./migrations/0011_organization_creators.js"
 import organizationExternalIds from "./migrations/0012_organization_external_ids.js"
 import invitations from "./migrations/0013_invitations.js"
+import databaseStorage from "./migrations/0014_database_storage.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -32,7 +33,8 @@ export const migrations = {
   "0010_session_revocation": sessionRevocation,
   "0011_organization_creators": organizationCreators,
   "0012_organization_external_ids": organizationExternalIds,
-  "0013_invitations": invitations
+  "0013_invitations": invitations,
+  "0014_database_storage": databaseStorage
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in

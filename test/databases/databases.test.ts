@@ -20,7 +20,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       const reply = yield* call(server, "GET", "/v1/databases", { token: adminKeyOf(server) })
       expect(reply.status).toBe(200)
       expect(reply.json).toEqual({
-        databases: [{ name: "default" }],
+        databases: [{ name: "default", s3_storage: null }],
         organization: { name: "default" },
         cluster: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "default" }
       })
@@ -38,7 +38,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       expect(created.status).toBe(201)
       expect(created.json).toEqual({
         name: "analytics",
-        database: { name: "analytics" },
+        database: { name: "analytics", s3_storage: null },
         organization: { name: "default" }
       })
       const list = yield* call(server, "GET", "/v1/databases", { token: admin })

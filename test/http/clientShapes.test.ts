@@ -90,7 +90,7 @@ layer(TestServer.layer(freshDataDir("client-shapes"), env), {
       const reply = yield* send("POST", "/v1/databases", yield* admin, { body: { name: "shapes" } })
       expect(jsonOf(reply, 201)).toEqual({
         name: "shapes",
-        database: { name: "shapes" },
+        database: { name: "shapes", s3_storage: null },
         organization: { name: "default" }
       })
     })
@@ -361,7 +361,8 @@ layer(TestServer.layer(freshDataDir("client-shapes"), env), {
         can_pause: true,
         can_resume: false,
         idle_timeout_minutes: 0,
-        shared: false
+        shared: false,
+        s3_storage: null
       })
       const listed = jsonOf(yield* send("GET", `/v1/clusters${org}`, user))
       expect(listed).toEqual({
