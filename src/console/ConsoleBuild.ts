@@ -16,6 +16,10 @@ const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const appDir = path.join(project, "src", "console", "app")
 const mainEntry = path.join(appDir, "main.tsx")
+const PRELOADED = [
+  path.join(appDir, "sql", "SqlView.tsx"),
+  path.join(appDir, "sql", "codemirror.ts")
+]
 
 /** What the built files are, by name under `/assets/`; `index.html` is the page. */
 export interface ConsoleFiles {
@@ -53,7 +57,7 @@ const cacheRoot = () => {
   return path.join(nodeModules, ".cache", "sluice")
 }
 
-const page = (script: string, style: string | undefined) =>
+const page = (script: string, style: string | undefined, preload: ReadonlyArray<string>) =>
   [
     "<!doctype html>",
     '<html lang="en">',
@@ -65,6 +69,7 @@ const page = (script: string, style: string | undefined) =>
     '<link rel="icon" href="data:,">',
     style === undefined ? "" : `<link rel="stylesheet" href="/assets/${style}">`,
     `<script type="module" src="/assets/${script}"></script>`,
+    ...preload.map((name) => `<link rel="modulepreload" href="/assets/${name}">`),
     "</head>",
     '<body><div id="app"></div></body>',
     "</html>",
@@ -121,7 +126,23 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   if (entry === undefined) throw new Error("the console build made no entry")
   const script = path.basename(entry[0])
   const style = entry[1].cssBundle === undefined ? undefined : path.basename(entry[1].cssBundle)
-  fs.writeFileSync(path.join(partial, "index.html"), page(script, style))
+  // The SQL view, the first one a user sees, and its editor load with the page rather
+  // than after it: fetched in parallel, run when first imported.
+  const preload = new Set<string>()
+  const visit = (output: string) => {
+    const name = path.basename(output)
+    if (preload.has(name) || name === script) return
+    preload.add(name)
+    for (const imported of result.metafile.outputs[output]?.imports ?? [])
+      if (imported.kind === "import-statement") visit(imported.path)
+  }
+  for (const [output, { entryPoint }] of outputs)
+    if (
+      entryPoint !== undefined &&
+      PRELOADED.some((file) => path.resolve(project, entryPoint) === file)
+    )
+      visit(output)
+  fs.writeFileSync(path.join(partial, "index.html"), page(script, style, [...preload]))
   try {
     fs.renameSync(partial, dir)
   } catch {

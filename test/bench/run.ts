@@ -3,6 +3,7 @@
  * Each prints its own numbers, comparing sluice with the engine it sits on in one run.
  */
 import { cli } from "./cli.js"
+import { consoleBench } from "./console.js"
 import { footprint } from "./footprint.js"
 import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
@@ -23,7 +24,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   spl,
   metrics,
   cli,
-  footprint
+  footprint,
+  console: consoleBench
 }
 
 const wanted = process.argv.slice(2)

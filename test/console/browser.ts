@@ -9,7 +9,6 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { chromium } from "playwright-core"
-import { expect } from "vitest"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -138,6 +137,3 @@ export const sessionOf = async (sluice: Sluice, email: string, password: string)
   const reply = await api(sluice, "POST", "/v1/auth/login", { body: { email, password } })
   return (JSON.parse(reply.text) as { token: string }).token
 }
-
-/** What the page shows, waited for as long as a busy machine may need (vitest waits 1 s). */
-export const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 })

@@ -8,7 +8,6 @@ import type { Browser, Page } from "playwright-core"
 import {
   api,
   openPage,
-  poll,
   screenshot,
   sessionOf,
   signIn,
@@ -16,6 +15,7 @@ import {
   startSluice
 } from "./browser.js"
 import type { Sluice } from "./browser.js"
+import { poll } from "./poll.js"
 
 let sluice: Sluice
 let browser: Browser

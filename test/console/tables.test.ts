@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
-import { api, openPage, poll, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
+import { api, openPage, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
 import type { Sluice } from "./browser.js"
+import { poll } from "./poll.js"
 
 let sluice: Sluice
 let browser: Browser

@@ -10,7 +10,7 @@ import { EXPORT_FORMATS, exportResult } from "./exportResult.js"
 import type { ExportFormat } from "./exportResult.js"
 import { Grid } from "./Grid.js"
 import { queryHistory } from "./history.js"
-import { formatBytes, formatCount, lineSplitter, ResultBuffer } from "./resultStream.js"
+import { formatBytes, formatCount, pacedLines, ResultBuffer } from "./resultStream.js"
 import type { SqlEditor } from "./codemirror.js"
 import { loadSchemaHints } from "./schemaHints.js"
 
@@ -113,7 +113,7 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       setVersion(result.version)
       setNow(Date.now())
     }
-    const splitter = lineSplitter((line) => {
+    const splitter = pacedLines((line) => {
       result.line(line)
       if (frame === 0) frame = requestAnimationFrame(redraw)
     })
@@ -131,7 +131,7 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         },
         onChunk: (chunk) => splitter.push(chunk)
       })
-      splitter.end()
+      await splitter.end()
       if (result.exception !== null)
         throw new ApiFailure("query_failed", result.exception, "", null)
     } catch (caught) {
@@ -144,6 +144,7 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         editor.current?.markError(positionOf(f.message))
       }
     } finally {
+      splitter.stop()
       clearInterval(ticker)
       if (frame !== 0) cancelAnimationFrame(frame)
       runningRef.current = null

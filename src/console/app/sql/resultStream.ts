@@ -89,3 +89,58 @@ export const formatBytes = (bytes: number) => {
 }
 
 export const formatCount = (n: number) => n.toLocaleString("en-US")
+
+/**
+ * Lines handled a slice at a time (`budgetMs` each), so a large chunk of rows never holds
+ * the page for long: the rest waits for the next task, after the browser has drawn.
+ */
+export const pacedLines = (onLine: (line: string) => void, budgetMs = 25) => {
+  const queue: Array<string> = []
+  let next = 0
+  let scheduled = false
+  let ended = false
+  let done: (() => void) | null = null
+  const channel = new MessageChannel()
+  const pump = () => {
+    scheduled = false
+    const until = performance.now() + budgetMs
+    while (next < queue.length && performance.now() < until) onLine(queue[next++]!)
+    if (next > 10_000) {
+      queue.splice(0, next)
+      next = 0
+    }
+    if (next < queue.length) schedule()
+    else if (ended) done?.()
+  }
+  const schedule = () => {
+    if (scheduled) return
+    scheduled = true
+    channel.port1.postMessage(null)
+  }
+  channel.port2.onmessage = pump
+  const splitter = lineSplitter((line) => queue.push(line))
+  return {
+    push(chunk: Uint8Array) {
+      splitter.push(chunk)
+      schedule()
+    },
+    /** Resolves once every line has been handled. */
+    end(): Promise<void> {
+      splitter.end()
+      ended = true
+      return new Promise((resolve) => {
+        done = () => {
+          channel.port1.close()
+          resolve()
+        }
+        if (next >= queue.length) done()
+        else schedule()
+      })
+    },
+    stop() {
+      queue.length = 0
+      next = 0
+      channel.port1.close()
+    }
+  }
+}
