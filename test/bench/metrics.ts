@@ -9,7 +9,9 @@
  *   earlier, then the measured round; and the same two rounds on a second sluice that
  *   keeps no samples between queries;
  * - peak RSS growth (the server process and its engine workers) of one range query
- *   reading ≥ 1M samples, over a second data set written for it.
+ *   reading ≥ 1M samples, over a second data set written for it;
+ * - a day of counters from 4 senders at once and four dashboard range queries over it
+ *   (metricsDay.ts).
  * The server runs as `npm start` runs it, in its own process: this one holds the data
  * and the clients, as Prometheus's clients are outside Prometheus.
  * Skips with a note when no `prometheus` is on PATH.
@@ -25,6 +27,7 @@ import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { freshDataDir } from "../support/server.js"
 import { cpuSecondsOf, pool, timed } from "./clients.js"
+import { metricsDay } from "./metricsDay.js"
 import { startServerProcess } from "./serverProcess.js"
 
 const ADMIN = "bench@example.com"
@@ -32,7 +35,7 @@ const PASSWORD = "bench admin password"
 const CLIENTS = 4
 const QUERIES_FILE = path.join(
   import.meta.dirname,
-  "../metrics/fixtures/promql-compliance-queries.json"
+  "../prometheus/fixtures/promql-compliance-queries.json"
 )
 const Queries = Schema.Array(Schema.Struct({ id: Schema.Number, query: Schema.String }))
 const END = (DATA_END - 12 * 60_000) / 1000 + 0.1234
@@ -342,6 +345,7 @@ export const metrics = () =>
             `(${expected} series answered); sluice ${sluiceSeconds.toFixed(2)} s, prometheus ${referenceSeconds.toFixed(2)} s; ` +
             `peak RSS growth ${mb(peak - baseline)} (server process and engine workers; target < 200 MB)`
         )
+        yield* metricsDay(server)
       })
     )
   )

@@ -1,0 +1,196 @@
+/**
+ * A day of metrics beside Prometheus 2.42, as a Grafana user meets it: 200 counter
+ * series (4 groups × 50 pods, each pod one of 10 `le` buckets) with a sample every 15 s
+ * for 25 h (1.2 M samples), written as 25 one-hour bodies per sender by 4 senders at once
+ * until readable (history accepted on both sides: Prometheus with its out-of-order
+ * window), then four range queries over the whole day at a 2-minute step, best of three
+ * per side, answers compared. Each figure comes with the CPU seconds each side's
+ * processes used (Prometheus; sluice's server and its engine workers).
+ */
+import { Effect, Schema } from "effect"
+import { childPids } from "../clusters/workerProcesses.js"
+import { ApiReply, difference } from "../prometheus/compare.js"
+import { freePort, startPrometheus } from "../support/prometheus.js"
+import type { TestSeries } from "../support/remoteWrite.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
+import { cpuSecondsOf, timed } from "./clients.js"
+import type { ServerProcess } from "./serverProcess.js"
+
+const SENDERS = 4
+const GROUPS = 4
+const PODS = 50
+const HOURS = 25
+const SCRAPE_MS = 15_000
+const PER_HOUR = 3_600_000 / SCRAPE_MS
+const BOUNDS = ["0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10", "30", "+Inf"]
+export const DAY_START = Date.UTC(2026, 2, 1)
+const DAY_END = DAY_START + HOURS * 3_600_000
+export const DAY_SAMPLES = GROUPS * PODS * HOURS * PER_HOUR
+
+export const DAY_QUERIES = [
+  "sum by (group) (rate(bench_day_total[5m]))",
+  "topk(2, sum by (group) (increase(bench_day_total[1h])))",
+  "histogram_quantile(0.9, sum by (le) (rate(bench_day_total[5m])))",
+  "max_over_time(bench_day_total[30m])"
+]
+
+interface DaySeries {
+  readonly labels: Record<string, string>
+  /** A millisecond offset that is never a query step's (steps end in .123 s). */
+  readonly offset: number
+  readonly slope: number
+  /** The sample index at which the counter restarts from zero, or -1. */
+  readonly reset: number
+}
+
+const daySeries = (): Array<DaySeries> =>
+  Array.from({ length: GROUPS * PODS }, (_, i) => ({
+    labels: {
+      __name__: "bench_day_total",
+      group: `g${i % GROUPS}`,
+      pod: `p${Math.floor(i / GROUPS)}`,
+      le: BOUNDS[Math.floor(i / GROUPS) % BOUNDS.length]!
+    },
+    offset: ((i * 7) % 14) * 1000 + 500 + i,
+    slope: 1 + (Math.floor(i / GROUPS) % BOUNDS.length) * 3 + (i % 7) * 0.25,
+    reset: i % 9 === 0 ? PER_HOUR * (3 + (i % 20)) : -1
+  }))
+
+/** Each sender's bodies (its quarter of the series), one per hour, oldest first. */
+export const dayBodies = (): Array<Array<Uint8Array>> => {
+  const series = daySeries()
+  return Array.from({ length: SENDERS }, (_, sender) => {
+    const mine = series.filter((_, i) => i % SENDERS === sender)
+    return Array.from({ length: HOURS }, (_, hour) =>
+      remoteWriteBody(
+        mine.map((s): TestSeries => ({
+          labels: s.labels,
+          samples: Array.from({ length: PER_HOUR }, (_, k) => {
+            const n = hour * PER_HOUR + k
+            const since = s.reset >= 0 && n >= s.reset ? n - s.reset : n
+            // A little noise that keeps the counter rising.
+            const value = since * s.slope + ((n * 7919) % 13) / 13
+            return [DAY_START + n * SCRAPE_MS + s.offset, value] as const
+          })
+        }))
+      )
+    )
+  })
+}
+
+const post = async (url: string, body: Uint8Array, headers: Record<string, string>) => {
+  const reply = await fetch(url, { method: "POST", body, headers })
+  const text = await reply.text()
+  if (reply.status !== 204) throw new Error(`remote write to ${url}: ${reply.status} ${text}`)
+}
+
+const getText = async (url: string, token?: string) => {
+  const reply = await fetch(url, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
+  })
+  const text = await reply.text()
+  if (reply.status >= 500) throw new Error(`${url}: ${reply.status} ${text}`)
+  return text
+}
+
+const sumCpu = (pids: ReadonlyArray<number>) =>
+  pids.reduce((sum, pid) => {
+    try {
+      return sum + cpuSecondsOf(pid)
+    } catch {
+      return sum // exited meanwhile
+    }
+  }, 0)
+
+const rate = (samples: number, seconds: number) =>
+  Math.round(samples / seconds).toLocaleString("en")
+
+/** A Prometheus that takes history from several senders at once. */
+export const startHistoryReceiver = Effect.flatMap(freePort(), (port) =>
+  startPrometheus(port, "storage:\n  tsdb:\n    out_of_order_time_window: 30d\n", [
+    "--storage.tsdb.retention.time=100y",
+    "--web.enable-remote-write-receiver"
+  ])
+)
+
+/** The day's writes and reads on both sides; `server` is sluice with the metrics app installed. */
+export const metricsDay = (server: ServerProcess) =>
+  Effect.gen(function* () {
+    const bodies = dayBodies()
+    const reference = yield* startHistoryReceiver
+    const sluice = `${server.url}/metrics-compat`
+    const sides = {
+      prometheus: {
+        url: reference.url,
+        headers: REMOTE_WRITE_HEADERS,
+        key: undefined,
+        pids: () => [reference.pid!]
+      },
+      sluice: {
+        url: sluice,
+        headers: { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${server.key}` },
+        key: server.key,
+        pids: () => [server.pid, ...childPids(server.pid)]
+      }
+    }
+    type Side = keyof typeof sides
+    const readBack = `query=count(bench_day_total)&time=${DAY_END / 1000}`
+    const writes = { prometheus: { seconds: 0, cpu: 0 }, sluice: { seconds: 0, cpu: 0 } }
+    yield* Effect.promise(async () => {
+      for (const side of ["prometheus", "sluice"] as Array<Side>) {
+        const { url, headers, key, pids } = sides[side]
+        const before = sumCpu(pids())
+        writes[side].seconds = await timed(async () => {
+          await Promise.all(
+            bodies.map(async (mine) => {
+              for (const body of mine) await post(`${url}/api/v1/write`, body, headers)
+            })
+          )
+          await getText(`${url}/api/v1/query?${readBack}`, key)
+        })
+        writes[side].cpu = sumCpu(pids()) - before
+      }
+    })
+    console.log(
+      `day: remote write, ${SENDERS} senders at once, ${DAY_SAMPLES.toLocaleString("en")} samples ` +
+        `in ${HOURS} one-hour bodies each (until readable): prometheus ` +
+        `${rate(DAY_SAMPLES, writes.prometheus.seconds)} samples/s (${writes.prometheus.seconds.toFixed(2)} s, ` +
+        `CPU ${writes.prometheus.cpu.toFixed(2)} s), sluice ${rate(DAY_SAMPLES, writes.sluice.seconds)} ` +
+        `samples/s (${writes.sluice.seconds.toFixed(2)} s, CPU ${writes.sluice.cpu.toFixed(2)} s); ratio ` +
+        `${(writes.prometheus.seconds / writes.sluice.seconds).toFixed(2)} (target ≥ 1.0)`
+    )
+
+    const range = (query: string) =>
+      new URLSearchParams({
+        query,
+        start: String(DAY_START / 1000 + 0.123),
+        end: String(DAY_END / 1000 + 0.123),
+        step: "120"
+      })
+    const decode = Schema.decodeUnknownSync(Schema.parseJson(ApiReply))
+    for (const query of DAY_QUERIES) {
+      const best = { prometheus: Infinity, sluice: Infinity }
+      const cpu = { prometheus: 0, sluice: 0 }
+      const answers: Partial<Record<Side, string>> = {}
+      yield* Effect.promise(async () => {
+        for (let round = 0; round < 3; round++)
+          for (const side of ["prometheus", "sluice"] as Array<Side>) {
+            const { url, key, pids } = sides[side]
+            const before = sumCpu(pids())
+            const seconds = await timed(async () => {
+              answers[side] = await getText(`${url}/api/v1/query_range?${range(query)}`, key)
+            })
+            cpu[side] += sumCpu(pids()) - before
+            best[side] = Math.min(best[side], seconds)
+          }
+      })
+      const differs = difference(false, decode(answers.prometheus!), decode(answers.sluice!))
+      console.log(
+        `day: ${query}: prometheus ${(best.prometheus * 1000).toFixed(0)} ms, sluice ` +
+          `${(best.sluice * 1000).toFixed(0)} ms (best of 3; CPU over the 3: prometheus ` +
+          `${cpu.prometheus.toFixed(2)} s, sluice ${cpu.sluice.toFixed(2)} s); ratio ` +
+          `${(best.sluice / best.prometheus).toFixed(2)} (target ≤ 1.5); answers ` +
+          (differs === undefined ? "equal" : `DIFFER: ${differs.slice(0, 200)}`)
+      )
+    }
+  })
