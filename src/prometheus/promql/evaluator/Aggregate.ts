@@ -10,6 +10,7 @@ import { limitK, limitRatio, ratioSampler } from "./Limits.js"
 import { selectK } from "./TopK.js"
 import type { StepSeries, Value } from "./Values.js"
 import { EvaluationError, groupingLabels, labelsKey, scalarAt, VectorBuilder } from "./Values.js"
+import { FOLDS, foldGroups } from "./AggregateFold.js"
 
 const groupLabels = (node: Aggregate) => {
   const names = new Set(node.grouping)
@@ -80,6 +81,8 @@ export const evaluateAggregate = <E>(
       const labels = keyOf(s.labels)
       return { series: s, labels, key: labelsKey(labels) }
     })
+    const folded = FOLDS[node.op]
+    if (folded !== undefined) return foldGroups(grouped, steps.length, folded)
     const out = new VectorBuilder(steps.length)
     for (let step = 0; step < steps.length; step++) {
       const groups = new Map<

@@ -78,25 +78,40 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
       const fn = fnFor()
       const labels = KEEPS_NAME.has(node.fn) ? s.labels : withoutName(s.labels)
       if (s.times.length > 0) ctx.budget.load(steps.length)
+      // The output's slots, looked up at the series' first value; one window object,
+      // moved along the steps.
+      let slots: Array<number | undefined> | undefined
+      const window = {
+        times: s.times,
+        values: s.values,
+        lo: 0,
+        hi: 0,
+        end: 0,
+        range: input.range,
+        stepTime: 0
+      }
+      let lo = 0
+      let hi = 0
+      let previous = -Infinity
       for (let step = 0; step < steps.length; step++) {
         const end = input.ends[step]!
-        const hi = upperBound(s.times, end)
-        const lo = upperBound(s.times, end - input.range)
+        // Steps go forward in time, so each search starts where the last one ended.
+        if (end < previous) lo = hi = 0
+        previous = end
+        hi = upperBound(s.times, end, hi)
+        lo = upperBound(s.times, end - input.range, Math.min(lo, hi))
         // A window is read whole at each step: long windows over many steps take long.
         if (ctx.budget.due(hi - lo + 1)) yield* eventLoopTurn
         if (hi <= lo) continue
         const p = param ? scalarAt(param, step) : 0
-        const window = {
-          times: s.times,
-          values: s.values,
-          lo,
-          hi,
-          end,
-          range: input.range,
-          stepTime: steps[step]!
-        }
+        window.lo = lo
+        window.hi = hi
+        window.end = end
+        window.stepTime = steps[step]!
         const value = fn(window, p, second ? scalarAt(second, step) : 0)
-        if (value !== undefined) out.add(labels, step, value)
+        if (value === undefined) continue
+        slots ??= out.slots(labels)
+        VectorBuilder.set(slots, step, value)
       }
     }
     return out.vector()

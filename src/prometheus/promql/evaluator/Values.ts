@@ -86,15 +86,25 @@ export class VectorBuilder {
   constructor(private readonly steps: number) {}
 
   add(labels: Labels, step: number, value: number) {
+    VectorBuilder.set(this.slots(labels), step, value)
+  }
+
+  /** The step values of `labels`' series, made now if it has none yet. */
+  slots(labels: Labels): Array<number | undefined> {
     const key = labelsKey(labels)
     let series = this.byKey.get(key)
     if (series === undefined) {
       series = { labels, values: new Array<number | undefined>(this.steps).fill(undefined) }
       this.byKey.set(key, series)
     }
-    if (series.values[step] !== undefined)
+    return series.values
+  }
+
+  /** `add` into slots already looked up: the series is looked up once, not at every step. */
+  static set(slots: Array<number | undefined>, step: number, value: number) {
+    if (slots[step] !== undefined)
       throw new EvaluationError("vector cannot contain metrics with the same labelset")
-    series.values[step] = value
+    slots[step] = value
   }
 
   vector(): Value {
