@@ -11,7 +11,7 @@ import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/Devic
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
-import { clientAddress } from "./ClientAddress.js"
+import { clientAddress } from "./http/ClientAddress.js"
 import { formOf, notAForm, page, pageUrl, present, slowedDown } from "./DeviceLoginPageHttp.js"
 import type { Field } from "./DeviceLoginPageHttp.js"
 

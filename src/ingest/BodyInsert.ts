@@ -25,7 +25,7 @@ import type { MalformedRecords } from "../../domain/Errors.js"
 import { RecordSplitter } from "./RecordSplitter.js"
 import type { Chunk as RecordChunk } from "./RecordSplitter.js"
 import { insertStaged } from "./StagedInsert.js"
-import { refuseOtherLayout } from "./TableKindRefusal.js"
+import { refuseOtherLayout } from "../otlp/TableKindRefusal.js"
 import { lookAheadPull, pullIterator } from "../stream/LookAhead.js"
 import type { Pull } from "../stream/LookAhead.js"
 

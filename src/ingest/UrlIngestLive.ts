@@ -20,7 +20,7 @@ import { fetchUrl } from "./UrlFetch.js"
 import { detectKind } from "./UrlFetchFormat.js"
 import type { LoadCounters } from "./UrlFetchLoad.js"
 import { loadFetched } from "./UrlFetchLoad.js"
-import { refuseOtherLayout } from "./TableKindRefusal.js"
+import { refuseOtherLayout } from "../otlp/TableKindRefusal.js"
 
 /**
  * How a load ended. A defect is logged with a trace id that its event carries, as the

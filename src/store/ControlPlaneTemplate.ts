@@ -3,7 +3,7 @@
  * data directory. PGlite initialises a new directory by running `initdb` in a second
  * WebAssembly instance: 8–16 s on a small machine, and the service process kept ~150 MB
  * of that instance after it closed. Copying the files takes a fraction of a second; the
- * template is built at `npm install` (`src/bundle/prepare.ts`) or, if missing, by a
+ * template is built at `npm install` (`src/prepare.ts`) or, if missing, by a
  * short-lived child process on first use, so its memory goes with it.
  */
 import { Effect } from "effect"

@@ -8,7 +8,7 @@ import { Effect, Exit, TestClock } from "effect"
 import { TooManyRequests } from "../../domain/Errors.js"
 import { makeAttemptLimiter } from "../../src/identity/AttemptLimiter.js"
 import type { LimitedKey } from "../../src/identity/AttemptLimiter.js"
-import { addressKey, clientAddress } from "../../src/identity/ClientAddress.js"
+import { addressKey, clientAddress } from "../../src/identity/http/ClientAddress.js"
 
 const refused = (retryAfterSeconds: number) =>
   new TooManyRequests({ message: "slow down", retryAfterSeconds })

@@ -5,8 +5,8 @@
  * on first use.
  */
 import { Effect } from "effect"
-import * as ControlPlaneTemplate from "../store/ControlPlaneTemplate.js"
-import { workerCommand } from "../provisioner/WorkerCommand.js"
+import * as ControlPlaneTemplate from "./store/ControlPlaneTemplate.js"
+import { workerCommand } from "./provisioner/WorkerCommand.js"
 
 const started = Date.now()
 await Effect.runPromise(workerCommand)

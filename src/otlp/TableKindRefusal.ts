@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { BadRequest } from "../../domain/Errors.js"
 import type { TableKind } from "../../domain/IngestWriter.js"
-import { METRIC_KINDS } from "../otlp/OtlpTableDdl.js"
+import { METRIC_KINDS } from "./OtlpTableDdl.js"
 
 const otlpSignal = {
   "otlp-traces": "traces",
