@@ -8,6 +8,7 @@ const TITLES: Record<View, string> = {
   sql: "SQL",
   tables: "Tables",
   search: "Search",
+  metrics: "Metrics",
   logs: "Logs",
   admin: "Administration"
 }

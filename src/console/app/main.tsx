@@ -10,6 +10,7 @@ import { SignIn } from "./SignIn.js"
 const SqlView = lazy(() => import("./sql/SqlView.js").then((m) => m.SqlView))
 const TablesView = lazy(() => import("./tables/TablesView.js").then((m) => m.TablesView))
 const SplView = lazy(() => import("./spl/SplView.js").then((m) => m.SplView))
+const MetricsView = lazy(() => import("./metrics/MetricsView.js").then((m) => m.MetricsView))
 const LogsView = lazy(() => import("./logs/LogsView.js").then((m) => m.LogsView))
 const AdminView = lazy(() => import("./admin/AdminView.js").then((m) => m.AdminView))
 
@@ -90,6 +91,8 @@ const App = () => {
                 <TablesView scope={scope} selected={route.params.get("table")} />
               ) : route.view === "search" ? (
                 <SplView scope={scope} params={route.params} />
+              ) : route.view === "metrics" ? (
+                <MetricsView scope={scope} params={route.params} />
               ) : route.view === "logs" ? (
                 <LogsView scope={scope} />
               ) : (

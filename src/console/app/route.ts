@@ -2,7 +2,7 @@
  * Every view is a link: `/{organization}/{cluster}/{view}?database=…` (and the view's
  * own state, such as the query text, in the query string).
  */
-export const VIEWS = ["sql", "tables", "search", "logs", "admin"] as const
+export const VIEWS = ["sql", "tables", "search", "metrics", "logs", "admin"] as const
 export type View = (typeof VIEWS)[number]
 
 export interface Route {
