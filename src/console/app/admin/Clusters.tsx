@@ -50,10 +50,10 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
           urlParams,
           payload: CreateClusterRequest.make(
             {
-              name: name as never,
+              name: name,
               replicas,
               size: { cpu_cores: chosen.cpu_cores, memory_gib: chosen.memory_gib },
-              ...(idle === "" ? {} : { idle_timeout_minutes: Number(idle) as never })
+              ...(idle === "" ? {} : { idle_timeout_minutes: Number(idle) })
             },
             true
           )
@@ -102,7 +102,7 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
                           urlParams,
                           path: id(cluster),
                           payload: UpdateClusterRequest.make(
-                            { idle_timeout_minutes: Number(e.currentTarget.value) as never },
+                            { idle_timeout_minutes: Number(e.currentTarget.value) },
                             true
                           )
                         })
@@ -144,7 +144,7 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
                           client.clusters.update({
                             urlParams,
                             path: id(cluster),
-                            payload: UpdateClusterRequest.make({ name: next as never }, true)
+                            payload: UpdateClusterRequest.make({ name: next }, true)
                           })
                         )
                       )

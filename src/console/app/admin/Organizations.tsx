@@ -59,10 +59,7 @@ export const Organizations = ({ scope }: { scope: Scope }) => {
                     call((client) =>
                       client.organizations.rename({
                         path: { org: o.name },
-                        payload: OrganizationNameRequest.make(
-                          { organization_name: next as never },
-                          true
-                        )
+                        payload: OrganizationNameRequest.make({ organization_name: next }, true)
                       })
                     )
                   )
@@ -92,7 +89,7 @@ export const Organizations = ({ scope }: { scope: Scope }) => {
           void act(async () => {
             const created = await call((client) =>
               client.organizations.create({
-                payload: OrganizationNameRequest.make({ organization_name: newName as never }, true)
+                payload: OrganizationNameRequest.make({ organization_name: newName }, true)
               })
             )
             setNewName("")
