@@ -1,6 +1,8 @@
 /** External: a PostgreSQL control plane and a ClickHouse server or cluster. */
-import { createClient } from "@clickhouse/client"
-import { Redacted } from "effect"
+import { ClickHouseLogLevel, createClient } from "@clickhouse/client"
+import { Effect, Layer, Redacted } from "effect"
+import { loggerClass } from "../src/engine/ClickHouseClientLog.js"
+import * as ServerPreflight from "../src/provisioner/ServerPreflight.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 
@@ -8,18 +10,42 @@ import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 export const ExternalControlPlaneLive = (url: Redacted.Redacted<string>) =>
   ControlPlaneSql.external({ url })
 
-/** `SLUICE_CLICKHOUSE_URL`, `SLUICE_CLICKHOUSE_USER`, `SLUICE_CLICKHOUSE_PASSWORD`. */
+/**
+ * `SLUICE_CLICKHOUSE_URL`, `SLUICE_CLICKHOUSE_USER`, `SLUICE_CLICKHOUSE_PASSWORD`,
+ * `SLUICE_CLICKHOUSE_ACCESS_CONTROL`: the server is checked first (`ServerPreflight`).
+ */
 export const ExternalProvisionerLive = (options: {
   readonly url: string
   readonly username: string
   readonly password: Redacted.Redacted<string>
+  readonly accessControl: boolean
 }) =>
-  ServerProvisioner.layer({
-    accessControl: true,
-    client: (login) =>
-      createClient({
-        url: options.url,
-        username: login?.username ?? options.username,
-        password: login?.password ?? Redacted.value(options.password)
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const LoggerClass = loggerClass(yield* Effect.runtime<never>())
+      const connect = (
+        login: { readonly username: string; readonly password: string } | undefined,
+        log: { readonly level?: ClickHouseLogLevel }
+      ) =>
+        createClient({
+          url: options.url,
+          username: login?.username ?? options.username,
+          password: login?.password ?? Redacted.value(options.password),
+          log: { LoggerClass, ...log }
+        })
+      // The check's failure is the start's one line: the client's own would repeat it.
+      const admin = yield* Effect.acquireRelease(
+        Effect.sync(() => connect(undefined, { level: ClickHouseLogLevel.OFF })),
+        (c) => Effect.promise(() => c.close())
+      )
+      yield* ServerPreflight.check(admin, {
+        origin: new URL(options.url).origin,
+        username: options.username,
+        accessControl: options.accessControl
       })
-  })
+      return ServerProvisioner.layer({
+        accessControl: options.accessControl,
+        client: (login) => connect(login, {})
+      })
+    })
+  )

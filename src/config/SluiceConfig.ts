@@ -48,6 +48,13 @@ export const sluiceConfig = Config.all({
       username: Config.string("SLUICE_CLICKHOUSE_USER").pipe(Config.withDefault("default")),
       password: Config.redacted("SLUICE_CLICKHOUSE_PASSWORD").pipe(
         Config.withDefault(Redacted.make(""))
+      ),
+      /**
+       * Each cluster its own user, settings profile and grants on the server; off, every
+       * cluster runs as the configured user (for a user that cannot manage access).
+       */
+      accessControl: Config.boolean("SLUICE_CLICKHOUSE_ACCESS_CONTROL").pipe(
+        Config.withDefault(true)
       )
     })
   ),
@@ -107,8 +114,15 @@ export const enginesEmbedded = (config: SluiceConfigShape) => Option.isNone(conf
  */
 export const describeInfrastructure = (config: SluiceConfigShape) => {
   const controlPlane = Option.isNone(config.databaseUrl) ? "embedded" : "external PostgreSQL"
-  const engines = enginesEmbedded(config) ? "embedded" : "external ClickHouse"
-  return controlPlane === "embedded" && engines === "embedded"
+  const engines = Option.match(config.clickhouse, {
+    onNone: () => "embedded engines",
+    onSome: ({ accessControl }) =>
+      accessControl
+        ? "external ClickHouse engines"
+        : "external ClickHouse engines (access control off: clusters on this server are " +
+          "not isolated from each other by the server)"
+  })
+  return controlPlane === "embedded" && Option.isNone(config.clickhouse)
     ? "embedded engines"
-    : `${controlPlane} control plane, ${engines} engines`
+    : `${controlPlane} control plane, ${engines}`
 }

@@ -19,7 +19,7 @@ export const databasePrefix = (cluster: ClusterId) => `${namespaceOf(cluster)}__
 const literal = (value: string) => `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 
 /** What a cluster's user may do inside its namespace: data and schema, nothing else. */
-const PRIVILEGES = [
+export const NAMESPACE_PRIVILEGES = [
   "SELECT",
   "INSERT",
   "ALTER",
@@ -30,7 +30,17 @@ const PRIVILEGES = [
   "TRUNCATE",
   "OPTIMIZE",
   "SHOW"
-].join(", ")
+]
+
+/** What the server's user needs to give each cluster a user and settings profile of its own. */
+export const ACCESS_PRIVILEGES = [
+  "CREATE USER",
+  "ALTER USER",
+  "DROP USER",
+  "CREATE SETTINGS PROFILE",
+  "ALTER SETTINGS PROFILE",
+  "DROP SETTINGS PROFILE"
+]
 
 /** Creates (or re-sizes, and re-keys with `password`) the namespace. Idempotent. */
 export const provisionStatements = (spec: EngineSpec, password: string) => {
@@ -45,7 +55,7 @@ export const provisionStatements = (spec: EngineSpec, password: string) => {
     `CREATE USER IF NOT EXISTS ${ns} IDENTIFIED WITH sha256_password BY ${literal(password)} ` +
       `DEFAULT DATABASE \`${prefix}default\` SETTINGS PROFILE ${ns}`,
     `ALTER USER ${ns} IDENTIFIED WITH sha256_password BY ${literal(password)}`,
-    `GRANT ${PRIVILEGES} ON \`${prefix}*\`.* TO ${ns}`,
+    `GRANT ${NAMESPACE_PRIVILEGES.join(", ")} ON \`${prefix}*\`.* TO ${ns}`,
     `CREATE DATABASE IF NOT EXISTS \`${prefix}default\``
   ]
 }

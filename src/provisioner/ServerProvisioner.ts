@@ -6,8 +6,9 @@
  * open (their clients and sessions: chDB's `:memory:` directory goes with the last).
  *
  * `accessControl: false` skips the user, profile and grant statements and uses the admin
- * connection for the cluster: for engines without access control (chDB), on which the
- * tests run this same data path.
+ * connection for the cluster: for engines without access control (chDB, on which the
+ * tests run this same data path) and servers whose user cannot manage access
+ * (`SLUICE_CLICKHOUSE_ACCESS_CONTROL=off`), where the server does not keep clusters apart.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
 import { Effect, ExecutionStrategy, Exit, Layer, Option, Scope, Stream } from "effect"

@@ -42,4 +42,19 @@ describe("describeInfrastructure", () => {
       )
     })
   )
+
+  it.effect("says the server does not isolate clusters when access control is off", () =>
+    Effect.gen(function* () {
+      expect(
+        yield* describedWith({
+          ...postgres,
+          ...clickhouse,
+          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
+        })
+      ).toBe(
+        "external PostgreSQL control plane, external ClickHouse engines (access control off: " +
+          "clusters on this server are not isolated from each other by the server)"
+      )
+    })
+  )
 })

@@ -1,0 +1,174 @@
+/**
+ * `npm start` on a real ClickHouse server (`SLUICE_CLICKHOUSE_URL`, the test server of
+ * `test/support/clickhouseServer.ts`, whose user cannot manage access): with access
+ * control on, the start stops with one line naming the privileges the user lacks; so
+ * does a server that cannot be reached or refuses the login. With
+ * `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off` it starts, says that clusters on the server are
+ * not isolated by it, and data goes in and comes out through the API.
+ */
+import { spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
+import * as path from "node:path"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { ClickHouseTestServer } from "../support/clickhouseServer.js"
+import { call, freshDataDir } from "../support/server.js"
+
+const root = path.resolve(import.meta.dirname, "../..")
+
+/** `npm start`'s command with `env`, output gathered. */
+const launch = (env: Record<string, string>) => {
+  const child = spawn(process.execPath, ["src/start.mjs"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      SLUICE_DATA_DIR: freshDataDir("sluice-on-server"),
+      SLUICE_PORT: "0",
+      SLUICE_GRPC_PORT: "0",
+      ...env
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  return { child, output: () => output }
+}
+
+const exitOf = (child: ChildProcess) =>
+  Effect.async<number | null>((resume) => {
+    if (child.exitCode !== null) return resume(Effect.succeed(child.exitCode))
+    child.once("exit", (code) => resume(Effect.succeed(code)))
+  })
+
+/** Runs to its exit: the refusals end the process by themselves. */
+const refusal = (env: Record<string, string>) =>
+  Effect.gen(function* () {
+    const run = launch(env)
+    const code = yield* exitOf(run.child)
+    const lines = run.output().trim().split("\n")
+    return { code, lines }
+  })
+
+/** Started and listening (the whole announcement read); stopped with the scope. */
+const started = (env: Record<string, string>) =>
+  Effect.gen(function* () {
+    const run = yield* Effect.acquireRelease(
+      Effect.sync(() => launch(env)),
+      (run) =>
+        Effect.zipRight(
+          Effect.sync(() => run.child.kill("SIGTERM")),
+          exitOf(run.child)
+        )
+    )
+    return yield* Effect.async<{ readonly url: string; readonly key: string }, Error>((resume) => {
+      run.child.stdout?.on("data", () => {
+        const url = /sluice listening on (http:\/\/\S+)/.exec(run.output())?.[1]
+        const key = /admin API key:\s+(rt_\S+)/.exec(run.output())?.[1]
+        if (url !== undefined && key !== undefined) resume(Effect.succeed({ url, key }))
+      })
+      run.child.once("exit", (code) =>
+        resume(Effect.fail(new Error(`exited ${code}: ${run.output()}`)))
+      )
+    }).pipe(Effect.map((found) => ({ ...found, output: run.output() })))
+  })
+
+/** A loopback port nothing listens on (held, then released). */
+const closedPort = Effect.async<number>((resume) => {
+  const probe = createServer()
+  probe.listen(0, "127.0.0.1", () => {
+    const address = probe.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+describe("npm start on a ClickHouse server", () => {
+  layer(ClickHouseTestServer.layer, { excludeTestServices: true, timeout: 120_000 })((it) => {
+    it.effect("a user that cannot manage access: one line naming what it lacks, exit 1", () =>
+      Effect.gen(function* () {
+        const server = yield* ClickHouseTestServer
+        const { code, lines } = yield* refusal({ SLUICE_CLICKHOUSE_URL: server.url })
+        expect(code).toBe(1)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^sluice: cannot start: ClickHouse user 'default' at ${server.url} cannot manage access`
+          )
+        )
+        for (const privilege of ["CREATE USER", "CREATE SETTINGS PROFILE", "ALTER USER"]) {
+          expect(lines[0]).toContain(privilege)
+        }
+        expect(lines[0]).toContain("SLUICE_CLICKHOUSE_ACCESS_CONTROL=off")
+      })
+    )
+
+    it.effect("a wrong password: one line naming the user settings, exit 1", () =>
+      Effect.gen(function* () {
+        const server = yield* ClickHouseTestServer
+        const { code, lines } = yield* refusal({
+          SLUICE_CLICKHOUSE_URL: server.url,
+          SLUICE_CLICKHOUSE_PASSWORD: "not-the-password"
+        })
+        expect(code).toBe(1)
+        expect(lines).toEqual([
+          `sluice: cannot start: the ClickHouse server at ${server.url} (SLUICE_CLICKHOUSE_URL) ` +
+            "refused user 'default' (SLUICE_CLICKHOUSE_USER, SLUICE_CLICKHOUSE_PASSWORD): " +
+            "wrong password, no such user, or not allowed from here"
+        ])
+        expect(lines.join("\n")).not.toContain("not-the-password")
+      })
+    )
+
+    it.effect("access control off: starts, says clusters are not isolated, data in and out", () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* ClickHouseTestServer
+          const sluice = yield* started({
+            SLUICE_CLICKHOUSE_URL: server.url,
+            SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
+          })
+          expect(sluice.output).toMatch(
+            /sluice listening on \S+ \(embedded control plane, external ClickHouse engines \(access control off: clusters on this server are not isolated from each other by the server\)/
+          )
+          const inserted = yield* call(sluice, "POST", "/v1/tables/visits", {
+            token: sluice.key,
+            body: [
+              { page: "/", ms: 12 },
+              { page: "/cart", ms: 30 }
+            ]
+          })
+          expect(inserted.json).toEqual({ inserted: 2 })
+          const queried = yield* call(sluice, "POST", "/v1/query", {
+            token: sluice.key,
+            body: { sql: "SELECT count() AS n, sum(ms) AS total FROM visits" }
+          })
+          expect(queried.status).toBe(200)
+          expect(queried.json).toMatchObject({ data: [{ n: 2, total: 42 }] })
+          // The rows are in the server's own tables, not in an embedded engine.
+          const onServer = yield* Effect.promise(() =>
+            fetch(
+              `${server.url}/?query=${encodeURIComponent(
+                "SELECT count() FROM merge(REGEXP('^sluice_'), '^visits$')"
+              )}`
+            ).then((r) => r.text())
+          )
+          expect(onServer.trim()).toBe("2")
+        })
+      )
+    )
+  })
+
+  it.live("an unreachable server: one line, exit 1", () =>
+    Effect.gen(function* () {
+      const url = `http://127.0.0.1:${yield* closedPort}`
+      const { code, lines } = yield* refusal({ SLUICE_CLICKHOUSE_URL: url })
+      expect(code).toBe(1)
+      expect(lines).toEqual([
+        `sluice: cannot start: the ClickHouse server at ${url} (SLUICE_CLICKHOUSE_URL) ` +
+          "cannot be reached: connection refused"
+      ])
+    })
+  )
+})
