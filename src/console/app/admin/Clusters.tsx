@@ -5,7 +5,6 @@ import { ClusterId } from "../../../../domain/Ids.js"
 import { ApiFailure, call } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
-import { formatBytes } from "../sql/resultStream.js"
 import { useApi } from "../useApi.js"
 import { failureOf } from "./failure.js"
 
@@ -88,7 +87,7 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
               <td class="small">
                 {cluster.resources === null
                   ? "—"
-                  : `${cluster.resources.replicas} × ${cluster.resources.cpu_cores_per_replica} CPU, ${formatBytes(cluster.resources.memory_bytes_per_replica)}`}
+                  : `${cluster.resources.replicas} × ${cluster.resources.cpu_cores_per_replica} CPU, ${+(cluster.resources.memory_bytes_per_replica / 2 ** 30).toFixed(1)} GiB`}
               </td>
               <td>
                 <input
@@ -111,59 +110,61 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
                   }
                 />
               </td>
-              <td class="actions">
-                <button
-                  type="button"
-                  disabled={!cluster.can_pause}
-                  onClick={() =>
-                    void act(() =>
-                      call((client) => client.clusters.stop({ urlParams, path: id(cluster) }))
-                    )
-                  }
-                >
-                  Pause
-                </button>
-                <button
-                  type="button"
-                  disabled={!cluster.can_resume}
-                  onClick={() =>
-                    void act(() =>
-                      call((client) => client.clusters.resume({ urlParams, path: id(cluster) }))
-                    )
-                  }
-                >
-                  Resume
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    const next = prompt(`Rename ${cluster.name} to`, cluster.name)
-                    if (next !== null && next !== cluster.name)
+              <td>
+                <div class="actions">
+                  <button
+                    type="button"
+                    disabled={!cluster.can_pause}
+                    onClick={() =>
                       void act(() =>
-                        call((client) =>
-                          client.clusters.update({
-                            urlParams,
-                            path: id(cluster),
-                            payload: UpdateClusterRequest.make({ name: next }, true)
-                          })
+                        call((client) => client.clusters.stop({ urlParams, path: id(cluster) }))
+                      )
+                    }
+                  >
+                    Pause
+                  </button>
+                  <button
+                    type="button"
+                    disabled={!cluster.can_resume}
+                    onClick={() =>
+                      void act(() =>
+                        call((client) => client.clusters.resume({ urlParams, path: id(cluster) }))
+                      )
+                    }
+                  >
+                    Resume
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      const next = prompt(`Rename ${cluster.name} to`, cluster.name)
+                      if (next !== null && next !== cluster.name)
+                        void act(() =>
+                          call((client) =>
+                            client.clusters.update({
+                              urlParams,
+                              path: id(cluster),
+                              payload: UpdateClusterRequest.make({ name: next }, true)
+                            })
+                          )
                         )
-                      )
-                  }}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={() => {
-                    if (confirm(`Delete cluster ${cluster.name} and all its data?`))
-                      void act(() =>
-                        call((client) => client.clusters.delete({ urlParams, path: id(cluster) }))
-                      )
-                  }}
-                >
-                  Delete
-                </button>
+                    }}
+                  >
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => {
+                      if (confirm(`Delete cluster ${cluster.name} and all its data?`))
+                        void act(() =>
+                          call((client) => client.clusters.delete({ urlParams, path: id(cluster) }))
+                        )
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
               </td>
             </tr>
           ))}
