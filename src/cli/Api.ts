@@ -9,7 +9,7 @@ import { Effect, Layer, ParseResult } from "effect"
 import type { SluiceClient } from "../../domain/Client.js"
 import { failure } from "./CliError.js"
 import type { CliError } from "./CliError.js"
-import { errorOf, unreachable } from "./Http.js"
+import { cliHint, errorOf, unreachable } from "./Http.js"
 import type { Session } from "./Session.js"
 import { clientHeaders } from "./Version.js"
 
@@ -51,7 +51,7 @@ export const describeFailure = (session: Session, e: unknown): Effect.Effect<nev
     }
     if ("message" in e && typeof e.message === "string")
       return Effect.fail(
-        failure(e.message, "hint" in e && typeof e.hint === "string" ? e.hint : "")
+        failure(e.message, cliHint("hint" in e && typeof e.hint === "string" ? e.hint : ""))
       )
   }
   return Effect.fail(failure(String(e)))

@@ -32,7 +32,7 @@ const chunksOf = (body: Readable) =>
     )
   )
 
-const cancel = (session: Session, queryId: string) =>
+export const cancel = (session: Session, queryId: string) =>
   Http.json(session, {
     method: "POST",
     path: "/v1/query/cancel",

@@ -7,7 +7,18 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Server } from "./cliProcess.js"
-import { api, cli, expectCleanFailure, startServer } from "./cliProcess.js"
+import {
+  api,
+  cli,
+  collect,
+  configHome,
+  EMAIL,
+  expectCleanFailure,
+  PASSWORD,
+  spawnCli,
+  startServer,
+  waitFor
+} from "./cliProcess.js"
 
 let server: Server
 let files: http.Server
@@ -121,5 +132,181 @@ describe("sluice ingest-url", () => {
     expect(missing.code).toBe(1)
     expectCleanFailure(missing)
     expect(missing.stderr).toContain("404")
+  })
+})
+
+/** A profile logged in as the admin user, for what API keys may not do (apps, saved searches). */
+const userConfig = async () => {
+  const config = configHome()
+  const login = await cli(["login", "--password", "--email", EMAIL, "--url", server.url], {
+    config,
+    stdin: `${PASSWORD}\n`
+  })
+  expect(login.code, login.stderr).toBe(0)
+  return config
+}
+
+describe("sluice spl, saved searches, promql, logs", () => {
+  const T = Math.floor(Date.now() / 1000) - 3600
+  // Four of ten events are server errors: web-1 three times, web-2 once.
+  const statuses = [500, 200, 503, 200, 404, 500, 200, 200, 502, 200]
+  const events = statuses.map((status, i) =>
+    JSON.stringify({
+      time: T + i * 60,
+      host: status >= 500 && i !== 8 ? "web-1" : "web-2",
+      source: "shop",
+      sourcetype: "_json",
+      index: "main",
+      event: { status, user: `u${i}` }
+    })
+  )
+
+  it("spl: rows, the timeline and the funnel's exact shares; an API key cannot install apps", async () => {
+    const refused = await run(["apps", "install", "spl-app"])
+    expect(refused.code).toBe(1)
+    expectCleanFailure(refused)
+    expect(refused.stderr).toContain("sluice login")
+    const config = await userConfig()
+    const installed = await cli(["apps", "install", "spl-app"], { config })
+    expect(installed.code, installed.stderr).toBe(0)
+    const apps = await cli(["apps", "--json"], { config })
+    expect(JSON.parse(apps.stdout)).toMatchObject({
+      apps: expect.arrayContaining([{ id: "spl-app", name: expect.any(String), installed: true }])
+    })
+    const sent = await fetch(`${server.url}/services/collector`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminKey}` },
+      body: events.join("\n")
+    })
+    expect(sent.status).toBe(200)
+    const spl = "status>=500 | stats count by host | sort -count | head 1"
+    const shown = await run(["spl", spl, "--earliest", "-24h", "--format", "table"])
+    expect(shown.code, shown.stderr).toBe(0)
+    const out = shown.stdout
+    expect(out).toMatch(/^web-1\s+3$/m)
+    expect(out).toContain("Timeline (events per bucket)")
+    expect(out).toMatch(/[▁▂▃▄▅▆▇█]/)
+    // 4 events, 2 hosts (kept 50%), sorted (100%), head 1 (50%).
+    expect(out).toMatch(/^search status>=500\s+4$/m)
+    expect(out).toMatch(/^stats count by host\s+2\s+50\.0%\s+2 \(50\.0%\)$/m)
+    expect(out).toMatch(/^sort -count\s+2\s+100\.0%\s+0 \(0\.0%\)$/m)
+    expect(out).toMatch(/^head 1\s+1\s+50\.0%\s+1 \(50\.0%\)$/m)
+    const piped = await run(["spl", spl, "--earliest", "-24h"])
+    expect(piped.stdout).toBe("web-1\t3\n")
+    const fields = await run([
+      "spl",
+      "status>=500",
+      "--earliest",
+      "-24h",
+      "--fields",
+      "--format",
+      "table"
+    ])
+    expect(fields.stdout).toMatch(/^host\s+string\s+100\.0%\s+2\s+web-1 \(3\), web-2 \(1\)$/m)
+    const explained = await run(["spl", spl, "--earliest", "-24h", "--explain"])
+    expect(explained.stdout).toContain("-- 2. stats count by host\nSELECT")
+    const bad = await run(["spl", "status>=500 | bogus", "--earliest", "-24h"])
+    expect(bad.code).toBe(1)
+    expectCleanFailure(bad)
+  })
+
+  it("saved searches: create, list, show, update, run, delete", async () => {
+    const config = await userConfig()
+    const created = await cli(
+      [
+        "saved-searches",
+        "create",
+        "errors",
+        "--spl",
+        "status>=500 | stats count by host",
+        "--earliest",
+        "-24h"
+      ],
+      { config }
+    )
+    expect(created.code, created.stderr).toBe(0)
+    const id = created.stdout.trim()
+    const listed = await cli(["saved-searches", "list", "--json"], { config })
+    expect(JSON.parse(listed.stdout)).toMatchObject({ searches: [{ id, name: "errors" }] })
+    expect(
+      (await cli(["saved-searches", "update", id, "--name", "server errors"], { config })).code
+    ).toBe(0)
+    const shown = await cli(["saved-searches", "show", id], { config })
+    expect(shown.stdout).toMatch(/^name:\s+server errors$/m)
+    expect(shown.stdout).toMatch(/^earliest:\s+-24h$/m)
+    const ran = await cli(["saved-searches", "run", id], { config })
+    expect(ran.code, ran.stderr).toBe(0)
+    expect(ran.stdout).toBe("web-1\t3\nweb-2\t1\n")
+    expect((await cli(["saved-searches", "delete", id, "--yes"], { config })).code).toBe(0)
+    const gone = await cli(["saved-searches", "show", id], { config })
+    expect(gone.code).toBe(1)
+    expectCleanFailure(gone)
+    const badTime = await cli(
+      ["saved-searches", "create", "x", "--spl", "a", "--earliest", "yesterday"],
+      {
+        config
+      }
+    )
+    expect(badTime.code).toBe(2)
+    expect(badTime.stderr).toContain("--earliest")
+  })
+
+  it("promql: an instant table, a range chart, the raw JSON, and a parse error", async () => {
+    const config = await userConfig()
+    expect((await cli(["apps", "install", "metrics-app"], { config })).code).toBe(0)
+    const instant = await run(["promql", "vector(2) + 1"])
+    expect(instant.code, instant.stderr).toBe(0)
+    expect(instant.stdout).toMatch(/^vector\(2\) \+ 1\s+3\s+\d{4}-/m)
+    const json = await run(["promql", "vector(2)", "--format", "json"])
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: "success",
+      data: { resultType: "vector", result: [{ metric: {}, value: [expect.any(Number), "2"] }] }
+    })
+    const chart = await run(["promql", "vector(1)", "--range", "1h", "--step", "1m"])
+    expect(chart.code, chart.stderr).toBe(0)
+    expect(chart.stdout).toContain("● vector(1)")
+    expect(chart.stdout).toContain("└─")
+    const broken = await run(["promql", "rate("])
+    expect(broken.code).toBe(1)
+    expectCleanFailure(broken)
+    expect(broken.stderr).toContain("bad_data")
+    const badRange = await run(["promql", "up", "--range", "an hour"])
+    expect(badRange.code).toBe(2)
+  })
+
+  it("logs: filters by source, path and status; --follow prints new requests until Ctrl-C", async () => {
+    await run(["tables"])
+    const filtered = await run([
+      "logs",
+      "--source",
+      "cli",
+      "--path",
+      "/v1/tables",
+      "--status",
+      "200",
+      "--json"
+    ])
+    expect(filtered.code, filtered.stderr).toBe(0)
+    const page = JSON.parse(filtered.stdout) as {
+      logs: Array<{ source: string; path: string; status_code: number }>
+    }
+    expect(page.logs.length).toBeGreaterThan(0)
+    for (const entry of page.logs)
+      expect(entry).toMatchObject({ source: "cli", path: "/v1/tables", status_code: 200 })
+    const badLevel = await run(["logs", "--level", "loud"])
+    expect(badLevel.code).toBe(2)
+    const child = spawnCli(["logs", "--follow", "--path", "/v1/databases", "--since", "1m"], {
+      env: keyEnv()
+    })
+    const done = collect(child)
+    await api(server, "GET", "/v1/databases?organization=default", server.adminKey)
+    await waitFor(child.stdout!, (text) => /organization=default\b/.test(text))
+    const marker = `/v1/databases?cluster=default`
+    await api(server, "GET", marker, server.adminKey)
+    await waitFor(child.stdout!, (text) => text.includes("cluster=default"))
+    child.kill("SIGINT")
+    const ended = await done
+    expect(ended.code).toBe(130)
+    expect(ended.stdout).toMatch(/200\s+GET\s+\/v1\/databases\?cluster=default/)
   })
 })

@@ -57,7 +57,7 @@ const tablesList = Command.make("list", listOptions, listTables).pipe(
 const tablesDescribe = Command.make("describe", { ...listOptions, table: tableArg }, (flags) =>
   Effect.gen(function* () {
     const session = yield* signedIn(flags)
-    const table = yield* nameOf(TableName, "table", flags.table)
+    const table = yield* nameOf(TableName, "table name", flags.table)
     const answer = yield* withClient(session, (client) =>
       client.tables.describe({ path: { table }, urlParams: dataScope(session) })
     )
@@ -85,7 +85,7 @@ const tablesDrop = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const table = yield* nameOf(TableName, "table", flags.table)
+      const table = yield* nameOf(TableName, "table name", flags.table)
       const where = session.database === undefined ? table : `${session.database}.${table}`
       if (!(yield* confirmed(flags.yes, `drop table ${where} and all its rows`)))
         return yield* Effect.fail(failure("Not dropped."))
@@ -130,7 +130,7 @@ const databasesList = Command.make("list", listOptions, listDatabases).pipe(
 const databasesCreate = Command.make("create", { ...scopeOptions, name: databaseArg }, (flags) =>
   Effect.gen(function* () {
     const session = yield* signedIn(flags)
-    const name = yield* nameOf(DatabaseName, "database", flags.name)
+    const name = yield* nameOf(DatabaseName, "database name", flags.name)
     const answer = yield* withClient(session, (client) =>
       client.databases.create({ payload: { name }, urlParams: scopeOnly(dataScope(session)) })
     )
@@ -144,7 +144,7 @@ const databasesDelete = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const database = yield* nameOf(DatabaseName, "database", flags.name)
+      const database = yield* nameOf(DatabaseName, "database name", flags.name)
       if (!(yield* confirmed(flags.yes, `delete database ${database} and all its tables`)))
         return yield* Effect.fail(failure("Not deleted."))
       yield* withClient(session, (client) =>

@@ -1,8 +1,13 @@
 /** Every command of the CLI, in the order `--help` lists them. */
+import { apps } from "./Apps.js"
 import { login, logout, whoami } from "./Auth.js"
 import { ingestUrl } from "./IngestUrl.js"
 import { insert } from "./Insert.js"
+import { logs } from "./Logs.js"
+import { promql } from "./Promql.js"
 import { query } from "./Query.js"
+import { savedSearches } from "./SavedSearches.js"
+import { spl } from "./Spl.js"
 import { databases, tables } from "./Tables.js"
 import { version } from "./Version.js"
 
@@ -15,6 +20,11 @@ export const commands = [
   ingestUrl,
   tables,
   databases,
+  spl,
+  savedSearches,
+  promql,
+  logs,
+  apps,
   version
 ] as const
 
@@ -27,5 +37,10 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["ingest-url", "Have the server fetch a file by URL and insert it, with its progress"],
   ["tables", "List tables (rows, bytes, created); describe; drop"],
   ["databases", "List, create and delete databases"],
+  ["spl", "Search events with SPL: rows, timeline, stage funnel, --fields, --explain"],
+  ["saved-searches", "List, show, create, update, delete and run saved SPL searches"],
+  ["promql", "PromQL: an instant table, or --range as a line chart"],
+  ["logs", "The request log with every filter; --follow tails it"],
+  ["apps", "List, install and uninstall the cluster's apps"],
   ["version", "The CLI's version and the server's"]
 ]
