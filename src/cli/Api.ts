@@ -51,7 +51,10 @@ export const describeFailure = (session: Session, e: unknown): Effect.Effect<nev
     }
     if ("message" in e && typeof e.message === "string")
       return Effect.fail(
-        failure(e.message, cliHint("hint" in e && typeof e.hint === "string" ? e.hint : ""))
+        failure(
+          e.message,
+          cliHint(e.message, "hint" in e && typeof e.hint === "string" ? e.hint : "")
+        )
       )
   }
   return Effect.fail(failure(String(e)))

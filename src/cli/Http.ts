@@ -75,13 +75,15 @@ export const readText = (body: Readable) =>
   })
 
 /** A hint that names the API's way to log in names the CLI's instead. */
-export const cliHint = (hint: string) => {
+export const cliHint = (message: string, hint: string) => {
   const app = /PUT \/v1\/apps\/([a-z-]+)/.exec(hint)?.[1]
   return app !== undefined
     ? `An organization admin installs it: \`sluice apps install ${app}\` (logged in as a user).`
-    : /POST \/v1\/auth\/login/.test(hint)
-      ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
-      : hint
+    : !/POST \/v1\/auth\/login/.test(hint)
+      ? hint
+      : /user session/.test(message)
+        ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
+        : "Run `sluice login`, or set SLUICE_TOKEN to a valid API key."
 }
 
 /** The API's `{error, message, hint}` as a failure; anything else by its status. */
@@ -89,7 +91,10 @@ export const errorOf = (status: number, text: string) => {
   try {
     const body = JSON.parse(text) as { message?: unknown; hint?: unknown; error?: unknown }
     if (typeof body.message === "string")
-      return failure(body.message, cliHint(typeof body.hint === "string" ? body.hint : ""))
+      return failure(
+        body.message,
+        cliHint(body.message, typeof body.hint === "string" ? body.hint : "")
+      )
     if (typeof body.error === "string") return failure(body.error)
   } catch {
     // Not JSON: a proxy's page, say.

@@ -310,3 +310,35 @@ describe("sluice spl, saved searches, promql, logs", () => {
     expect(ended.stdout).toMatch(/200\s+GET\s+\/v1\/databases\?cluster=default/)
   })
 })
+
+describe("sluice keys", () => {
+  it("creates a key printing its token once, lists it masked, deletes it so it is refused", async () => {
+    const created = await run(["keys", "create", "loader", "--permission", "write_only"])
+    expect(created.code, created.stderr).toBe(0)
+    const token = created.stdout.trim()
+    expect(token).toMatch(/^rt_\S+$/)
+    const listed = await run(["keys", "list", "--json"])
+    const key = (
+      JSON.parse(listed.stdout) as {
+        keys: Array<{ id: string; name: string; permission: string; hint: string }>
+      }
+    ).keys.find((k) => k.name === "loader")!
+    expect(key).toMatchObject({ permission: "write_only", hint: `rt_***${token.slice(-4)}` })
+    const table = await run(["keys"])
+    expect(table.stdout).toMatch(
+      new RegExp(`^${key.id}\\s+loader\\s+write_only\\s+rt_\\*\\*\\*`, "m")
+    )
+    expect(table.stdout).not.toContain(token)
+    const used = await cli(["insert", "by_loader"], {
+      env: { SLUICE_URL: server.url, SLUICE_TOKEN: token },
+      stdin: '{"a":1}\n'
+    })
+    expect(used.code, used.stderr).toBe(0)
+    expect((await run(["keys", "delete", key.id])).code).toBe(2)
+    expect((await run(["keys", "delete", key.id, "--yes"])).code).toBe(0)
+    const refused = await cli(["tables"], { env: { SLUICE_URL: server.url, SLUICE_TOKEN: token } })
+    expect(refused.code).toBe(1)
+    expectCleanFailure(refused)
+    expect(refused.stderr).toContain("sluice login")
+  })
+})

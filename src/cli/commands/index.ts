@@ -3,6 +3,7 @@ import { apps } from "./Apps.js"
 import { login, logout, whoami } from "./Auth.js"
 import { ingestUrl } from "./IngestUrl.js"
 import { insert } from "./Insert.js"
+import { keys } from "./Keys.js"
 import { logs } from "./Logs.js"
 import { promql } from "./Promql.js"
 import { query } from "./Query.js"
@@ -24,6 +25,7 @@ export const commands = [
   savedSearches,
   promql,
   logs,
+  keys,
   apps,
   version
 ] as const
@@ -41,6 +43,7 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["saved-searches", "List, show, create, update, delete and run saved SPL searches"],
   ["promql", "PromQL: an instant table, or --range as a line chart"],
   ["logs", "The request log with every filter; --follow tails it"],
+  ["keys", "List API keys, create one (its token printed once), delete one"],
   ["apps", "List, install and uninstall the cluster's apps"],
   ["version", "The CLI's version and the server's"]
 ]
