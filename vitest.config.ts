@@ -20,6 +20,7 @@ const isolated = [
   "test/spl/safety.test.ts",
   "test/spl/limits.test.ts",
   "test/identity/deviceAuthorization.test.ts",
+  "test/identity/attemptLimiter.test.ts",
   "test/spl/timechart.test.ts",
   "test/spl/searchTime.test.ts",
   "test/spl/functions.test.ts",

@@ -19,7 +19,7 @@ const PASSWORD = "host-read-admin-password-7f3a"
 const started = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.async<{ url: string; output: () => string; pid: number }, Error>((resume) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      const child = spawn(process.execPath, ["src/start.mjs"], {
         cwd: root,
         env: { ...process.env, SLUICE_PORT: "0", ...env },
         stdio: ["ignore", "pipe", "pipe"]
@@ -127,8 +127,10 @@ describe("a read-only key and the host", () => {
         })
         expect(ok.status).toBe(200)
 
+        // A worker names itself `sluice-engine <cluster>` once it serves a cluster (before
+        // that its command line shows its bundle, or its source under tsx).
         const workers = descendants(server.pid).filter((pid) =>
-          readOr(`/proc/${pid}/cmdline`).includes("engine-worker")
+          /sluice-engine|engine-worker|EngineWorker/.test(readOr(`/proc/${pid}/cmdline`))
         )
         expect(workers.length).toBeGreaterThan(0)
         for (const pid of workers) {

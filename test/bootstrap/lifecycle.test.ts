@@ -1,5 +1,5 @@
 /**
- * The program as a user runs it (`node --import tsx src/main.ts`, what `npm start` runs: one process, so a signal reaches the service itself rather than a tsx parent that relays it and SIGKILLs a child slow to answer within 30 ms): first start
+ * The program as a user runs it (`node src/start.mjs`, what `npm start` runs: one process, so a signal reaches the service itself rather than a tsx parent that relays it and SIGKILLs a child slow to answer within 30 ms): first start
  * prints the bootstrap secrets once, the credentials work, SIGTERM lets an in-flight
  * request finish and exits cleanly, and the next start finds everything again and
  * prints no secret. Bad settings, unusable data directories and ports in use stop the
@@ -25,7 +25,7 @@ interface Started {
 
 const start = (env: Record<string, string>) =>
   Effect.async<Started, Error>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, ["src/start.mjs"], {
       cwd: root,
       env: { ...process.env, SLUICE_PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -70,7 +70,7 @@ const refusingConnections = async (url: string) => {
 
 const run = (env: Record<string, string>) =>
   Effect.async<{ code: number | null; output: string }>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, ["src/start.mjs"], {
       cwd: root,
       env: { ...process.env, ...env }
     })

@@ -25,7 +25,7 @@ export const startSluice = (env: Record<string, string> = {}): Promise<Sluice> =
   new Promise((resolve, reject) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-console-"))
     const password = "console-admin-password-5b1e"
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child: ChildProcess = spawn(process.execPath, ["src/start.mjs"], {
       cwd: root,
       env: {
         ...process.env,

@@ -26,7 +26,7 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
         })
         expect(created).toEqual({
           name: "shop",
-          database: { name: "shop" },
+          database: { name: "shop", s3_storage: null },
           organization: { name: "default" }
         })
 
