@@ -53,4 +53,6 @@ export const confirmed = (yes: boolean, what: string) =>
 
 /** An ISO timestamp as people read it in a listing: to the second, in UTC. */
 export const when = (iso: string | null | undefined) =>
-  iso === null || iso === undefined ? "" : iso.replace("T", " ").replace(/(\.\d+)?Z$/, "")
+  iso === null || iso === undefined
+    ? ""
+    : iso.replace("T", " ").replace(/(\.\d+)?(Z|[+-]00:00)$/, "")

@@ -342,3 +342,35 @@ describe("sluice keys", () => {
     expect(refused.stderr).toContain("sluice login")
   })
 })
+
+describe("sluice clusters", () => {
+  it("creates by CPU x GiB with --wait, stops and resumes following the status, deletes", async () => {
+    const config = await userConfig()
+    const unknown = await cli(["clusters", "create", "analytics", "--size", "3x9"], { config })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("2x8")
+    const created = await cli(["clusters", "create", "analytics", "--size", "2x8", "--wait"], {
+      config
+    })
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.stderr).toContain("analytics is ready.")
+    const shown = await cli(["clusters", "show", "analytics", "--json"], { config })
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      name: "analytics",
+      status: { ready: true },
+      resources: { cpu_cores_per_replica: 2, memory_bytes_per_replica: 8 * 1024 ** 3 }
+    })
+    const stopped = await cli(["clusters", "stop", "analytics", "--wait"], { config })
+    expect(stopped.code, stopped.stderr).toBe(0)
+    const paused = await cli(["clusters", "show", "analytics", "--json"], { config })
+    expect(JSON.parse(paused.stdout)).toMatchObject({ can_resume: true })
+    const resumed = await cli(["clusters", "resume", "analytics", "--wait"], { config })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    const listed = await cli(["clusters"], { config })
+    expect(listed.stdout).toMatch(/^analytics\s+ready\s+1× 2 CPU, 8\.00 GiB/m)
+    expect((await cli(["clusters", "delete", "analytics", "--yes"], { config })).code).toBe(0)
+    const gone = await cli(["clusters", "show", "analytics"], { config })
+    expect(gone.code).toBe(1)
+    expectCleanFailure(gone)
+  })
+})

@@ -1,6 +1,7 @@
 /** Every command of the CLI, in the order `--help` lists them. */
 import { apps } from "./Apps.js"
 import { login, logout, whoami } from "./Auth.js"
+import { clusters } from "./Clusters.js"
 import { ingestUrl } from "./IngestUrl.js"
 import { insert } from "./Insert.js"
 import { keys } from "./Keys.js"
@@ -26,6 +27,7 @@ export const commands = [
   promql,
   logs,
   keys,
+  clusters,
   apps,
   version
 ] as const
@@ -44,6 +46,7 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["promql", "PromQL: an instant table, or --range as a line chart"],
   ["logs", "The request log with every filter; --follow tails it"],
   ["keys", "List API keys, create one (its token printed once), delete one"],
+  ["clusters", "List, show, create (--size 2x8), update, stop, resume, delete; --wait"],
   ["apps", "List, install and uninstall the cluster's apps"],
   ["version", "The CLI's version and the server's"]
 ]
