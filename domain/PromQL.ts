@@ -7,7 +7,7 @@
 import { Context, Schema } from "effect"
 import type { Effect, Option } from "effect"
 import type { ClusterScope } from "./Authorization.js"
-import type { Conflict, Forbidden } from "./Errors.js"
+import type { AppNotInstalled, Conflict, Forbidden } from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
 import type { QueryFailure } from "./QueryRunner.js"
 
@@ -113,7 +113,8 @@ export const ExplainedQuery = Schema.Struct({
 })
 export type ExplainedQuery = typeof ExplainedQuery.Type
 
-export type PromQLFailure = PromQLError | QueryFailure | Forbidden | Conflict
+/** A query's failures; `AppNotInstalled` when the cluster has no metrics-app, whoever calls. */
+export type PromQLFailure = PromQLError | QueryFailure | Forbidden | Conflict | AppNotInstalled
 
 export class PromQL extends Context.Tag("sluice/PromQL")<
   PromQL,

@@ -4,6 +4,7 @@
  * does. A query reads once `SeriesStore` says every write accepted before it is stored.
  */
 import { Duration, Effect, Layer, Option } from "effect"
+import { AppRegistry } from "../../domain/AppRegistry.js"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { PromQL, PromQLError } from "../../domain/PromQL.js"
@@ -32,6 +33,7 @@ import { makeReadCache } from "./promql/read/ReadCache.js"
 import { makeSharedReads } from "./promql/read/SharedReads.js"
 import type { RawSeries } from "./promql/evaluator/Values.js"
 import { SeriesStore } from "./SeriesStore.js"
+import { METRICS_APP } from "./RemoteWrite.js"
 import {
   asInstant,
   asMatrix,
@@ -282,16 +284,26 @@ export const PromQLLive = Layer.effect(
       return selectorsIn(expr).length === 0 ? Option.none() : Option.some([])
     })
 
+    // The metrics-app gates its own capability, so a program that embeds sluice meets
+    // the same refusal as an HTTP caller.
+    const apps = yield* AppRegistry
+    const gated =
+      <Args extends [ClusterScope, ...Array<unknown>], A, E, R>(
+        method: (...args: Args) => Effect.Effect<A, E, R>
+      ) =>
+      (...args: Args) =>
+        Effect.zipRight(apps.require(args[0].clusterId, METRICS_APP), method(...args))
+
     return PromQL.of({
-      range,
-      instant,
-      explain,
+      range: gated(range),
+      instant: gated(instant),
+      explain: gated(explain),
       format,
-      series,
-      labelNames,
-      labelValues,
-      exemplars,
-      metadata
+      series: gated(series),
+      labelNames: gated(labelNames),
+      labelValues: gated(labelValues),
+      exemplars: gated(exemplars),
+      metadata: gated(metadata)
     })
   })
 )
