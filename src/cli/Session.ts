@@ -83,6 +83,10 @@ export const requireToken = (session: Session) =>
       )
     : Effect.succeed(session.token)
 
+/** The session of `flags`, failing with the login hint when it holds no credential. */
+export const signedIn = (flags: ScopeFlags) =>
+  Effect.tap(resolve(flags), (session) => requireToken(session))
+
 /** The scope query parameters of data endpoints. */
 export const dataScope = (session: Session) => ({
   ...(session.organization === undefined ? {} : { organization: session.organization }),

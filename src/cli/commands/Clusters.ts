@@ -22,11 +22,8 @@ import {
 import { checked } from "../Names.js"
 import { errorLine, stderrIsTTY } from "../Output.js"
 import type { ScopeFlags, Session } from "../Session.js"
-import { organizationOf, requireToken, resolve, scopeOptions } from "../Session.js"
+import { organizationOf, scopeOptions, signedIn } from "../Session.js"
 import * as Table from "../Table.js"
-
-const signedIn = (flags: ScopeFlags) =>
-  Effect.tap(resolve(flags), (session) => requireToken(session))
 
 const orgParams = (session: Session) => ({ organization: organizationOf(session) })
 

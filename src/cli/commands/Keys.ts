@@ -10,10 +10,7 @@ import { confirmed, jsonOption, printJson, printTable, when, yesOption } from ".
 import { checked } from "../Names.js"
 import { errorLine, line, stdoutIsTTY } from "../Output.js"
 import type { ScopeFlags } from "../Session.js"
-import { dataScope, requireToken, resolve, scopeOptions } from "../Session.js"
-
-const signedIn = (flags: ScopeFlags) =>
-  Effect.tap(resolve(flags), (session) => requireToken(session))
+import { dataScope, scopeOptions, signedIn } from "../Session.js"
 
 const listOptions = { ...scopeOptions, json: jsonOption }
 

@@ -19,11 +19,8 @@ import {
 import { checked, nameOf } from "../Names.js"
 import { errorLine, line } from "../Output.js"
 import type { ScopeFlags, Session } from "../Session.js"
-import { clusterOf, organizationOf, requireToken, resolve, scopeOptions } from "../Session.js"
+import { clusterOf, organizationOf, scopeOptions, signedIn } from "../Session.js"
 import { outputOf, outputOption, runSearch, windowOptions } from "./Spl.js"
-
-const signedIn = (flags: ScopeFlags) =>
-  Effect.tap(resolve(flags), (session) => requireToken(session))
 
 const appScope = (session: Session) => ({
   organization: organizationOf(session),

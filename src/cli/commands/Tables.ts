@@ -16,12 +16,9 @@ import {
   yesOption
 } from "../Listing.js"
 import { nameOf } from "../Names.js"
-import { dataScope, requireToken, resolve, scopeOptions } from "../Session.js"
+import { dataScope, scopeOptions, signedIn } from "../Session.js"
 import type { ScopeFlags } from "../Session.js"
 import * as Table from "../Table.js"
-
-const signedIn = (flags: ScopeFlags) =>
-  Effect.tap(resolve(flags), (session) => requireToken(session))
 
 const scopeOnly = (scope: ReturnType<typeof dataScope>) => {
   const { database: _, ...rest } = scope
