@@ -100,12 +100,15 @@ describe("the console", () => {
     ])
     await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^5 rows in /)
     expect(page.url()).toContain("sql=SELECT+number")
-    const logs = await api(sluice, "GET", "/v1/logs?sources=ui&limit=200")
-    const entries = JSON.parse(logs.text) as {
-      logs: Array<{ path: string; source: string; client_version: string | null }>
+    // The request log is written after the response: wait for the entry to be listed.
+    const loggedQuery = async () => {
+      const logs = await api(sluice, "GET", "/v1/logs?sources=ui&limit=200")
+      const entries = JSON.parse(logs.text) as {
+        logs: Array<{ path: string; source: string; client_version: string | null }>
+      }
+      return entries.logs.find((entry) => entry.path === "/v1/query")
     }
-    const query = entries.logs.find((entry) => entry.path === "/v1/query")
-    expect(query).toMatchObject({ source: "ui", client_version: "0.1.0" })
+    await poll(loggedQuery).toMatchObject({ source: "ui", client_version: "0.1.0" })
     await screenshot(page, "sql")
   })
 
