@@ -49,6 +49,12 @@ const onExternalControlPlane = [
 ]
 const postgresUrl = process.env.SLUICE_TEST_POSTGRES_URL ?? ""
 
+/**
+ * Several sluice processes on one PostgreSQL (`SLUICE_TEST_POSTGRES_URL`) and one
+ * ClickHouse test server (`test/support/nodes.ts`); nothing runs without the URL.
+ */
+const nodes = ["test/nodes/**/*.test.ts"]
+
 export default defineConfig({
   test: {
     // Each file builds real engines (PGlite, chDB): keep concurrency at the core count.
@@ -66,7 +72,7 @@ export default defineConfig({
           name: "shared",
           globalSetup: ["test/support/testRunTmp.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: [...isolated, ...externalOnly, "test/store/externalPostgres.test.ts"]
+          exclude: [...isolated, ...externalOnly, ...nodes, "test/store/externalPostgres.test.ts"]
         }
       },
       {
@@ -82,6 +88,18 @@ export default defineConfig({
             ...(postgresUrl === "" ? [] : onExternalControlPlane)
           ],
           env: { SLUICE_TEST_CONTROL_PLANE: "external" },
+          globalSetup: [
+            "test/support/testRunTmp.ts",
+            ...(postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"])
+          ]
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "nodes",
+          include: postgresUrl === "" ? [] : nodes,
+          passWithNoTests: true,
           globalSetup: [
             "test/support/testRunTmp.ts",
             ...(postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"])
