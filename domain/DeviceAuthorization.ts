@@ -46,6 +46,23 @@ export class DeviceLoginSignedIn extends Schema.Class<DeviceLoginSignedIn>("Devi
   expiresAt: Schema.Number
 }) {}
 
+/** A login awaiting approval, as a signed-in user sees it before deciding. */
+export class DeviceLoginRequest extends Schema.Class<DeviceLoginRequest>("DeviceLoginRequest")({
+  userCode: Schema.String,
+  /** The address that started the login, as the service saw it. */
+  client: Schema.String,
+  /** Epoch milliseconds on the service's clock. */
+  startedAt: Schema.Number,
+  expiresAt: Schema.Number
+}) {}
+
+/** The user an approved login signs in (what a session token is issued for). */
+export interface DeviceLoginUser {
+  readonly id: UserId
+  readonly email: string
+  readonly session_generation: number
+}
+
 export const DeviceDecision = Schema.Literal("approve", "deny")
 export type DeviceDecision = typeof DeviceDecision.Type
 
@@ -85,5 +102,21 @@ export class DeviceAuthorization extends Context.Tag("sluice/DeviceAuthorization
       pageSession: Redacted.Redacted<string>,
       decision: DeviceDecision
     ) => Effect.Effect<DeviceDecision, Unauthorized | DeviceLoginEnded>
+    /**
+     * The login awaiting approval under the user code, for a user already signed in
+     * elsewhere (the console); codes `client` typed that were not found count as in
+     * `awaiting`.
+     */
+    readonly request: (
+      userCode: string,
+      client: string
+    ) => Effect.Effect<DeviceLoginRequest, DeviceLoginEnded | TooManyRequests>
+    /** A signed-in user's decision on a login awaiting approval, without a page session. */
+    readonly decideAs: (
+      userCode: string,
+      user: DeviceLoginUser,
+      decision: DeviceDecision,
+      client: string
+    ) => Effect.Effect<DeviceDecision, DeviceLoginEnded | TooManyRequests>
   }
 >() {}

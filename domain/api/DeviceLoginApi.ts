@@ -1,6 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { DeviceDecision } from "../DeviceAuthorization.js"
 import { ErrorWire } from "../Errors.js"
+import { Authentication } from "../Identity.js"
 import { UserId } from "../Ids.js"
 
 export class DeviceStartResponse extends Schema.Class<DeviceStartResponse>("DeviceStartResponse")({
@@ -26,6 +28,31 @@ export class DeviceTokenResponse extends Schema.Class<DeviceTokenResponse>("Devi
   token: Schema.String,
   user_id: UserId,
   email: Schema.String
+}) {}
+
+const UserCode = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))
+
+/** A login awaiting approval, as the console shows it before the user decides. */
+export class DeviceLoginAwaiting extends Schema.Class<DeviceLoginAwaiting>("DeviceLoginAwaiting")({
+  user_code: Schema.String,
+  /** The address that started the login, as the service saw it. */
+  client_address: Schema.String,
+  started_at: Schema.DateTimeUtc,
+  /** Seconds left to decide. */
+  expires_in: Schema.Int
+}) {}
+
+export class DeviceApprovalRequest extends Schema.Class<DeviceApprovalRequest>(
+  "DeviceApprovalRequest"
+)({
+  user_code: UserCode,
+  decision: DeviceDecision
+}) {}
+
+export class DeviceApprovalResponse extends Schema.Class<DeviceApprovalResponse>(
+  "DeviceApprovalResponse"
+)({
+  decision: DeviceDecision
 }) {}
 
 const html = HttpApiSchema.Text({ contentType: "text/html" })
@@ -93,6 +120,35 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .annotate(
         OpenApi.Description,
         "The approval page's decision form (`decision` is `approve` or `deny`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("pending", "/v1/auth/cli/device/pending")
+      .setUrlParams(Schema.Struct({ user_code: UserCode }))
+      .addSuccess(DeviceLoginAwaiting)
+      // Before BadRequest, which shares its status (see `ErrorWire.DeviceLoginEnded`).
+      .addError(ErrorWire.DeviceLoginEnded)
+      .addError(ErrorWire.BadRequest)
+      .addError(ErrorWire.Forbidden)
+      .addError(ErrorWire.TooManyRequests)
+      .middleware(Authentication)
+      .annotate(
+        OpenApi.Description,
+        "For a signed-in user (a session token; an API key is a 403): the login awaiting approval under `user_code`, with the address that started it. 400 `expired_token` for a code unknown, expired or used; codes not found count per client address as on the approval page."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("approve", "/v1/auth/cli/device/approval")
+      .setPayload(DeviceApprovalRequest)
+      .addSuccess(DeviceApprovalResponse)
+      .addError(ErrorWire.DeviceLoginEnded)
+      .addError(ErrorWire.BadRequest)
+      .addError(ErrorWire.Forbidden)
+      .addError(ErrorWire.TooManyRequests)
+      .middleware(Authentication)
+      .annotate(
+        OpenApi.Description,
+        "A signed-in user's decision (`approve` or `deny`) on a login awaiting approval, as JSON with the session token in the Authorization header (what the console sends); an approved login's poll then hands the command line a session of this user. An API key is a 403."
       )
   )
   .annotate(OpenApi.Description, "Command-line login (device flow)") {}

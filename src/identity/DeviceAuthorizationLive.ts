@@ -10,10 +10,11 @@ import { Clock, Effect, Layer, Redacted } from "effect"
 import {
   DeviceAuthorization,
   DeviceLoginGranted,
+  DeviceLoginRequest,
   DeviceLoginSignedIn,
   DeviceLoginStarted
 } from "../../domain/DeviceAuthorization.js"
-import type { DeviceDecision } from "../../domain/DeviceAuthorization.js"
+import type { DeviceDecision, DeviceLoginUser } from "../../domain/DeviceAuthorization.js"
 import {
   DeviceLoginEnded,
   DeviceLoginPending,
@@ -51,6 +52,8 @@ type State =
 interface Login {
   readonly deviceCode: string
   readonly userCode: string
+  /** The address that started it, shown to the user who decides in the console. */
+  readonly client: string
   readonly expiresAt: number
   state: State
 }
@@ -167,6 +170,7 @@ export const makeDeviceAuthorization = (dependencies: {
       const login: Login = {
         deviceCode: randomBytes(32).toString("base64url"),
         userCode,
+        client,
         expiresAt: now + LOGIN_SECONDS * 1000,
         state: { _tag: "waiting" }
       }
@@ -233,6 +237,27 @@ export const makeDeviceAuthorization = (dependencies: {
       }
       login.state =
         decision === "approve" ? { _tag: "approved", user: state.user } : { _tag: "denied" }
+      return decision
+    }),
+
+    request: Effect.fn("DeviceAuthorization.request")(function* (userCode: string, client: string) {
+      const login = yield* typedLogin(userCode, client)
+      return new DeviceLoginRequest({
+        userCode: login.userCode,
+        client: login.client,
+        startedAt: login.expiresAt - LOGIN_SECONDS * 1000,
+        expiresAt: login.expiresAt
+      })
+    }),
+
+    decideAs: Effect.fn("DeviceAuthorization.decideAs")(function* (
+      userCode: string,
+      user: DeviceLoginUser,
+      decision: DeviceDecision,
+      client: string
+    ) {
+      const login = yield* typedLogin(userCode, client)
+      login.state = decision === "approve" ? { _tag: "approved", user } : { _tag: "denied" }
       return decision
     })
   })

@@ -1,24 +1,42 @@
 /**
- * `/v1/auth/cli/device…`: the device flow's JSON endpoints for the command line, and the
- * approval page for people. The page answers every outcome with a page (a wrong password
- * is a 401 page with the form again), never with JSON a browser would show raw.
+ * `/v1/auth/cli/device…`: the device flow's JSON endpoints for the command line and for
+ * the console (a signed-in session deciding by JSON with its bearer token, which another
+ * site's form cannot send), and the approval page for people. The page answers every
+ * outcome with a page (a wrong password is a 401 page with the form again), never with
+ * JSON a browser would show raw.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Option, Redacted } from "effect"
+import { DateTime, Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
+import {
+  DeviceApprovalResponse,
+  DeviceLoginAwaiting,
+  DeviceStartResponse,
+  DeviceTokenResponse
+} from "../../domain/api/DeviceLoginApi.js"
+import { Authorization } from "../../domain/Authorization.js"
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
+import { Forbidden } from "../../domain/Errors.js"
+import { CurrentCaller } from "../../domain/Identity.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
 import { clientAddress } from "./http/ClientAddress.js"
 import { formOf, notAForm, page, pageUrl, present, slowedDown } from "./DeviceLoginPageHttp.js"
 import type { Field } from "./DeviceLoginPageHttp.js"
+import { UsersRepo } from "./UsersRepo.js"
+
+const notASession = new Forbidden({
+  message: "Approving a command-line login needs a signed-in user's session.",
+  hint: "Sign in to the console (or POST /v1/auth/login) and decide there."
+})
 
 export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin", (handlers) =>
   Effect.gen(function* () {
     const devices = yield* DeviceAuthorization
     const config = yield* SluiceConfig
+    const authorization = yield* Authorization
+    const users = yield* UsersRepo
     const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
       clientAddress(request, config.trustProxy)
 
@@ -90,7 +108,44 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
       )
     }
 
+    /** The caller as the user an approval signs in: a session of a user that still exists. */
+    const sessionUser = Effect.gen(function* () {
+      const caller = yield* authorization.user(yield* CurrentCaller)
+      if (caller.via !== "session") return yield* notASession
+      const user = yield* users.findById(caller.userId)
+      if (Option.isNone(user)) return yield* notASession
+      return user.value
+    })
+
     return handlers
+      .handle("pending", ({ request, urlParams }) =>
+        Effect.gen(function* () {
+          yield* sessionUser
+          const awaiting = yield* devices.request(urlParams.user_code, clientOf(request))
+          const now = yield* DateTime.now
+          return new DeviceLoginAwaiting({
+            user_code: awaiting.userCode,
+            client_address: awaiting.client,
+            started_at: DateTime.unsafeMake(awaiting.startedAt),
+            expires_in: Math.max(
+              0,
+              Math.round((awaiting.expiresAt - DateTime.toEpochMillis(now)) / 1000)
+            )
+          })
+        })
+      )
+      .handle("approve", ({ request, payload }) =>
+        Effect.gen(function* () {
+          const user = yield* sessionUser
+          const decision = yield* devices.decideAs(
+            payload.user_code,
+            user,
+            payload.decision,
+            clientOf(request)
+          )
+          return new DeviceApprovalResponse({ decision })
+        })
+      )
       .handle("start", ({ request }) =>
         Effect.gen(function* () {
           const started = yield* devices.start(clientOf(request))

@@ -64,7 +64,8 @@ ${hidden("user_code", userCode)}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`
+</form>
+<p>Signed in to the sluice console? <a href="/device?user_code=${escapeHtml(encodeURIComponent(userCode))}">Approve it there</a>.</p>`
   )
 
 /** The signed-in user's choice; the form carries the code and this page's session. */

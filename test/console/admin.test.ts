@@ -58,6 +58,31 @@ describe("the logs view", () => {
   })
 })
 
+describe("command-line login", () => {
+  it("approves a device login in the console, and the command line's poll gets the token", async () => {
+    const started = JSON.parse(
+      (await api(sluice, "POST", "/v1/auth/cli/device/start", { body: {} })).text
+    ) as { device_code: string; user_code: string }
+    const tokenPoll = () =>
+      api(sluice, "POST", "/v1/auth/cli/device/token", {
+        body: { device_code: started.device_code }
+      })
+    expect((await tokenPoll()).status).toBe(428)
+    await page.goto(`${sluice.url}/device?user_code=${started.user_code}`)
+    await poll(() => page.getByLabel("Login code").textContent()).toBe(started.user_code)
+    expect(await page.getByLabel("Requesting client").textContent()).toMatch(/127\.0\.0\.1|::1/)
+    await screenshot(page, "device-login")
+    await page.getByRole("button", { name: "Approve" }).click()
+    await poll(() => page.getByRole("status").textContent()).toMatch(/^Approved/)
+    const granted = await tokenPoll()
+    expect(granted.status, granted.text).toBe(200)
+    const { token, email } = JSON.parse(granted.text) as { token: string; email: string }
+    expect(email).toBe(sluice.email)
+    expect((await api(sluice, "GET", "/v1/organizations", { token })).status).toBe(200)
+    await page.goto(`${sluice.url}/default/default/admin?database=default`)
+  })
+})
+
 describe("administration", () => {
   it("creates a key, shows its token once, and the token works until deleted", async () => {
     await page.getByRole("link", { name: "Administration" }).click()

@@ -13,6 +13,10 @@ const SplView = lazy(() => import("./spl/SplView.js").then((m) => m.SplView))
 const MetricsView = lazy(() => import("./metrics/MetricsView.js").then((m) => m.MetricsView))
 const LogsView = lazy(() => import("./logs/LogsView.js").then((m) => m.LogsView))
 const AdminView = lazy(() => import("./admin/AdminView.js").then((m) => m.AdminView))
+const DeviceApproval = lazy(() => import("./DeviceApproval.js").then((m) => m.DeviceApproval))
+
+/** Where `sluice login` sends a signed-in user to approve it (no organization is one path long). */
+const DEVICE_PATH = "/device"
 
 /** Signed in with no view in the address: the first organization's first cluster. */
 const Landing = () => {
@@ -73,7 +77,11 @@ const App = () => {
   return (
     <>
       {offline ? <OfflineBanner onBack={() => setOffline(false)} /> : null}
-      {route === null ? (
+      {location.pathname === DEVICE_PATH ? (
+        <Suspense fallback={<p class="muted pad">Loading…</p>}>
+          <DeviceApproval />
+        </Suspense>
+      ) : route === null ? (
         <Landing />
       ) : (
         <Shell
