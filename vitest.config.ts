@@ -15,6 +15,7 @@ const isolated = [
   "test/identity/users.test.ts",
   "test/clusters/metricsSampler.test.ts",
   "test/requestlog/retention.test.ts",
+  "test/store/leases.test.ts",
   "test/spl/search.test.ts",
   "test/spl/pipeline.test.ts",
   "test/spl/safety.test.ts",

@@ -5,6 +5,7 @@
  */
 import { Clock, Effect, Layer, Option } from "effect"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
+import { Leases } from "../store/Leases.js"
 import { ClustersRepo } from "./ClustersRepo.js"
 
 const SWEEP_EVERY = "1 minute"
@@ -30,7 +31,8 @@ export const idleSweep = (since: number) =>
 export const IdlingLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const since = yield* Clock.currentTimeMillis
-    yield* Effect.forkScoped(
+    yield* (yield* Leases).run(
+      "idling",
       Effect.forever(Effect.zipRight(Effect.sleep(SWEEP_EVERY), Effect.ignore(idleSweep(since))))
     )
   })

@@ -4,6 +4,7 @@
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { SluiceConfig } from "../config/SluiceConfig.js"
+import { Leases } from "../store/Leases.js"
 import { RequestLogStore } from "./RequestLogStore.js"
 
 export const PRUNE_INTERVAL = Duration.hours(1)
@@ -23,7 +24,8 @@ export const RetentionLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const { logRetentionDays } = yield* SluiceConfig
     const store = yield* RequestLogStore
-    yield* Effect.forkScoped(
+    yield* (yield* Leases).run(
+      "request-log-retention",
       pruneForever((now) => store.prune(now, logRetentionDays), PRUNE_INTERVAL)
     )
   })

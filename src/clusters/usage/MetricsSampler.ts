@@ -7,6 +7,7 @@ import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import type { ClusterId } from "../../../domain/Ids.js"
 import { Provisioner } from "../../../domain/Provisioner.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
+import { Leases } from "../../store/Leases.js"
 import { ClustersRepo } from "../ClustersRepo.js"
 import { MetricsStore } from "./MetricsStore.js"
 
@@ -61,7 +62,8 @@ export const sampleForever = (settings: SamplerSettings) =>
 export const MetricsSamplerLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const config = yield* SluiceConfig
-    yield* Effect.forkScoped(
+    yield* (yield* Leases).run(
+      "cluster-metrics",
       sampleForever({
         intervalSeconds: config.metricsIntervalSeconds,
         retentionDays: config.metricsRetentionDays
