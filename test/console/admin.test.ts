@@ -23,7 +23,11 @@ let page: Page
 let problems: Array<string>
 
 beforeAll(async () => {
-  ;[sluice, browser] = await Promise.all([startSluice(), startBrowser()])
+  // Cluster metrics sampled every second, so that their charts have points at once.
+  ;[sluice, browser] = await Promise.all([
+    startSluice({ SLUICE_METRICS_INTERVAL_SECONDS: "1" }),
+    startBrowser()
+  ])
   ;({ page, problems } = await openPage(browser))
   // Requests of another client, which the filter must leave out.
   expect((await api(sluice, "GET", "/v1/tables")).status).toBe(200)
@@ -135,6 +139,90 @@ describe("administration", () => {
       clusters: Array<{ status: { ready: boolean } }>
     }
     expect(resumed.clusters[0]?.status.ready).toBe(true)
+    expect(problems).toEqual([])
+  })
+
+  it("creates a cluster with replicas, autoscaling bounds and idle timeout, edits it, and charts metrics", async () => {
+    const form = page.getByRole("form", { name: "New cluster" })
+    await form.getByLabel("Name").fill("analytics")
+    await form.getByRole("combobox", { name: /^Size/ }).selectOption({ label: "2 CPU / 8 GiB" })
+    await form.getByLabel("Replicas").fill("1")
+    await form.getByLabel("Autoscaling from").selectOption({ label: "1 CPU / 4 GiB" })
+    await form.getByLabel("Autoscaling up to").selectOption({ label: "4 CPU / 16 GiB" })
+    await form.getByLabel("Idle timeout (minutes, 0 = never)").fill("30")
+    // Customer-owned storage is checked before it is used: here no role can be assumed.
+    await form.getByLabel("Own S3 storage (byo_s3)").check()
+    await form.getByLabel("Data bucket").fill("acme-data")
+    await form.getByLabel("Data path").fill("sluice/data")
+    await form.getByLabel("Backups bucket").fill("acme-backups")
+    await form.getByLabel("Backups path").fill("sluice/backups")
+    await form.getByLabel("Role ARN").fill("arn:aws:iam::123456789012:role/sluice")
+    await form.getByRole("button", { name: "Verify storage" }).click()
+    await poll(() => form.getByRole("status").textContent()).toMatch(
+      /arn:aws:iam::123456789012:role\/sluice.*external id sluice-/s
+    )
+    await screenshot(page, "admin-clusters-new")
+    await form.getByLabel("Own S3 storage (byo_s3)").uncheck()
+    await form.getByRole("button", { name: "Create cluster" }).click()
+    await poll(() => page.getByRole("row", { name: "Cluster analytics" }).count()).toBe(1)
+    const session = await sessionOf(sluice, sluice.email, sluice.password)
+    const listed = async () =>
+      (
+        JSON.parse(
+          (await api(sluice, "GET", "/v1/clusters?organization=default", { token: session })).text
+        ) as {
+          clusters: Array<{
+            id: string
+            name: string
+            idle_timeout_minutes: number
+            resources: {
+              replicas: number
+              cpu_cores_per_replica: number
+              minimum_size: { cpu_cores: number }
+              maximum_size: { cpu_cores: number }
+            } | null
+          }>
+        }
+      ).clusters
+    // Resources are known once it is provisioned; the list follows it until then.
+    await poll(async () => (await listed()).find((c) => c.name === "analytics")).toMatchObject({
+      idle_timeout_minutes: 30,
+      resources: {
+        replicas: 1,
+        cpu_cores_per_replica: 2,
+        minimum_size: { cpu_cores: 1 },
+        maximum_size: { cpu_cores: 4 }
+      }
+    })
+    const created = (await listed()).find((c) => c.name === "analytics")
+
+    await page
+      .getByRole("row", { name: "Cluster analytics" })
+      .getByRole("button", { name: "Edit" })
+      .click()
+    const edit = page.getByRole("form", { name: "Edit cluster analytics" })
+    await edit.getByLabel("Name").fill("reporting")
+    await edit.getByLabel("Idle timeout (minutes, 0 = never)").fill("0")
+    await edit.getByRole("button", { name: "Save" }).click()
+    await poll(async () => (await listed()).find((c) => c.id === created!.id)).toMatchObject({
+      name: "reporting",
+      idle_timeout_minutes: 0
+    })
+    await poll(() => page.getByRole("row", { name: "Cluster reporting" }).count()).toBe(1)
+
+    // The default cluster's four metrics: sampled every second, drawn once they have points.
+    const metrics = page.getByRole("region", { name: "Metrics of default" })
+    await metrics.getByLabel("Metrics range").selectOption({ label: "last 6h" })
+    await poll(async () => {
+      await metrics.getByRole("button", { name: "Refresh" }).click()
+      return metrics.locator(".uplot canvas").count()
+    }).toBe(4)
+    for (const label of ["Read queries", "Write queries", "CPU cores", "Memory"])
+      expect(await metrics.getByRole("img", { name: `${label} chart` }).count()).toBe(1)
+    await screenshot(page, "admin-clusters-metrics")
+    await api(sluice, "DELETE", `/v1/clusters/${created!.id}?organization=default`, {
+      token: session
+    })
     expect(problems).toEqual([])
   })
 })

@@ -1,26 +1,29 @@
 import { useEffect, useState } from "preact/hooks"
-import { CreateClusterRequest, UpdateClusterRequest } from "../../../../domain/api/ClusterModels.js"
 import type { Cluster } from "../../../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../../../domain/Ids.js"
 import { ApiFailure, call } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
+import { ClusterMetrics } from "./ClusterMetrics.js"
+import { EditCluster } from "./EditCluster.js"
 import { failureOf } from "./failure.js"
+import { NewCluster } from "./NewCluster.js"
+
+const gib = (bytes: number) => +(bytes / 2 ** 30).toFixed(1)
 
 /**
  * Clusters with their status, followed while one is not ready; pause, resume and delete
- * offered only as `can_pause`/`can_resume` say (never read from the phase).
+ * offered only as `can_pause`/`can_resume` say (never read from the phase); a cluster's
+ * name and idle timeout edited, a new one created, one's metrics charted.
  */
 export const Clusters = ({ scope }: { scope: Scope }) => {
   const urlParams = { organization: scope.organization }
   const clusters = useApi((client) => client.clusters.list({ urlParams }), [scope.organization])
   const sizes = useApi((client) => client.clusterSizes.sizes(), [])
   const [failure, setFailure] = useState<ApiFailure | null>(null)
-  const [name, setName] = useState("")
-  const [size, setSize] = useState(0)
-  const [replicas, setReplicas] = useState(1)
-  const [idle, setIdle] = useState("")
+  const [editing, setEditing] = useState<Cluster | null>(null)
+  const [shown, setShown] = useState(scope.cluster)
   const settling = (clusters.value?.clusters ?? []).some(
     (c) => !c.status.ready && (c.can_pause || !c.can_resume)
   )
@@ -39,27 +42,6 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
     clusters.reload()
   }
   const id = (cluster: Cluster) => ({ cluster_id: ClusterId.make(cluster.id, true) })
-  const create = (event: Event) => {
-    event.preventDefault()
-    const chosen = sizes.value?.sizes[size]
-    if (chosen === undefined) return
-    void act(() =>
-      call((client) =>
-        client.clusters.create({
-          urlParams,
-          payload: CreateClusterRequest.make(
-            {
-              name: name,
-              replicas,
-              size: { cpu_cores: chosen.cpu_cores, memory_gib: chosen.memory_gib },
-              ...(idle === "" ? {} : { idle_timeout_minutes: Number(idle) })
-            },
-            true
-          )
-        })
-      )
-    )
-  }
   return (
     <section aria-label="Clusters">
       <h2>Clusters</h2>
@@ -87,28 +69,21 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
               <td class="small">
                 {cluster.resources === null
                   ? "—"
-                  : `${cluster.resources.replicas} × ${cluster.resources.cpu_cores_per_replica} CPU, ${+(cluster.resources.memory_bytes_per_replica / 2 ** 30).toFixed(1)} GiB`}
+                  : `${cluster.resources.replicas} × ${cluster.resources.cpu_cores_per_replica} CPU, ${gib(cluster.resources.memory_bytes_per_replica)} GiB`}
+                {cluster.resources === null ? null : (
+                  <div class="muted">
+                    autoscaling {cluster.resources.minimum_size.cpu_cores}–
+                    {cluster.resources.maximum_size.cpu_cores} CPU
+                  </div>
+                )}
+                {cluster.s3_storage === null ? null : (
+                  <div class="muted">storage s3://{cluster.s3_storage.data.bucket}</div>
+                )}
               </td>
               <td>
-                <input
-                  type="number"
-                  aria-label={`Idle timeout of ${cluster.name} in minutes`}
-                  value={cluster.idle_timeout_minutes}
-                  onChange={(e) =>
-                    void act(() =>
-                      call((client) =>
-                        client.clusters.update({
-                          urlParams,
-                          path: id(cluster),
-                          payload: UpdateClusterRequest.make(
-                            { idle_timeout_minutes: Number(e.currentTarget.value) },
-                            true
-                          )
-                        })
-                      )
-                    )
-                  }
-                />
+                {cluster.idle_timeout_minutes === 0
+                  ? "never"
+                  : `${cluster.idle_timeout_minutes} min`}
               </td>
               <td>
                 <div class="actions">
@@ -134,23 +109,11 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
                   >
                     Resume
                   </button>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      const next = prompt(`Rename ${cluster.name} to`, cluster.name)
-                      if (next !== null && next !== cluster.name)
-                        void act(() =>
-                          call((client) =>
-                            client.clusters.update({
-                              urlParams,
-                              path: id(cluster),
-                              payload: UpdateClusterRequest.make({ name: next }, true)
-                            })
-                          )
-                        )
-                    }}
-                  >
-                    Rename
+                  <button type="button" onClick={() => setEditing(cluster)}>
+                    Edit
+                  </button>
+                  <button type="button" onClick={() => setShown(cluster.name)}>
+                    Metrics
                   </button>
                   <button
                     type="button"
@@ -170,42 +133,29 @@ export const Clusters = ({ scope }: { scope: Scope }) => {
           ))}
         </tbody>
       </table>
-      <form class="form" onSubmit={create} aria-label="New cluster">
-        <label>
-          New cluster
-          <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <label>
-          Size
-          <select value={size} onChange={(e) => setSize(Number(e.currentTarget.value))}>
-            {(sizes.value?.sizes ?? []).map((option, i) => (
-              <option key={option.size} value={i}>
-                {option.size}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Replicas
-          <input
-            type="number"
-            min={sizes.value?.min_number_of_replicas ?? 1}
-            max={sizes.value?.max_number_of_replicas ?? 1}
-            value={replicas}
-            onInput={(e) => setReplicas(Number(e.currentTarget.value))}
-          />
-        </label>
-        <label>
-          Idle timeout (min)
-          <input
-            type="number"
-            placeholder="default"
-            value={idle}
-            onInput={(e) => setIdle(e.currentTarget.value)}
-          />
-        </label>
-        <button type="submit">Create cluster</button>
-      </form>
+      {editing === null ? null : (
+        <EditCluster
+          key={editing.id}
+          cluster={editing}
+          onSave={(payload) =>
+            act(async () => {
+              await call((client) =>
+                client.clusters.update({ urlParams, path: id(editing), payload })
+              )
+              setEditing(null)
+            })
+          }
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      {sizes.value === null ? null : (
+        <NewCluster
+          organization={scope.organization}
+          catalog={sizes.value}
+          onCreated={clusters.reload}
+        />
+      )}
+      <ClusterMetrics organization={scope.organization} cluster={shown} />
     </section>
   )
 }

@@ -16,11 +16,14 @@ const COLORS = [
 export const SeriesChart = ({
   times,
   series,
-  label
+  label,
+  span
 }: {
   times: ReadonlyArray<number>
   series: ReadonlyArray<{ name: string; values: ReadonlyArray<number | null> }>
   label: string
+  /** The time axis's bounds (epoch seconds) when it shows a chosen range, not the data's. */
+  span?: readonly [number, number]
 }) => {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -36,6 +39,7 @@ export const SeriesChart = ({
         width: Math.max(300, parent.clientWidth),
         height: 280,
         axes: [axis, axis],
+        ...(span === undefined ? {} : { scales: { x: { time: true, range: () => [...span] } } }),
         series: [
           {},
           ...series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length]!, width: 2 }))
@@ -45,6 +49,6 @@ export const SeriesChart = ({
       parent
     )
     return () => chart.destroy()
-  }, [times, series])
+  }, [times, series, span?.[0], span?.[1]])
   return <div class="chart" ref={box} role="img" aria-label={label} />
 }
