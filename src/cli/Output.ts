@@ -33,3 +33,7 @@ const styled = (code: string) => (text: string) =>
 export const dim = styled("2")
 export const bold = styled("1")
 export const red = styled("31")
+
+/** A failure as the CLI prints it: `error:` and its message, then `hint:` when it has one. */
+export const errorText = (error: { readonly message: string; readonly hint: string }) =>
+  `${red(bold("error:"))} ${error.message}\n${error.hint === "" ? "" : `${bold("hint:")} ${error.hint}\n`}`

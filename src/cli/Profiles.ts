@@ -76,3 +76,13 @@ const nonEmpty = (value: string | undefined) =>
   value === undefined || value === "" ? undefined : value
 
 export const envOverride = (name: "SLUICE_URL" | "SLUICE_TOKEN") => nonEmpty(process.env[name])
+
+/** Whether the profile in use holds a credential (or SLUICE_TOKEN gives one), without a request. */
+export const hasCredential = () =>
+  envOverride("SLUICE_TOKEN") !== undefined ||
+  Effect.runSync(
+    read.pipe(
+      Effect.map((file) => file.profiles[selectedName(file, undefined)]?.token !== undefined),
+      Effect.orElseSucceed(() => false)
+    )
+  )

@@ -80,12 +80,16 @@ const pump = (body: Readable) =>
   })
 
 const TABLE_SAMPLE = 200
+// Rows that trickle in (a slow filter over a large table) are shown after this long
+// rather than held until the sample is full.
+const TABLE_SAMPLE_MS = 500
 
 /** Rows of JSONEachRowWithProgress as an aligned table whose widths come from the first rows. */
 const tableWriter = () => {
   let header: Array<string> | undefined
   let layout: Table.Layout | undefined
   let pending: Array<Array<string>> = []
+  let pendingSince = 0
   let rest = ""
   const progress = {
     rows: 0,
@@ -100,7 +104,10 @@ const tableWriter = () => {
       layout = Table.layoutOf(header, pending)
       out += `${Table.headerLines(header, layout).join("\n")}\n`
     }
-    for (const row of pending) out += `${Table.rowLine(row, layout)}\n`
+    for (const row of pending) {
+      layout = Table.widen(layout, row)
+      out += `${Table.rowLine(row, layout)}\n`
+    }
     pending = []
     return out
   }
@@ -114,6 +121,7 @@ const tableWriter = () => {
     if (record.meta !== undefined) header = record.meta.map((m) => m.name)
     else if (record.row !== undefined) {
       progress.rows++
+      if (pending.length === 0) pendingSince = performance.now()
       const row = record.row
       pending.push((header ?? Object.keys(row)).map((name) => Table.cell(row[name])))
     } else if (record.progress !== undefined) {
@@ -128,7 +136,11 @@ const tableWriter = () => {
       const lines = (rest + Buffer.from(chunk).toString("utf8")).split("\n")
       rest = lines.pop()!
       for (const text of lines) if (text !== "") accept(text)
-      return layout === undefined && pending.length < TABLE_SAMPLE ? "" : flushPending()
+      return layout === undefined &&
+        (pending.length === 0 ||
+          (pending.length < TABLE_SAMPLE && performance.now() - pendingSince < TABLE_SAMPLE_MS))
+        ? ""
+        : flushPending()
     },
     end: () => {
       if (rest !== "") accept(rest)

@@ -56,6 +56,17 @@ export const headerLines = (
   layout.widths.map((w) => "─".repeat(w)).join("  ")
 ]
 
+/** The layout grown to fit a row wider than the sample it came from (never past the cap). */
+export const widen = (layout: Layout, row: ReadonlyArray<Cell>): Layout =>
+  row.every((value, i) => visible(value).length <= (layout.widths[i] ?? MAX_WIDTH))
+    ? layout
+    : {
+        ...layout,
+        widths: layout.widths.map((w, i) =>
+          Math.max(w, Math.min(MAX_WIDTH, visible(row[i] ?? "").length))
+        )
+      }
+
 export const rowLine = (row: ReadonlyArray<Cell>, layout: Layout) =>
   row
     .map((value, i) => pad(value, layout.widths[i] ?? value.length, layout.numeric[i] ?? false))

@@ -11,7 +11,8 @@ import { Cause, Effect, Exit } from "effect"
 import { CliError } from "./CliError.js"
 import { commands, summaries } from "./commands/index.js"
 import { rootHelp } from "./Help.js"
-import { bold, red } from "./Output.js"
+import { errorText, stdinIsTTY, stdoutIsTTY } from "./Output.js"
+import { hasCredential } from "./Profiles.js"
 import { cliVersion } from "./Version.js"
 
 const root = Command.make("sluice").pipe(
@@ -21,16 +22,19 @@ const root = Command.make("sluice").pipe(
   Command.withSubcommands(commands)
 )
 
+const args = process.argv.slice(2)
+// `sluice` alone at a terminal is the shell, once there is a credential to use.
+const bare = args.length === 0 && stdinIsTTY() && stdoutIsTTY() && hasCredential()
+
 const cli = Command.run(root, { name: "sluice", version: cliVersion })
 
 const report = (error: CliError) =>
   Effect.sync(() => {
-    process.stderr.write(`${red(bold("error:"))} ${error.message}\n`)
-    if (error.hint !== "") process.stderr.write(`${bold("hint:")} ${error.hint}\n`)
+    process.stderr.write(errorText(error))
     process.exitCode = error.exitCode
   })
 
-const program = cli(process.argv).pipe(
+const program = cli(bare ? [...process.argv, "shell"] : process.argv).pipe(
   Effect.catchAll((error) =>
     error instanceof CliError
       ? report(error)
@@ -53,9 +57,8 @@ const program = cli(process.argv).pipe(
   Effect.provide(NodeContext.layer)
 )
 
-const args = process.argv.slice(2)
 if (
-  args.length === 0 ||
+  (args.length === 0 && !bare) ||
   (args.length === 1 && (args[0] === "--help" || args[0] === "-h" || args[0] === "help"))
 ) {
   process.stdout.write(rootHelp(summaries, cliVersion))

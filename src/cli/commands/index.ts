@@ -9,6 +9,7 @@ import { logs } from "./Logs.js"
 import { promql } from "./Promql.js"
 import { query } from "./Query.js"
 import { savedSearches } from "./SavedSearches.js"
+import { shell } from "./Shell.js"
 import { spl } from "./Spl.js"
 import { databases, tables } from "./Tables.js"
 import { version } from "./Version.js"
@@ -18,6 +19,7 @@ export const commands = [
   logout,
   whoami,
   query,
+  shell,
   insert,
   ingestUrl,
   tables,
@@ -37,6 +39,7 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["logout", "Forget the profile's credential and end its session"],
   ["whoami", "The profile in use, checked with the server"],
   ["query", "Run read-only SQL: a table at a terminal, TSV into a pipe, --format for raw"],
+  ["shell", "Interactive SQL: multi-line statements ending in ;, history, Tab completion"],
   ["insert", "Insert JSON/NDJSON files (gzip, zstd), directories or stdin; safe to rerun"],
   ["ingest-url", "Have the server fetch a file by URL and insert it, with its progress"],
   ["tables", "List tables (rows, bytes, created); describe; drop"],
