@@ -97,6 +97,12 @@ export interface AnalyticalEngine {
    * cluster, the cluster's namespace when clusters share a ClickHouse server.
    */
   readonly databasePrefix: string
+  /**
+   * The ClickHouse cluster the engine's server belongs to (`SLUICE_CLICKHOUSE_CLUSTER`),
+   * whose tables are replicated and distributed: absent on one server, chDB and
+   * ClickHouse Cloud.
+   */
+  readonly clickhouseCluster?: string
   /** Runs a statement and streams its result bytes as the engine produces them. */
   readonly query: (request: QueryRequest) => Stream.Stream<Uint8Array, EngineError>
   /**

@@ -1,6 +1,6 @@
 /** External: a PostgreSQL control plane and a ClickHouse server or cluster. */
 import { ClickHouseLogLevel, createClient } from "@clickhouse/client"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { loggerClass } from "../src/engine/ClickHouseClientLog.js"
 import * as ServerPreflight from "../src/provisioner/ServerPreflight.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
@@ -12,13 +12,15 @@ export const ExternalControlPlaneLive = (url: Redacted.Redacted<string>) =>
 
 /**
  * `SLUICE_CLICKHOUSE_URL`, `SLUICE_CLICKHOUSE_USER`, `SLUICE_CLICKHOUSE_PASSWORD`,
- * `SLUICE_CLICKHOUSE_ACCESS_CONTROL`: the server is checked first (`ServerPreflight`).
+ * `SLUICE_CLICKHOUSE_ACCESS_CONTROL`, `SLUICE_CLICKHOUSE_CLUSTER`: the server is checked
+ * first (`ServerPreflight`).
  */
 export const ExternalProvisionerLive = (options: {
   readonly url: string
   readonly username: string
   readonly password: Redacted.Redacted<string>
   readonly accessControl: boolean
+  readonly cluster: Option.Option<string>
 }) =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
@@ -45,6 +47,7 @@ export const ExternalProvisionerLive = (options: {
       })
       return ServerProvisioner.layer({
         accessControl: options.accessControl,
+        clickhouseCluster: Option.getOrUndefined(options.cluster),
         client: (login) => connect(login, {})
       })
     })

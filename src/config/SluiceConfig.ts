@@ -55,6 +55,21 @@ export const sluiceConfig = Config.all({
        */
       accessControl: Config.boolean("SLUICE_CLICKHOUSE_ACCESS_CONTROL").pipe(
         Config.withDefault(true)
+      ),
+      /**
+       * A cluster of the server's own (`remote_servers`): sluice's DDL then runs `ON
+       * CLUSTER`, with replicated tables and `Distributed` ones over them
+       * (src/engine/TableDdl.ts). Unset for one server, and for ClickHouse Cloud, whose
+       * SharedMergeTree tables replicate by themselves.
+       */
+      cluster: Config.option(
+        Config.string("SLUICE_CLICKHOUSE_CLUSTER").pipe(
+          check(
+            "SLUICE_CLICKHOUSE_CLUSTER",
+            "expected a cluster name of the server's remote_servers (letters, digits, _ . -)",
+            (name) => /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)
+          )
+        )
       )
     })
   ),

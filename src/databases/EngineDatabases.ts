@@ -6,7 +6,8 @@ import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { Unavailable } from "../../domain/Errors.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { DatabaseEvents } from "./DatabaseEvents.js"
-import { quotedEngineDatabase } from "./EngineDatabase.js"
+import * as TableDdl from "../engine/TableDdl.js"
+import { engineDatabase } from "./EngineDatabase.js"
 
 interface ClusterRefForEngine {
   readonly clusterId: ClusterId
@@ -44,7 +45,7 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
       ) {
         yield* run(
           scope,
-          (engine) => `CREATE DATABASE IF NOT EXISTS ${quotedEngineDatabase(engine, name)}`,
+          (engine) => TableDdl.createDatabase(engine, engineDatabase(engine, name)),
           "create the database"
         )
       }),
@@ -58,7 +59,7 @@ export class EngineDatabases extends Effect.Service<EngineDatabases>()("sluice/E
       ) {
         yield* run(
           scope,
-          (engine) => `DROP DATABASE IF EXISTS ${quotedEngineDatabase(engine, name)} SYNC`,
+          (engine) => TableDdl.dropDatabase(engine, engineDatabase(engine, name)),
           "drop the database"
         )
         yield* events.publish({ cluster: scope.clusterId, database: name })

@@ -48,7 +48,7 @@ export const insertDirect = (
 ): Effect.Effect<number, MalformedRecords | InsertTokenReused | NotDirect> => {
   const { engine, database, table } = request
   const state = locks.stateOf(database, table)
-  const shape = Layout.insertShape(request.layout)
+  const shape = Layout.insertShape(request.layout, engine)
 
   const write = EngineSql.insertParts(
     engine,

@@ -3,8 +3,9 @@
  * by one; only when the whole body went in are the new paths made columns and the
  * staging parts attached to the table in one step (`ATTACH PARTITION … FROM`, which links
  * the parts; `MOVE PARTITION` did the same but took 20–200 ms where this takes ~4,
- * measured on chDB). The staging table is emptied afterwards, off the insert's path
- * (Staging.ts). A rejected body leaves the table untouched.
+ * measured on chDB; on a ClickHouse cluster they are copied instead: `copySql`). The
+ * staging table is emptied afterwards, off the insert's path (Staging.ts). A rejected
+ * body leaves the table untouched.
  */
 import { Effect, Option, Stream } from "effect"
 import { InsertRequest } from "../../domain/Engine.js"
@@ -27,31 +28,54 @@ import { isEngineError, isTooWide, refusal, tooWide } from "./InsertRefusals.js"
 import type { Chunk } from "./RecordSplitter.js"
 import { acquireStaging } from "./Staging.js"
 import { quoteIdentifier } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 type PublishError = EngineError | InsertTokenReused | MalformedRecords
 
 /**
- * A token-carrying body's rows, copied from its staging table with the engine's
- * deduplication (InsertTokens.ts) instead of attached: an attach is never deduplicated,
- * so a retry after the engine died between the attach and the token's record attached
- * the rows twice. The staging table never merges its parts (Staging.ts), so a retry's
- * copy reads the same blocks.
+ * A body's rows copied from its staging table instead of attached. A token-carrying body
+ * is copied with the engine's deduplication (InsertTokens.ts): an attach is never
+ * deduplicated, so a retry after the engine died between the attach and the token's
+ * record attached the rows twice; the staging table never merges its parts (Staging.ts),
+ * so a retry's copy reads the same blocks. On a ClickHouse cluster every body is copied:
+ * the table is a `Distributed` one, which takes rows but no parts, and sends them to
+ * their shards before the copy returns (`TableDdl.topologySettings`).
  */
 const copySql = (
+  topology: TableDdl.Topology,
   database: string,
   table: string,
   staging: string,
   layout: Layout.TableLayout,
-  token: HashedToken
+  token: Option.Option<HashedToken>
 ) => {
-  const columns = Layout.insertShape(layout).columns
+  const columns = Layout.insertShape(layout, topology).columns
   const read = columns.map((column) => (column === Layout.RAW_INPUT ? Layout.RAW_COLUMN : column))
+  const settings = [
+    ...InsertTokens.copySettings(token),
+    ...(TableDdl.isCluster(topology)
+      ? Object.entries(Layout.STORED_RAW_SETTINGS).map(([name, value]) => `${name} = ${value}`)
+      : [])
+  ]
   return (
     `INSERT INTO ${Layout.qualified(database, table)} (${columns.map(quoteIdentifier).join(", ")}) ` +
     `SELECT ${read.map(quoteIdentifier).join(", ")} FROM ${Layout.qualified(database, staging)} ` +
-    InsertTokens.copySettingsSql(token)
+    `SETTINGS ${settings.join(", ")}`
   )
 }
+
+/** The statement that makes a staged body's rows the table's: attached on one server, else copied. */
+export const moveInSql = (
+  topology: TableDdl.Topology,
+  database: string,
+  table: string,
+  staging: string,
+  layout: Layout.TableLayout,
+  token: Option.Option<HashedToken>
+) =>
+  Option.isNone(token) && !TableDdl.isCluster(topology)
+    ? TableDdl.attachPartitionFrom(database, table, staging)
+    : copySql(topology, database, table, staging, layout, token)
 
 export const insertStaged = <E>(
   { tables, locks, events }: BodyInsertDependencies,
@@ -110,11 +134,7 @@ export const insertStaged = <E>(
 
     const moveIn = EngineSql.command(
       engine,
-      Option.match(hashed, {
-        onNone: () =>
-          `ALTER TABLE ${Layout.qualified(database, table)} ATTACH PARTITION tuple() FROM ${Layout.qualified(database, staging)}`,
-        onSome: (token) => copySql(database, table, staging, request.layout, token)
-      })
+      moveInSql(engine, database, table, staging, request.layout, hashed)
     ).pipe(
       Effect.tap(() => {
         moved = true
@@ -128,7 +148,7 @@ export const insertStaged = <E>(
       }
       if (state.columns === undefined) {
         yield* tables.create(engine, database, table, request.layout)
-        yield* EngineSql.command(engine, InsertTokens.rememberBlocksSql(database, table))
+        yield* EngineSql.commands(engine, InsertTokens.rememberBlocksSql(engine, database, table))
         state.columns = yield* knownPaths(engine, database, table)
       }
       const mixed = yield* mergePaths(engine, database, table, found, state.columns).pipe(

@@ -8,6 +8,8 @@
  * creates the table and tries again.
  * The first insert into a database in this process also drops staging tables that a
  * previous process left behind (only this process writes to its engine).
+ * On a ClickHouse cluster too, a staging table is a plain table of the node sluice writes
+ * through (Layout.createTableSql): its statements carry no `ON CLUSTER`.
  */
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
@@ -15,6 +17,7 @@ import * as EngineSql from "../tables/EngineSql.js"
 import * as Layout from "../tables/Layout.js"
 import type { TableLocks } from "../tables/TableLocks.js"
 import { quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 const StagingRow = Schema.Struct({ name: Schema.String })
 
@@ -24,7 +27,7 @@ const StagingRow = Schema.Struct({ name: Schema.String })
  * the same blocks on a retry (StagedInsert.ts).
  */
 const NEVER_MERGED =
-  "SETTINGS max_bytes_to_merge_at_max_space_in_pool = 1, max_bytes_to_merge_at_min_space_in_pool = 1"
+  "max_bytes_to_merge_at_max_space_in_pool = 1, max_bytes_to_merge_at_min_space_in_pool = 1"
 
 export const acquireStaging = (
   engine: AnalyticalEngine,
@@ -35,7 +38,10 @@ export const acquireStaging = (
 ) =>
   Effect.gen(function* () {
     const drop = (name: string) =>
-      EngineSql.command(engine, `DROP TABLE IF EXISTS ${Layout.qualified(database, name)}`).pipe(
+      EngineSql.commands(
+        engine,
+        TableDdl.dropTable(TableDdl.SINGLE_SERVER, database, name, false)
+      ).pipe(
         Effect.zipRight(Effect.sync(() => locks.droppedStaging(database, name))),
         Effect.ignore
       )
@@ -54,10 +60,7 @@ export const acquireStaging = (
         Effect.asVoid(
           Effect.forkDaemon(
             moved()
-              ? EngineSql.command(
-                  engine,
-                  `TRUNCATE TABLE ${Layout.qualified(database, name)}`
-                ).pipe(
+              ? EngineSql.command(engine, TableDdl.truncateTable(database, name)).pipe(
                   Effect.flatMap(() =>
                     locks.returnStaging(database, layout, name) ? Effect.void : drop(name)
                   ),

@@ -15,6 +15,7 @@
  * the engine pushes filters into each branch, so it reads what the typed tables read.
  */
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 import * as Layout from "../tables/Layout.js"
 import type { MetricKind } from "./OtlpTableDdl.js"
 import { METRIC_KINDS } from "./OtlpTableDdl.js"
@@ -55,7 +56,16 @@ const branch = (database: string, base: string, kind: MetricKind) => {
 }
 
 /** Creates the view `base` over `base_gauge` … `base_summary`, unless `base` exists. */
-export const createMetricsViewSql = (database: string, base: string) =>
-  `CREATE VIEW IF NOT EXISTS ${Layout.qualified(database, base)} AS ` +
-  METRIC_KINDS.map((kind) => branch(database, base, kind)).join(" UNION ALL ") +
-  ` COMMENT ${quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
+export const createMetricsViewSql = (
+  topology: TableDdl.Topology,
+  database: string,
+  base: string,
+  createdAt: string
+) =>
+  TableDdl.createView(
+    topology,
+    database,
+    base,
+    METRIC_KINDS.map((kind) => branch(database, base, kind)).join(" UNION ALL "),
+    JSON.stringify({ created_at: createdAt })
+  )

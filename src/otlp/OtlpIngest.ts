@@ -71,7 +71,12 @@ const plan = (
       const tables = OtlpTables.metricTables(table)
       // The five tables, then `table` itself over them (MetricsView.ts).
       const create = OtlpTables.create(engine, database, tables).pipe(
-        Effect.zipRight(EngineSql.command(engine, createMetricsViewSql(database, table)))
+        Effect.zipRight(
+          EngineSql.command(
+            engine,
+            createMetricsViewSql(engine, database, table, new Date().toISOString())
+          )
+        )
       )
       return { flat, create, batches: tables.map((t) => batch(t.table, rows[t.kind])) }
     }

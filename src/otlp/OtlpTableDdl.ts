@@ -23,13 +23,15 @@ export const TRACES_COLUMNS = `
   StatusCode LowCardinality(String) CODEC(ZSTD(1)),
   StatusMessage String CODEC(ZSTD(1)),
   Events Nested (Timestamp DateTime64(9), Name LowCardinality(String), Attributes ${MAP}) CODEC(ZSTD(1)),
-  Links Nested (TraceId String, SpanId String, TraceState String, Attributes ${MAP}) CODEC(ZSTD(1)),
+  Links Nested (TraceId String, SpanId String, TraceState String, Attributes ${MAP}) CODEC(ZSTD(1))`
+
+export const TRACES_INDEXES = `
   INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
   INDEX idx_span_attr_key mapKeys(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
   INDEX idx_duration Duration TYPE minmax GRANULARITY 1`
 
-export const TRACES_ORDER = `PARTITION BY toDate(Timestamp)
-  ORDER BY (ServiceName, SpanName, toDateTime(Timestamp), Timestamp)`
+export const TRACES_PARTITION = "toDate(Timestamp)"
+export const TRACES_ORDER = "(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)"
 
 export const LOGS_COLUMNS = `
   Timestamp DateTime64(9) CODEC(Delta(8), ZSTD(1)),
@@ -48,12 +50,14 @@ export const LOGS_COLUMNS = `
   ScopeVersion LowCardinality(String) CODEC(ZSTD(1)),
   ScopeAttributes ${MAP} CODEC(ZSTD(1)),
   LogAttributes ${MAP} CODEC(ZSTD(1)),
-  EventName String CODEC(ZSTD(1)),
+  EventName String CODEC(ZSTD(1))`
+
+export const LOGS_INDEXES = `
   INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
   INDEX idx_log_attr_key mapKeys(LogAttributes) TYPE bloom_filter(0.01) GRANULARITY 1`
 
-export const LOGS_ORDER = `PARTITION BY toDate(TimestampTime)
-  ORDER BY (ServiceName, TimestampTime, Timestamp)`
+export const LOGS_PARTITION = "toDate(TimestampTime)"
+export const LOGS_ORDER = "(ServiceName, TimestampTime, Timestamp)"
 
 const METRIC_COMMON = `
   ResourceAttributes ${MAP} CODEC(ZSTD(1)),
@@ -119,5 +123,5 @@ export const METRIC_COLUMNS: Record<MetricKind, string> = {
   ValueAtQuantiles Nested (Quantile Float64, Value Float64) CODEC(ZSTD(1)),${FLAGS}`
 }
 
-export const METRICS_ORDER = `PARTITION BY toDate(TimeUnix)
-  ORDER BY (ServiceName, MetricName, toUnixTimestamp64Nano(TimeUnix))`
+export const METRICS_PARTITION = "toDate(TimeUnix)"
+export const METRICS_ORDER = "(ServiceName, MetricName, toUnixTimestamp64Nano(TimeUnix))"

@@ -5,36 +5,67 @@
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import * as EngineSql from "../tables/EngineSql.js"
-import * as Layout from "../tables/Layout.js"
 import {
   LOGS_COLUMNS,
+  LOGS_INDEXES,
   LOGS_ORDER,
+  LOGS_PARTITION,
   METRIC_COLUMNS,
   METRIC_KINDS,
   METRICS_ORDER,
+  METRICS_PARTITION,
   TRACES_COLUMNS,
-  TRACES_ORDER
+  TRACES_INDEXES,
+  TRACES_ORDER,
+  TRACES_PARTITION
 } from "./OtlpTableDdl.js"
 import { quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 export interface TableShape {
   readonly columns: string
-  readonly order: string
+  readonly indexes?: string
+  readonly partitionBy: string
+  readonly orderBy: string
 }
 
-export const TRACES: TableShape = { columns: TRACES_COLUMNS, order: TRACES_ORDER }
-export const LOGS: TableShape = { columns: LOGS_COLUMNS, order: LOGS_ORDER }
+export const TRACES: TableShape = {
+  columns: TRACES_COLUMNS,
+  indexes: TRACES_INDEXES,
+  partitionBy: TRACES_PARTITION,
+  orderBy: TRACES_ORDER
+}
+export const LOGS: TableShape = {
+  columns: LOGS_COLUMNS,
+  indexes: LOGS_INDEXES,
+  partitionBy: LOGS_PARTITION,
+  orderBy: LOGS_ORDER
+}
 export const metricTables = (table: string) =>
   METRIC_KINDS.map((kind) => ({
     kind,
     table: `${table}_${kind}`,
-    shape: { columns: METRIC_COLUMNS[kind], order: METRICS_ORDER }
+    shape: {
+      columns: METRIC_COLUMNS[kind],
+      partitionBy: METRICS_PARTITION,
+      orderBy: METRICS_ORDER
+    }
   }))
 
-const createSql = (database: string, table: string, shape: TableShape) =>
-  `CREATE TABLE IF NOT EXISTS ${Layout.qualified(database, table)} (${shape.columns}\n) ` +
-  `ENGINE = MergeTree ${shape.order} ` +
-  `COMMENT ${quoteString(JSON.stringify({ created_at: new Date().toISOString() }))}`
+export const createSql = (
+  topology: TableDdl.Topology,
+  database: string,
+  table: string,
+  shape: TableShape,
+  createdAt: string
+) =>
+  TableDdl.createTable(topology, {
+    database,
+    table,
+    ...shape,
+    engine: "MergeTree",
+    comment: JSON.stringify({ created_at: createdAt })
+  })
 
 export const create = (
   engine: AnalyticalEngine,
@@ -42,7 +73,7 @@ export const create = (
   tables: ReadonlyArray<{ readonly table: string; readonly shape: TableShape }>
 ) =>
   Effect.forEach(tables, ({ table, shape }) =>
-    EngineSql.command(engine, createSql(database, table, shape))
+    EngineSql.commands(engine, createSql(engine, database, table, shape, new Date().toISOString()))
   )
 
 /** Appends `JSONEachRow` text to a table that exists. */

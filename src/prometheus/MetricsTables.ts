@@ -15,8 +15,8 @@
 import { Effect, Schema } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 import * as EngineSql from "../tables/EngineSql.js"
-import { qualified } from "../tables/Layout.js"
 import type { DecodedMetadata, DecodedWrite } from "./RemoteWriteDecode.js"
 import type { SeriesRow } from "./SeriesRowsWritten.js"
 
@@ -24,32 +24,56 @@ export const SERIES_TABLE = "prometheus_series"
 export const SAMPLES_TABLE = "prometheus_samples"
 export const METADATA_TABLE = "prometheus_metadata"
 
-const ddl = (database: string) => [
-  `CREATE TABLE IF NOT EXISTS ${qualified(database, SERIES_TABLE)} (
+/** Series and samples shard by series id, metadata by its name: each folds on that key. */
+const ddl = (topology: TableDdl.Topology, database: string) =>
+  [
+    TableDdl.createTable(topology, {
+      database,
+      table: SERIES_TABLE,
+      columns: `
     id UInt64,
     metric_name LowCardinality(String),
     labels SimpleAggregateFunction(any, Map(String, String)),
     min_time SimpleAggregateFunction(min, Int64),
     max_time SimpleAggregateFunction(max, Int64)
-  ) ENGINE = AggregatingMergeTree ORDER BY (metric_name, id)`,
-  `CREATE TABLE IF NOT EXISTS ${qualified(database, SAMPLES_TABLE)} (
+  `,
+      engine: "AggregatingMergeTree",
+      orderBy: "(metric_name, id)",
+      shardBy: "id"
+    }),
+    TableDdl.createTable(topology, {
+      database,
+      table: SAMPLES_TABLE,
+      columns: `
     id UInt64,
     time_ms Int64 EPHEMERAL,
     bits UInt64 EPHEMERAL,
     timestamp DateTime64(3, 'UTC') DEFAULT fromUnixTimestamp64Milli(time_ms, 'UTC') CODEC(DoubleDelta, ZSTD),
     value Float64 DEFAULT reinterpretAsFloat64(bits) CODEC(Gorilla, ZSTD)
-  ) ENGINE = ReplacingMergeTree ORDER BY (id, timestamp)`,
-  `CREATE TABLE IF NOT EXISTS ${qualified(database, METADATA_TABLE)} (
+  `,
+      engine: "ReplacingMergeTree",
+      orderBy: "(id, timestamp)",
+      shardBy: "id"
+    }),
+    TableDdl.createTable(topology, {
+      database,
+      table: METADATA_TABLE,
+      columns: `
     metric_family_name String,
     type LowCardinality(String),
     help String,
     unit String,
     updated DateTime64(6, 'UTC') DEFAULT now64(6)
-  ) ENGINE = ReplacingMergeTree(updated) ORDER BY metric_family_name`
-]
+  `,
+      engine: "ReplacingMergeTree",
+      parameters: "updated",
+      orderBy: "metric_family_name",
+      shardBy: "cityHash64(metric_family_name)"
+    })
+  ].flat()
 
 export const createTables = (engine: AnalyticalEngine, database: string) =>
-  Effect.forEach(ddl(database), (sql) => EngineSql.command(engine, sql), { discard: true })
+  EngineSql.commands(engine, ddl(engine, database))
 
 const PartsRow = Schema.Struct({ parts: Schema.String })
 

@@ -19,6 +19,7 @@ import type { ClusterId } from "../../domain/Ids.js"
 import { EngineStatus, Provisioner } from "../../domain/Provisioner.js"
 import type { EngineSpec } from "../../domain/Provisioner.js"
 import * as ClickHouseEngine from "../engine/ClickHouseEngine.js"
+import * as TableDdl from "../engine/TableDdl.js"
 import {
   databasePrefix,
   namespaceOf,
@@ -35,6 +36,8 @@ export interface ServerProvisionerOptions {
   readonly accessControl: boolean
   /** How statements run on that server (e.g. a session per statement for chDB). */
   readonly statements?: ClickHouseEngine.ClickHouseEngineOptions
+  /** `SLUICE_CLICKHOUSE_CLUSTER`: the server's cluster its DDL runs on (TableDdl.ts). */
+  readonly clickhouseCluster?: string | undefined
 }
 
 interface Running {
@@ -61,21 +64,33 @@ export const make = (options: ServerProvisionerOptions) =>
     const open = (spec: EngineSpec) =>
       Effect.gen(function* () {
         const password = randomBytes(24).toString("base64url")
-        const statements = provisionStatements(spec, password)
+        const statements = provisionStatements(spec, password, options)
         const chosen = options.accessControl ? statements : statements.slice(-1)
         yield* Effect.forEach(chosen, run, { discard: true })
         const scope = yield* Scope.fork(provisionerScope, ExecutionStrategy.sequential)
         const client = options.accessControl
           ? options.client({ username: namespaceOf(spec.clusterId), password })
           : options.client()
+        const cluster = options.clickhouseCluster
         const engine = yield* Scope.extend(
           ClickHouseEngine.make(client, {
             ...options.statements,
-            databasePrefix: databasePrefix(spec.clusterId)
+            databasePrefix: databasePrefix(spec.clusterId),
+            ...(cluster === undefined
+              ? {}
+              : {
+                  defaultSettings: {
+                    ...options.statements?.defaultSettings,
+                    ...TableDdl.topologySettings(options)
+                  }
+                })
           }),
           scope
         )
-        return { engine, scope }
+        return {
+          engine: cluster === undefined ? engine : { ...engine, clickhouseCluster: cluster },
+          scope
+        }
       }).pipe(Effect.mapError(failed))
 
     const stop = (cluster: ClusterId) =>
@@ -111,7 +126,7 @@ export const make = (options: ServerProvisionerOptions) =>
         Effect.gen(function* () {
           yield* stop(cluster)
           const databases = yield* namespaceDatabases(cluster)
-          const statements = removeStatements(cluster, databases)
+          const statements = removeStatements(cluster, databases, options)
           const chosen = options.accessControl ? statements : statements.slice(0, databases.length)
           yield* Effect.forEach(chosen, (sql) => Effect.ignore(run(sql)), { discard: true })
         }),

@@ -55,6 +55,13 @@ export const rows = <A, I>(
 export const command = (engine: AnalyticalEngine, sql: string): Effect.Effect<void, EngineError> =>
   engine.command(new CommandRequest({ sql, queryId: crypto.randomUUID() }))
 
+/** Runs `statements` one after another (a table's DDL: src/engine/TableDdl.ts). */
+export const commands = (
+  engine: AnalyticalEngine,
+  statements: ReadonlyArray<string>
+): Effect.Effect<void, EngineError> =>
+  Effect.forEach(statements, (sql) => command(engine, sql), { discard: true })
+
 /**
  * `parts` into the engine: up to `WHOLE_INSERT_BYTES` in one call (`insertWhole`, the
  * parts joined when there are several, as a JSON array's brackets and records are), a

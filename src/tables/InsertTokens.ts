@@ -16,6 +16,7 @@ import { InsertRequest } from "../../domain/Engine.js"
 import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 /** An insert token with the hash of the whole body it came with. */
 export interface HashedToken {
@@ -25,18 +26,38 @@ export interface HashedToken {
 
 const TokenRow = Schema.Struct({ body_hash: Schema.String, inserted: Schema.NumberFromString })
 
-const ensureSql = (database: string) =>
-  `CREATE TABLE IF NOT EXISTS ${Layout.qualified(database, Layout.TOKENS_TABLE)} ` +
-  "(table String, token String, body_hash String, inserted UInt64, at DateTime DEFAULT now()) " +
-  "ENGINE = MergeTree ORDER BY (table, token) TTL at + INTERVAL 1 DAY"
+const ensureSql = (topology: TableDdl.Topology, database: string) =>
+  TableDdl.createTable(topology, {
+    database,
+    table: Layout.TOKENS_TABLE,
+    columns:
+      "table String, token String, body_hash String, inserted UInt64, at DateTime DEFAULT now()",
+    engine: "MergeTree",
+    orderBy: "(table, token)",
+    ttl: "at + INTERVAL 1 DAY"
+  })
 
 /** How many token-carrying blocks a table remembers (the engine's default for replicated tables). */
 export const DEDUPLICATION_WINDOW = 10_000
 
-/** Gives a table its memory of token-carrying blocks; an existing table gets it too. */
-export const rememberBlocksSql = (database: string, table: string) =>
-  `ALTER TABLE ${Layout.qualified(database, table)} ` +
-  `MODIFY SETTING non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`
+/**
+ * Gives a table its memory of token-carrying blocks; an existing table gets it too. A
+ * cluster's replicated tables have it already.
+ */
+export const rememberBlocksSql = (
+  topology: TableDdl.Topology,
+  database: string,
+  table: string
+): ReadonlyArray<string> =>
+  TableDdl.isCluster(topology)
+    ? []
+    : [
+        TableDdl.alterTable(
+          database,
+          table,
+          `MODIFY SETTING non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`
+        )
+      ]
 
 /** The engine's deduplication id of a body: its token and its hash, so only a retry matches. */
 const blockId = (token: HashedToken) => `${token.hash}:${token.token}`
@@ -55,16 +76,24 @@ export const insertSettings = (token: Option.Option<HashedToken>) =>
   })
 
 /**
- * The `SETTINGS` of an `INSERT … SELECT` that copies a body's rows into its table with
- * its token: one reading thread keeps the blocks, and so their ids, the same on a retry.
+ * The settings of an `INSERT … SELECT` that copies a body's rows into its table: with its
+ * token, one reading thread keeps the blocks, and so their ids, the same on a retry;
+ * without one, never deduplicated (as `insertSettings`).
  */
-export const copySettingsSql = (token: HashedToken) =>
-  `SETTINGS insert_deduplication_token = ${quoteString(blockId(token))}, ` +
-  "deduplicate_insert_select = 'force_enable', max_threads = 1, max_insert_threads = 1"
+export const copySettings = (token: Option.Option<HashedToken>): ReadonlyArray<string> =>
+  Option.match(token, {
+    onNone: () => ["deduplicate_insert = 'disable'"],
+    onSome: (hashed) => [
+      `insert_deduplication_token = ${quoteString(blockId(hashed))}`,
+      "deduplicate_insert_select = 'force_enable'",
+      "max_threads = 1",
+      "max_insert_threads = 1"
+    ]
+  })
 
 export const find = (engine: AnalyticalEngine, database: string, table: string, token: string) =>
   Effect.gen(function* () {
-    yield* EngineSql.command(engine, ensureSql(database))
+    yield* EngineSql.commands(engine, ensureSql(engine, database))
     const found = yield* EngineSql.rows(
       engine,
       TokenRow,
@@ -95,11 +124,11 @@ export const record = (
 
 /** Forgets the tokens of a dropped table, so a new table of that name starts fresh. */
 export const forget = (engine: AnalyticalEngine, database: string, table: string) =>
-  EngineSql.command(engine, ensureSql(database)).pipe(
+  EngineSql.commands(engine, ensureSql(engine, database)).pipe(
     Effect.zipRight(
       EngineSql.command(
         engine,
-        `DELETE FROM ${Layout.qualified(database, Layout.TOKENS_TABLE)} WHERE table = ${quoteString(table)}`
+        TableDdl.deleteRows(engine, database, Layout.TOKENS_TABLE, `table = ${quoteString(table)}`)
       )
     )
   )

@@ -1,4 +1,5 @@
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 import {
   EVENT_COLUMNS,
   EVENT_INSERT_FORMAT,
@@ -32,6 +33,9 @@ import {
  * - Engine database names come from `src/databases/EngineDatabase.ts` (the one mapping).
  * - Tables whose name starts with `__` are the service's own (staging tables of inserts
  *   in flight, the insert-token table); table names never start with `_`.
+ * - On a ClickHouse cluster (`SLUICE_CLICKHOUSE_CLUSTER`, src/engine/TableDdl.ts) `db.t`
+ *   is a `Distributed` table over `db.__local_t` on every node, carrying the
+ *   constraints, and inserts name `__raw_data` itself (`insertShape`).
  */
 export const RAW_INPUT = "__raw"
 export const RAW_COLUMN = "__raw_data"
@@ -82,9 +86,16 @@ const pathLengthCheck =
 export const KNOWN_PATHS_CONSTRAINT = "__known_paths"
 export const knownPathsTable = (table: string) => `__paths_${table}`
 
+const knownPathsDefinition = (database: string, table: string): TableDdl.TableDefinition => ({
+  database,
+  table: knownPathsTable(table),
+  columns: "path String, type String, known UInt8",
+  engine: "Join",
+  parameters: "ANY, LEFT, path, type"
+})
+
 export const createKnownPathsSql = (database: string, table: string) =>
-  `CREATE TABLE IF NOT EXISTS ${qualified(database, knownPathsTable(table))} ` +
-  "(path String, type String, known UInt8) ENGINE = Join(ANY, LEFT, path, type)"
+  TableDdl.createTable(TableDdl.SINGLE_SERVER, knownPathsDefinition(database, table))[0]!
 
 export const rememberPathsSql = (
   database: string,
@@ -94,43 +105,119 @@ export const rememberPathsSql = (
   `INSERT INTO ${qualified(database, knownPathsTable(table))} (path, type, known) VALUES ` +
   pairs.map(([path, type]) => `(${quoteString(path)}, ${quoteString(type)}, 1)`).join(", ")
 
+const pathLengthConstraint = `CONSTRAINT ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}`
+
+const knownPathsCheck = (database: string, table: string) =>
+  "CHECK " +
+  `mapAll((p, t) -> isNotNull(joinGetOrNull(${quoteString(`${database}.${knownPathsTable(table)}`)}, 'known', p, t)), ` +
+  `JSONAllPathsWithTypes(${quoteIdentifier(RAW_COLUMN)}))`
+
 /**
  * The constraints of a table (its staging tables have only the length check, since
  * their rows bring new paths by design); a table made before them gets them at its
  * first insert in a process.
  */
 export const addConstraintsSql = (database: string, table: string) =>
-  `ALTER TABLE ${qualified(database, table)} ` +
-  `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}, ` +
-  `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(KNOWN_PATHS_CONSTRAINT)} CHECK ` +
-  `mapAll((p, t) -> isNotNull(joinGetOrNull(${quoteString(`${database}.${knownPathsTable(table)}`)}, 'known', p, t)), ` +
-  `JSONAllPathsWithTypes(${quoteIdentifier(RAW_COLUMN)}))`
+  TableDdl.alterTable(
+    database,
+    table,
+    `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}, ` +
+      `ADD CONSTRAINT IF NOT EXISTS ${quoteIdentifier(KNOWN_PATHS_CONSTRAINT)} ${knownPathsCheck(database, table)}`
+  )
 
+const tableDefinition = (
+  database: string,
+  table: string,
+  createdAt: string,
+  layout: TableLayout,
+  settings: string | undefined
+): TableDdl.TableDefinition => ({
+  database,
+  table,
+  columns:
+    `${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}` +
+    (layout === "events" ? `, ${eventColumnsSql}` : ""),
+  constraints: pathLengthConstraint,
+  engine: "MergeTree",
+  orderBy: layout === "events" ? EVENT_ORDER_BY : "tuple()",
+  ...(settings === undefined ? {} : { settings }),
+  comment: JSON.stringify({ created_at: createdAt }),
+  // The record itself, not `rand()`: a retried body (an insert token's) splits over the
+  // shards as it did the first time, so each shard's deduplication sees its own rows again.
+  shardBy: `cityHash64(toString(${quoteIdentifier(RAW_COLUMN)}))`
+})
+
+/**
+ * The table on one server; a staging table (its settings given) on the node sluice writes
+ * through whatever the topology: it lives for one insert, whose statements all go there,
+ * and `ON CLUSTER` would put each insert behind the cluster's DDL queue and every node
+ * being up (StagedInsert.ts).
+ */
 export const createTableSql = (
   database: string,
   table: string,
   createdAt: string,
   layout: TableLayout = "records",
-  /** The table's own `SETTINGS` clause, if any. */
-  settings = ""
+  /** The table's settings, `name = value, …`. */
+  settings?: string
 ) =>
-  `CREATE TABLE IF NOT EXISTS ${qualified(database, table)} ` +
-  `(${quoteIdentifier(RAW_INPUT)} JSON EPHEMERAL, ${quoteIdentifier(RAW_COLUMN)} JSON MATERIALIZED ${quoteIdentifier(RAW_INPUT)}` +
-  `${layout === "events" ? `, ${eventColumnsSql}` : ""}, ` +
-  `CONSTRAINT ${quoteIdentifier(PATH_LENGTH_CONSTRAINT)} ${pathLengthCheck}) ` +
-  `ENGINE = MergeTree ORDER BY ${layout === "events" ? EVENT_ORDER_BY : "tuple()"} ` +
-  (settings === "" ? "" : `${settings} `) +
-  `COMMENT ${quoteString(JSON.stringify({ created_at: createdAt }))}`
+  TableDdl.createTable(
+    TableDdl.SINGLE_SERVER,
+    tableDefinition(database, table, createdAt, layout, settings)
+  )[0]!
+
+/**
+ * A table, its known-paths table and its constraints, in order. On a cluster the
+ * constraints are written with the `Distributed` table (which takes no `ADD CONSTRAINT`),
+ * and checked on the node an insert arrives at, against that node's known paths.
+ */
+export const createTableStatements = (
+  topology: TableDdl.Topology,
+  database: string,
+  table: string,
+  createdAt: string,
+  layout: TableLayout = "records"
+): ReadonlyArray<string> => {
+  const definition = tableDefinition(database, table, createdAt, layout, undefined)
+  if (!TableDdl.isCluster(topology)) {
+    return [
+      ...TableDdl.createTable(topology, definition),
+      createKnownPathsSql(database, table),
+      addConstraintsSql(database, table)
+    ]
+  }
+  return [
+    ...TableDdl.createTable(topology, knownPathsDefinition(database, table)),
+    ...TableDdl.createTable(topology, {
+      ...definition,
+      constraints: `${pathLengthConstraint}, CONSTRAINT ${quoteIdentifier(KNOWN_PATHS_CONSTRAINT)} ${knownPathsCheck(database, table)}`
+    })
+  ]
+}
+
+/**
+ * Settings of an insert that names `__raw_data` itself. On a cluster rows do: a
+ * `Distributed` table wrote nothing of rows sent to its ephemeral `__raw` (ClickHouse
+ * 26.7, no error).
+ */
+export const STORED_RAW_SETTINGS = { insert_allow_materialized_columns: 1 } as const
 
 /** How rows of a layout are sent: the format, the columns named and the settings it needs. */
-export const insertShape = (layout: TableLayout) =>
-  layout === "events"
+export const insertShape = (
+  layout: TableLayout,
+  topology: TableDdl.Topology = TableDdl.SINGLE_SERVER
+) => {
+  const cluster = TableDdl.isCluster(topology)
+  const raw = cluster ? RAW_COLUMN : RAW_INPUT
+  const settings = cluster ? STORED_RAW_SETTINGS : {}
+  return layout === "events"
     ? {
         format: EVENT_INSERT_FORMAT,
-        columns: [...EVENT_COLUMNS.map(([name]) => name), RAW_INPUT],
-        settings: EVENT_INSERT_SETTINGS
+        columns: [...EVENT_COLUMNS.map(([name]) => name), raw],
+        settings: { ...EVENT_INSERT_SETTINGS, ...settings }
       }
-    : { format: INSERT_FORMAT, columns: [RAW_INPUT], settings: {} }
+    : { format: INSERT_FORMAT, columns: [raw], settings }
+}
 
 /** Reads `created_at` back from a table comment written by `createTableSql`. */
 export const createdAtOf = (comment: string): string => {

@@ -11,6 +11,7 @@ import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { aliasColumns } from "./SchemalessTables.js"
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 /** Path → the engine types its values had. */
 export type FoundPaths = Readonly<Record<string, ReadonlyArray<string>>>
@@ -136,9 +137,9 @@ export const mergePaths = (
         `COMMENT ${quoteString(Layout.typesComment(change.types))}`
       )
     })
-    yield* EngineSql.command(
+    yield* EngineSql.commands(
       engine,
-      `ALTER TABLE ${Layout.qualified(database, table)} ${clauses.join(", ")}`
+      TableDdl.alterColumns(engine, database, table, clauses.join(", "))
     )
     for (const change of changes) known.set(change.path, change.types)
     // Whether a field now holds more than one type (what query hints are about).

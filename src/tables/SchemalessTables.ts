@@ -10,6 +10,7 @@ import * as EngineSql from "./EngineSql.js"
 import * as Layout from "./Layout.js"
 import { TableEvents } from "./TableEvents.js"
 import { quoteString } from "../engine/Sql.js"
+import * as TableDdl from "../engine/TableDdl.js"
 
 const TableRow = Schema.Struct({
   name: Schema.String,
@@ -103,15 +104,12 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
         database: string,
         table: string
       ) {
-        yield* EngineSql.command(
-          engine,
-          `DROP TABLE IF EXISTS ${Layout.qualified(database, table)} SYNC`
-        )
+        yield* EngineSql.commands(engine, TableDdl.dropTable(engine, database, table))
         // After the table, whose constraint depends on it; a new table of the same name
         // starts with no known paths.
-        yield* EngineSql.command(
+        yield* EngineSql.commands(
           engine,
-          `DROP TABLE IF EXISTS ${Layout.qualified(database, Layout.knownPathsTable(table))} SYNC`
+          TableDdl.dropTable(engine, database, Layout.knownPathsTable(table))
         )
         yield* events.publish({ database, table })
       }),
@@ -127,13 +125,10 @@ export class SchemalessTables extends Effect.Service<SchemalessTables>()(
         table: string,
         layout: Layout.TableLayout = "records"
       ) {
-        for (const sql of [
-          Layout.createTableSql(database, table, new Date().toISOString(), layout),
-          Layout.createKnownPathsSql(database, table),
-          Layout.addConstraintsSql(database, table)
-        ]) {
-          yield* EngineSql.command(engine, sql)
-        }
+        yield* EngineSql.commands(
+          engine,
+          Layout.createTableStatements(engine, database, table, new Date().toISOString(), layout)
+        )
       })
     })),
     dependencies: [TableEvents.Default]
