@@ -51,6 +51,53 @@ const onExternalControlPlane = [
 const postgresUrl = process.env.SLUICE_TEST_POSTGRES_URL ?? ""
 
 /**
+ * Black-box suites run a second time with every cluster's engine on one real ClickHouse
+ * server (`test/support/clickhouseServerSetup.ts` starts it from chDB's engine library)
+ * and `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off`: the data plane, tables, query and cancel,
+ * URL ingest, transforms, clusters and apps, OTLP, the spl-app and the metrics-app. Each
+ * server's clusters are namespaces of their own there (random cluster ids), so the files
+ * share the one ClickHouse server. Not here: suites about the embedded provisioner's
+ * worker processes (a killed worker, its sockets, its memory and counters), and the
+ * cluster isolation suite, which on a server relies on per-cluster users and grants.
+ */
+const onClickHouseServer = [
+  "test/tables/*.test.ts",
+  "test/databases/*.test.ts",
+  "test/engine/resultLimit.test.ts",
+  "test/query/query.test.ts",
+  "test/query/hints.test.ts",
+  "test/ingest/UrlIngest.test.ts",
+  "test/ingest/otherLayouts.test.ts",
+  "test/eventtransforms/eventsHttp.test.ts",
+  "test/eventtransforms/deliveryStreamHttp.test.ts",
+  "test/apps/apps.test.ts",
+  "test/clusters/lifecycle.test.ts",
+  "test/clusters/access.test.ts",
+  "test/clusters/idling.test.ts",
+  "test/clusters/s3Storage.test.ts",
+  "test/otlp/grpc.test.ts",
+  "test/otlp/metricsTable.test.ts",
+  "test/otlp/native.test.ts",
+  "test/otlp/nativeInput.test.ts",
+  "test/otlp/transformInsert.test.ts",
+  "test/hec/clients.test.ts",
+  "test/hec/protocol.test.ts",
+  "test/spl/savedSearches.test.ts",
+  "test/spl/savedSearchesList.test.ts",
+  "test/spl/searchCapabilities.test.ts",
+  "test/spl/searchEndpoint.test.ts",
+  "test/spl/searchLimits.test.ts",
+  "test/prometheus/appGate.test.ts",
+  "test/prometheus/basicAuth.test.ts",
+  "test/prometheus/explain.test.ts",
+  "test/prometheus/functions.test.ts",
+  "test/prometheus/hostileQueries.test.ts",
+  "test/prometheus/otlpSeries.test.ts",
+  "test/prometheus/remoteWrite.test.ts",
+  "test/prometheus/writeLogReplay.test.ts"
+]
+
+/**
  * Several sluice processes on one PostgreSQL (`SLUICE_TEST_POSTGRES_URL`) and one
  * ClickHouse test server (`test/support/nodes.ts`); nothing runs without the URL.
  */
@@ -105,6 +152,15 @@ export default defineConfig({
             "test/support/testRunTmp.ts",
             ...(postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"])
           ]
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "server",
+          include: onClickHouseServer,
+          env: { SLUICE_TEST_ENGINE: "server" },
+          globalSetup: ["test/support/testRunTmp.ts", "test/support/clickhouseServerSetup.ts"]
         }
       }
     ]

@@ -47,9 +47,7 @@ const session = (dir: string): StatementClient => {
 export const statementOptions = (dir: string, limits: EngineSettings = {}) => ({
   clientPerStatement: () => session(dir),
   drain: drainPending,
-  // chDB prints 64-bit integers bare by default, which JSON.parse rounds; a ClickHouse
-  // server quotes them by default.
-  defaultSettings: { ...limits, output_format_json_quote_64bit_integers: 1 }
+  defaultSettings: limits
 })
 
 /** What the whole engine may use, whatever its statements ask for. */

@@ -27,7 +27,12 @@ export const make = (
   options: ClickHouseEngineOptions = {}
 ): Effect.Effect<AnalyticalEngine, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const statements = Statements.make(client, options)
+    const statements = Statements.make(client, {
+      ...options,
+      // 64-bit integers as JSON strings, which JSON.parse cannot round: chDB prints them
+      // bare by default, and so does a ClickHouse server since 25.8.
+      defaultSettings: { output_format_json_quote_64bit_integers: 1, ...options.defaultSettings }
+    })
     yield* Effect.addFinalizer(() => statements.close)
 
     const query = (request: QueryRequest) =>

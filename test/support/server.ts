@@ -11,6 +11,7 @@ import type { Scope } from "effect"
 import { testServerLive } from "../../layers/Test.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import { controlPlaneSettings } from "./controlPlane.js"
+import { engineSettings } from "./engineSettings.js"
 
 // Removed when the process exits (a server reopened on its directory within the process
 // still finds it): each holds a control plane and engine data, 100 MB and more. Vitest
@@ -42,7 +43,7 @@ export const startServer = (
   Effect.gen(function* () {
     const controlPlane = yield* controlPlaneSettings(dataDir)
     const context = yield* Layer.build(
-      testServerLive({ dataDir, env: { ...controlPlane, ...env } })
+      testServerLive({ dataDir, env: { ...controlPlane, ...engineSettings(), ...env } })
     )
     const address = Context.get(context, HttpServer.HttpServer).address
     if (address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")

@@ -56,7 +56,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
       Effect.gen(function* () {
         const server = yield* TestServer
         yield* createDatabase(server, "sweep")
-        yield* sql(server, "CREATE TABLE sweep.__staging_leftover (x UInt8) ENGINE = Memory")
+        yield* sql(server, "CREATE TABLE __staging_leftover (x UInt8) ENGINE = Memory", "sweep")
         const reply = yield* insert(server, "t", batch(1, 3), {
           "content-type": "application/json",
           "x-service-database": "sweep"
@@ -65,7 +65,9 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
         const staging = () =>
           sql(
             server,
-            "SELECT name FROM system.tables WHERE database = 'sweep' AND startsWith(name, '__staging_')"
+            "SELECT name FROM system.tables " +
+              "WHERE database = currentDatabase() AND startsWith(name, '__staging_')",
+            "sweep"
           )
         // The sweep runs in the background after the insert has answered.
         const left = yield* eventually(

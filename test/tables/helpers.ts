@@ -3,6 +3,7 @@ import { Context, Effect, Stream } from "effect"
 import { expect } from "@effect/vitest"
 import { Engines, QueryRequest } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
+import { engineDatabase } from "../../src/databases/EngineDatabase.js"
 import { QUERY_SETTINGS } from "../../src/tables/Layout.js"
 import type { RunningServer } from "../support/server.js"
 import { adminKeyOf, call } from "../support/server.js"
@@ -28,8 +29,11 @@ export const insertOk = (server: RunningServer, table: string, records: unknown)
     })
   })
 
-/** Runs SQL on the server's engine the way the query path will (with `QUERY_SETTINGS`). */
-export const sql = (server: RunningServer, text: string) =>
+/**
+ * Runs SQL on the server's engine the way the query path will (with `QUERY_SETTINGS`), in
+ * the cluster's `database` (on a ClickHouse server, a namespace's database).
+ */
+export const sql = (server: RunningServer, text: string, database = "default") =>
   Effect.gen(function* () {
     const engines = Context.get(server.context, Engines)
     const cluster = yield* Effect.promise(async () => {
@@ -46,7 +50,8 @@ export const sql = (server: RunningServer, text: string) =>
           sql: text,
           format: "JSONEachRow",
           queryId: crypto.randomUUID(),
-          settings: QUERY_SETTINGS
+          settings: QUERY_SETTINGS,
+          database: engineDatabase(engine, database)
         })
       )
       .pipe(Stream.decodeText(), Stream.mkString)
