@@ -68,6 +68,22 @@ describe("the metrics view", () => {
     await screenshot(page, "metrics")
   })
 
+  it("completes a matcher's label values from the API", async () => {
+    const editor = page.getByRole("textbox", { name: "PromQL query" })
+    await editor.click()
+    await page.keyboard.press("ControlOrMeta+a")
+    await page.keyboard.insertText('console_requests_total{job="')
+    await page.keyboard.press("Control+Space")
+    const options = page.locator(".cm-tooltip-autocomplete li .cm-completionLabel")
+    await poll(() => options.allTextContents()).toEqual(["api", "web"])
+    await page.keyboard.type("w")
+    await poll(() => options.allTextContents()).toEqual(["web"])
+    await page.keyboard.press("Enter")
+    await poll(() => editor.textContent()).toBe('console_requests_total{job="web')
+    await page.keyboard.insertText('"}')
+    await screenshot(page, "metrics-label-values")
+  })
+
   it("answers an instant query as a table", async () => {
     await page.getByLabel("Query kind").selectOption("instant")
     await page.getByRole("button", { name: "Run" }).click()
@@ -75,7 +91,7 @@ describe("the metrics view", () => {
     await poll(() =>
       table.locator("tbody tr", { hasText: 'job="web"' }).locator("td").nth(1).textContent()
     ).toBe("58")
-    expect(await table.locator("tbody tr").count()).toBe(2)
+    expect(await table.locator("tbody tr").count()).toBe(1)
     expect(problems).toEqual([])
   })
 })

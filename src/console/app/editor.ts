@@ -11,7 +11,12 @@ import {
 } from "@codemirror/autocomplete"
 import type { Completion, CompletionContext, CompletionSource } from "@codemirror/autocomplete"
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands"
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language"
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  syntaxHighlighting,
+  syntaxTree
+} from "@codemirror/language"
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search"
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state"
 import type { Extension } from "@codemirror/state"
@@ -94,6 +99,8 @@ export const createEditor = (
   const listSource = (context: CompletionContext) => {
     const word = context.matchBefore(/[\w.]+/)
     if (word === null || (word.from === word.to && !context.explicit)) return null
+    // Inside a string literal names are no help (a view's own source may complete values).
+    if (/String/.test(syntaxTree(context.state).resolveInner(context.pos, -1).name)) return null
     return { from: word.from, options: [...completions], validFor: /^[\w.]*$/ }
   }
   // In a shadow root CodeMirror's styles are constructed style sheets, which the page's

@@ -129,7 +129,28 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
       call((client) => client.metricsCompat.labels({ urlParams })).catch(() => null)
     ]).then(([{ createPromqlEditor, FUNCTIONS }, names, labels]) => {
       if (gone || host.current === null) return
+      const known = new Map<string, Promise<ReadonlyArray<string>>>()
       made = createPromqlEditor(host.current, {
+        valuesOf: (label, metric) => {
+          const key = `${metric ?? ""}\u0000${label}`
+          let values = known.get(key)
+          if (values === undefined) {
+            values = call((client) =>
+              client.metricsCompat.labelValues({
+                path: { name: label },
+                urlParams: {
+                  ...urlParams,
+                  ...(metric === undefined ? {} : { "match[]": [metric] })
+                }
+              })
+            ).then(
+              (reply) => (Array.isArray(reply.data) ? reply.data.map(String) : []),
+              () => []
+            )
+            known.set(key, values)
+          }
+          return values
+        },
         doc: initial.current,
         onChange: (text) => drafts.set("promql", text),
         onRun: () => void runRef.current(),
