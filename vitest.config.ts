@@ -11,6 +11,7 @@ const isolated = [
   "test/engine/ChdbEngine.test.ts",
   "test/engine/ServerProvisioner.test.ts",
   "test/clusters/inMemory.test.ts",
+  "test/apps/capabilityGates.test.ts",
   "test/otlp/grpcAlone.test.ts",
   "test/identity/users.test.ts",
   "test/clusters/metricsSampler.test.ts",

@@ -6,7 +6,8 @@
  */
 import { Context } from "effect"
 import type { Effect } from "effect"
-import type { App, AppId } from "./api/AppsApi.js"
+import type { App } from "./api/AppsApi.js"
+import type { AppId } from "./AppIds.js"
 import type { AppNotInstalled } from "./Errors.js"
 import type { ClusterId } from "./Ids.js"
 

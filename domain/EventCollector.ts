@@ -7,7 +7,8 @@
 import { Context, Schema } from "effect"
 import type { Effect } from "effect"
 import type { AppNotInstalled } from "./Errors.js"
-import type { ClusterScope, ScopeParams } from "./Authorization.js"
+import type { AppParams } from "./AppAccess.js"
+import type { ClusterScope } from "./Authorization.js"
 import type { Caller } from "./Identity.js"
 import type { DatabaseName } from "./Ids.js"
 import type { SplEvent } from "./SplEvent.js"
@@ -88,7 +89,7 @@ export class EventCollector extends Context.Tag("sluice/EventCollector")<
      */
     readonly target: (
       caller: Caller,
-      where: ScopeParams & { readonly database: string | undefined }
+      where: AppParams
     ) => Effect.Effect<CollectorTarget, CollectorRefusal | AppNotInstalled>
     /** The spl-app gate alone (the health check of a known caller). */
     readonly requireApp: (caller: Caller) => Effect.Effect<void, AppNotInstalled>
@@ -96,6 +97,6 @@ export class EventCollector extends Context.Tag("sluice/EventCollector")<
     readonly store: (
       at: CollectorTarget,
       events: ReadonlyArray<SplEvent>
-    ) => Effect.Effect<number, CollectorRefusal>
+    ) => Effect.Effect<number, CollectorRefusal | AppNotInstalled>
   }
 >() {}

@@ -4,6 +4,7 @@
  * `Grpc.ts`), start-up work (`Startup.ts`) and embedding programs all use this one set.
  */
 import { Layer } from "effect"
+import { AppAccessLive } from "../src/apps/AppAccessLive.js"
 import { AppRegistryLive } from "../src/apps/AppRegistryLive.js"
 import { AppsRepo } from "../src/apps/AppsRepo.js"
 import { ClusterConfig } from "../src/clusters/ClusterConfig.js"
@@ -45,9 +46,11 @@ import {
   reportingAuthorization,
   reportingQueryRunner
 } from "../src/requestlog/ScopeReporting.js"
+import { OtlpExportsLive } from "../src/otlp/OtlpExportsLive.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { PromQLLive } from "../src/prometheus/PromQLLive.js"
 import { OtlpSeriesLive } from "../src/prometheus/otlp/OtlpSeriesLive.js"
+import { RemoteWriteLive } from "../src/prometheus/RemoteWrite.js"
 import { SeriesStore } from "../src/prometheus/SeriesStore.js"
 import { QueryRunnerLive } from "../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../src/query/RunningQueries.js"
@@ -115,9 +118,12 @@ const IngestLive = Layer.mergeAll(UrlIngestLive, TransformedIngestLive).pipe(
   Layer.provideMerge(IngestWriterLive)
 )
 
+/** The way into every app: the caller's scope, the app gate, the selected database. */
+const AppsAccessLive = AppAccessLive.pipe(Layer.provide(DatabaseSelectionLive))
+
 /** The spl-app's event collector: its events go through the same writer (layers are shared by reference). */
 const CollectorLive = EventCollectorLive.pipe(
-  Layer.provide(Layer.merge(IngestWriterLive, DatabaseSelectionLive))
+  Layer.provide(Layer.merge(IngestWriterLive, AppsAccessLive))
 )
 
 /** Read-only SQL; the request log notes the tables each query names. */
@@ -134,6 +140,7 @@ const SavedSearchesAppLive = SavedSearchesLive.pipe(
 /** Databases, tables, ingest and SQL on the clusters' engines. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
+  AppsAccessLive,
   QueryLive,
   IngestLive,
   CollectorLive,
@@ -155,11 +162,15 @@ export const DataPlaneLive = Layer.mergeAll(
   Layer.provide(QueryConfig.layer)
 )
 
-/** PromQL over the metrics-app's series, on the data plane's SQL path; OTLP metrics as series. */
-const MetricsLive = Layer.merge(PromQLLive, OtlpSeriesLive).pipe(
-  Layer.provideMerge(SeriesStore.Default),
-  Layer.provideMerge(DataPlaneLive)
-)
+/**
+ * PromQL over the metrics-app's series, on the data plane's SQL path; remote writes and
+ * OTLP metrics as series; the otlp-app's exports, metrics among them.
+ */
+const MetricsLive = Layer.mergeAll(
+  PromQLLive,
+  RemoteWriteLive,
+  OtlpExportsLive.pipe(Layer.provideMerge(OtlpSeriesLive))
+).pipe(Layer.provideMerge(SeriesStore.Default), Layer.provideMerge(DataPlaneLive))
 
 export const CapabilitiesLive = MetricsLive.pipe(
   Layer.provideMerge(ClustersLive),

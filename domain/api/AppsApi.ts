@@ -2,11 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
+import { AppId } from "../AppIds.js"
 import { ClusterRef } from "./Scope.js"
-
-/** The app catalog. */
-export const AppId = Schema.Literal("otlp-app", "metrics-app", "spl-app")
-export type AppId = typeof AppId.Type
 
 export class App extends Schema.Class<App>("App")({
   id: AppId,

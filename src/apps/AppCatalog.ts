@@ -1,5 +1,6 @@
 /** The apps a cluster may install; a cluster starts with none of them. */
-import type { AppId } from "../../domain/api/AppsApi.js"
+import { AppIds } from "../../domain/AppIds.js"
+import type { AppId } from "../../domain/AppIds.js"
 
 export interface CatalogEntry {
   readonly id: AppId
@@ -7,9 +8,9 @@ export interface CatalogEntry {
 }
 
 export const appCatalog: ReadonlyArray<CatalogEntry> = [
-  { id: "otlp-app", name: "OTLP ingest" },
-  { id: "metrics-app", name: "Metrics-compatible endpoints" },
-  { id: "spl-app", name: "SPL search and event ingest" }
+  { id: AppIds.otlp, name: "OTLP ingest" },
+  { id: AppIds.metrics, name: "Metrics-compatible endpoints" },
+  { id: AppIds.spl, name: "SPL search and event ingest" }
 ]
 
 /** The catalog entry of an id from a URL, if the catalog has it. */

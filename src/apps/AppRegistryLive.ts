@@ -8,7 +8,7 @@
  */
 import { Duration, Effect, Layer, Option } from "effect"
 import { App } from "../../domain/api/AppsApi.js"
-import type { AppId } from "../../domain/api/AppsApi.js"
+import type { AppId } from "../../domain/AppIds.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { AppNotInstalled } from "../../domain/Errors.js"
 import type { ClusterId } from "../../domain/Ids.js"

@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { AppId } from "../../domain/api/AppsApi.js"
+import { AppId } from "../../domain/AppIds.js"
 import type { ClusterId } from "../../domain/Ids.js"
 
 const decodeAppId = Schema.decodeUnknownOption(AppId)

@@ -15,8 +15,7 @@ import { nestsTooDeep, tooDeepMessage } from "../body/JsonNesting.js"
 import { exportRequestOf } from "./OtlpJsonShape.js"
 import { quoteLongIntegers } from "./OtlpJsonText.js"
 
-export type OtlpSignal = "traces" | "logs" | "metrics"
-export type OtlpEncoding = "json" | "protobuf"
+import type { OtlpEncoding, OtlpSignal } from "../../domain/OtlpExports.js"
 
 const SIGNALS = {
   traces: { schema: ExportTraceServiceRequestSchema, rewriteIds: rewriteTraceIds },

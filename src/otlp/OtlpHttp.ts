@@ -10,16 +10,16 @@ import type { ScopeParams } from "../../domain/Authorization.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
 import { wholeBody } from "../http/RequestBody.js"
-import type { OtlpSignal } from "./OtlpIngest.js"
+import { OtlpExports } from "../../domain/OtlpExports.js"
+import type { OtlpSignal } from "../../domain/OtlpExports.js"
 import { encodingOf, otlpBodyRules } from "./native/OtlpBody.js"
 import { responseBinary, responseJson } from "./native/OtlpResponse.js"
-import { makeOtlpExports } from "./native/OtlpTarget.js"
 
 const bodyRules = otlpBodyRules()
 
 export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =>
   Effect.gen(function* () {
-    const exports = yield* makeOtlpExports
+    const exports = yield* OtlpExports
 
     const handle =
       (signal: OtlpSignal) =>

@@ -16,7 +16,6 @@ import type { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 
 export type { OtlpExport } from "../../domain/OtlpModel.js"
 export { decodeExport } from "./OtlpDecode.js"
-export type { OtlpEncoding, OtlpSignal } from "./OtlpDecode.js"
 
 export interface OtlpIngestResult {
   /** Rows inserted (spans, log records, data points). */

@@ -17,7 +17,7 @@ import { BadRequest } from "../../domain/Errors.js"
 import { refuseOtherLayout } from "./TableKindRefusal.js"
 import { flattenExport } from "./flat/OtlpFlatten.js"
 import { decodeExport } from "./OtlpDecode.js"
-import type { OtlpSignal } from "./OtlpDecode.js"
+import type { OtlpSignal } from "../../domain/OtlpExports.js"
 
 export const OTLP_TRANSFORMS = {
   "otlp-traces": "traces",

@@ -7,10 +7,9 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import { AppRegistry } from "../../domain/AppRegistry.js"
-import { Authorization } from "../../domain/Authorization.js"
+import { AppAccess } from "../../domain/AppAccess.js"
+import { AppIds } from "../../domain/AppIds.js"
 import type { ScopeParams } from "../../domain/Authorization.js"
-import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
 import type { QueryRefused } from "../../domain/Errors.js"
 import { CurrentCaller } from "../../domain/Identity.js"
@@ -39,7 +38,7 @@ import {
 } from "./http/Params.js"
 import { failure, failureOf, resultData, success } from "./http/PrometheusJson.js"
 import { badData } from "./promql/Requests.js"
-import { makeRemoteWrites, METRICS_APP } from "./RemoteWrite.js"
+import { RemoteWrite } from "../../domain/RemoteWrite.js"
 
 // `explain=true` (sluice's own): the statements each selector compiles to, nothing run.
 const explainWanted = (params: ApiParams) => params.get("explain") === "true"
@@ -97,20 +96,16 @@ const prometheusErrors = {
 
 export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", (handlers) =>
   Effect.gen(function* () {
-    const writes = yield* makeRemoteWrites
+    const writes = yield* RemoteWrite
     const promql = yield* PromQL
-    const authorization = yield* Authorization
-    const apps = yield* AppRegistry
-    const selection = yield* DatabaseSelection
+    const access = yield* AppAccess
     const bodyRules = writeRules(writes.limit)
 
     const readScope = (where: Where) =>
       Effect.gen(function* () {
         const caller = yield* CurrentCaller
         const database = yield* requestedDatabase(where.database)
-        const scope = yield* authorization.clusterScope(caller, "read", where)
-        yield* apps.require(scope.clusterId, METRICS_APP)
-        return { scope, database: yield* selection.select(scope, database) }
+        return yield* access.enter(caller, "read", AppIds.metrics, { ...where, database })
       })
 
     const now = Clock.currentTimeMillis

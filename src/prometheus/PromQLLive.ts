@@ -4,6 +4,7 @@
  * does. A query reads once `SeriesStore` says every write accepted before it is stored.
  */
 import { Duration, Effect, Layer, Option } from "effect"
+import { AppIds } from "../../domain/AppIds.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName } from "../../domain/Ids.js"
@@ -33,7 +34,6 @@ import { makeReadCache } from "./promql/read/ReadCache.js"
 import { makeSharedReads } from "./promql/read/SharedReads.js"
 import type { RawSeries } from "./promql/evaluator/Values.js"
 import { SeriesStore } from "./SeriesStore.js"
-import { METRICS_APP } from "./RemoteWrite.js"
 import {
   asInstant,
   asMatrix,
@@ -292,7 +292,7 @@ export const PromQLLive = Layer.effect(
         method: (...args: Args) => Effect.Effect<A, E, R>
       ) =>
       (...args: Args) =>
-        Effect.zipRight(apps.require(args[0].clusterId, METRICS_APP), method(...args))
+        Effect.zipRight(apps.require(args[0].clusterId, AppIds.metrics), method(...args))
 
     return PromQL.of({
       range: gated(range),

@@ -8,9 +8,9 @@ import type { Metadata } from "@grpc/grpc-js"
 import { Effect, Redacted } from "effect"
 import { Unauthorized } from "../../../domain/Errors.js"
 import { Authenticator } from "../../../domain/Identity.js"
-import type { OtlpSignal } from "../OtlpIngest.js"
+import type { OtlpSignal } from "../../../domain/OtlpExports.js"
 import { responseBinary } from "../native/OtlpResponse.js"
-import { makeOtlpExports, tableHeader } from "../native/OtlpTarget.js"
+import { OtlpExports, tableHeader } from "../../../domain/OtlpExports.js"
 
 const missing = new Unauthorized({
   message: "The call carries no bearer credential.",
@@ -27,7 +27,7 @@ const text = (metadata: Metadata, key: string): string | undefined => {
 /** Serves one `Export` call; built once with the server. */
 export const makeGrpcExport = Effect.gen(function* () {
   const authenticator = yield* Authenticator
-  const exports = yield* makeOtlpExports
+  const exports = yield* OtlpExports
   return Effect.fn("OtlpGrpc.export")(function* (
     signal: OtlpSignal,
     metadata: Metadata,

@@ -10,10 +10,9 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../doma
 import { mediaType } from "../../body/ContentType.js"
 import type { BodyRules } from "../../body/ReadableBody.js"
 import { readWhole } from "../../body/ReadableBody.js"
+import type { OtlpEncoding } from "../../../domain/OtlpExports.js"
 
 export const OTLP_BODY_LIMIT = 100 * 1024 * 1024
-
-export type OtlpEncoding = "json" | "protobuf"
 
 /** `json` or `protobuf` from the content type; anything else is a 415. */
 export const encodingOf = (contentType: string | undefined) => {

@@ -6,7 +6,7 @@ import { create, toBinary } from "@bufbuild/protobuf"
 import { ExportLogsServiceResponseSchema } from "../gen/opentelemetry/proto/collector/logs/v1/logs_service_pb.js"
 import { ExportMetricsServiceResponseSchema } from "../gen/opentelemetry/proto/collector/metrics/v1/metrics_service_pb.js"
 import { ExportTraceServiceResponseSchema } from "../gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
-import type { OtlpSignal } from "../OtlpIngest.js"
+import type { OtlpSignal } from "../../../domain/OtlpExports.js"
 
 export interface ExportOutcome {
   readonly accepted: number

@@ -10,7 +10,7 @@ import type { ClusterScope } from "../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import type { OtlpMetricsRequest } from "../../../domain/OtlpMetricsModel.js"
 import { OtlpSeries } from "../../../domain/OtlpSeries.js"
-import { METRICS_APP } from "../RemoteWrite.js"
+import { AppIds } from "../../../domain/AppIds.js"
 import { decodeRemoteWrite, makeDecoderMemory } from "../RemoteWriteDecode.js"
 import { SeriesStore } from "../SeriesStore.js"
 import { remoteWriteBody } from "../WriteRequestWriter.js"
@@ -28,7 +28,7 @@ export const OtlpSeriesLive = Layer.effect(
       database: DatabaseName,
       request: OtlpMetricsRequest
     ) {
-      if (!(yield* apps.installed(scope.clusterId, METRICS_APP))) return
+      if (!(yield* apps.installed(scope.clusterId, AppIds.metrics))) return
       const write = otlpSeries(request)
       if (write.samples === 0 && write.metadata.length === 0) return
       // Logged as the remote-write body it would have arrived in, and read back from it.

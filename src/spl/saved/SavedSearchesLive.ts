@@ -11,6 +11,7 @@ import {
 } from "../../../domain/api/SavedSearchesApi.js"
 import { Authorization, ClusterScope } from "../../../domain/Authorization.js"
 import type { OrganizationScope } from "../../../domain/Authorization.js"
+import { AppIds } from "../../../domain/AppIds.js"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
 import { DatabaseSelection } from "../../../domain/DatabaseSelection.js"
 import { Forbidden, NotFound, SavedSearchNotFound } from "../../../domain/Errors.js"
@@ -84,7 +85,7 @@ export const SavedSearchesLive = Layer.effect(
           hint: `Clusters of '${scope.organizationName}': ${names.join(", ") || "none"}.`
         })
       }
-      yield* apps.require(found.value.id, "spl-app")
+      yield* apps.require(found.value.id, AppIds.spl)
       return { scope, cluster: found.value }
     })
 

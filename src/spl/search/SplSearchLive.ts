@@ -6,6 +6,7 @@
  * the field statistics.
  */
 import { Effect, Layer, Option } from "effect"
+import { AppIds } from "../../../domain/AppIds.js"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
 import {
   ColumnMeta,
@@ -34,8 +35,6 @@ import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
 import { pivotSeries } from "../compiler/Pivot.js"
-
-const SPL_APP = "spl-app" as const
 
 const total = (results: ReadonlyArray<JsonResult>) =>
   new QueryStatistics({
@@ -110,7 +109,7 @@ export const SplSearchLive = Layer.effect(
       database: DatabaseName,
       query: SplSearchQuery
     ) {
-      yield* apps.require(scope.clusterId, SPL_APP)
+      yield* apps.require(scope.clusterId, AppIds.spl)
       const requested = yield* resolveWindow(query.earliest, query.latest)
       // Compiled first without the stored fields: a search outside the subset is refused
       // before any statement runs.
