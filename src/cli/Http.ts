@@ -79,11 +79,13 @@ export const cliHint = (message: string, hint: string) => {
   const app = /PUT \/v1\/apps\/([a-z-]+)/.exec(hint)?.[1]
   return app !== undefined
     ? `An organization admin installs it: \`sluice apps install ${app}\` (logged in as a user).`
-    : !/POST \/v1\/auth\/login/.test(hint)
-      ? hint
-      : /user session/.test(message)
-        ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
-        : "Run `sluice login`, or set SLUICE_TOKEN to a valid API key."
+    : /^PATCH the member/.test(hint)
+      ? "Change a member's role with `sluice members role EMAIL ROLE`."
+      : !/POST \/v1\/auth\/login/.test(hint)
+        ? hint
+        : /user session/.test(message)
+          ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
+          : "Run `sluice login`, or set SLUICE_TOKEN to a valid API key."
 }
 
 /** The API's `{error, message, hint}` as a failure; anything else by its status. */

@@ -374,3 +374,73 @@ describe("sluice clusters", () => {
     expectCleanFailure(gone)
   })
 })
+
+describe("sluice organizations and members", () => {
+  it("creates, renames and deletes an organization; adds a member, changes the role, removes", async () => {
+    const config = await userConfig()
+    const created = await cli(["organizations", "create", "acme"], { config })
+    expect(created.code, created.stderr).toBe(0)
+    const badName = await cli(["organizations", "create", "not a name"], { config })
+    expect(badName.code).toBe(2)
+    expectCleanFailure(badName)
+    const renamed = await cli(["organizations", "rename", "acme", "acme-eu"], { config })
+    expect(renamed.code, renamed.stderr).toBe(0)
+    const listed = await cli(["organizations"], { config })
+    expect(listed.stdout).toMatch(/^acme-eu\s+admin\s*$/m)
+    expect(listed.stdout).not.toMatch(/^acme\s/m)
+
+    const org = ["--organization", "acme-eu"]
+    const added = await cli(["members", "add", "ana@example.com", "--password", ...org], {
+      config,
+      stdin: "ana-password-12345\n"
+    })
+    expect(added.code, added.stderr).toBe(0)
+    expect(added.stderr).toContain("ana@example.com is a member of acme-eu (member)")
+    const members = await cli(["members", "--json", ...org], { config })
+    expect(
+      (JSON.parse(members.stdout) as { members: Array<{ email: string; role: string }> }).members
+        .map((m) => [m.email, m.role])
+        .sort()
+    ).toEqual([
+      ["admin@localhost", "admin"],
+      ["ana@example.com", "member"]
+    ])
+
+    // A member who is not an admin is refused with the server's 403, one line.
+    const ana = configHome()
+    const anaLogin = await cli(
+      ["login", "--password", "--email", "ana@example.com", "--url", server.url],
+      { config: ana, stdin: "ana-password-12345\n" }
+    )
+    expect(anaLogin.code, anaLogin.stderr).toBe(0)
+    const refused = await cli(["members", "add", "bo@example.com", ...org], { config: ana })
+    expect(refused.code).toBe(1)
+    expectCleanFailure(refused)
+
+    const promoted = await cli(["members", "role", "ana@example.com", "admin", ...org], { config })
+    expect(promoted.code, promoted.stderr).toBe(0)
+    const anaSees = await cli(["organizations", "--json"], { config: ana })
+    expect(JSON.parse(anaSees.stdout)).toEqual({
+      organizations: [{ name: "acme-eu", role: "admin" }]
+    })
+    const unknown = await cli(["members", "remove", "nobody@example.com", "--yes", ...org], {
+      config
+    })
+    expect(unknown.code).toBe(1)
+    expectCleanFailure(unknown)
+    expect((await cli(["members", "remove", "ana@example.com", ...org], { config })).code).toBe(2)
+    const removed = await cli(["members", "remove", "ana@example.com", "--yes", ...org], {
+      config
+    })
+    expect(removed.code, removed.stderr).toBe(0)
+    const anaAfter = await cli(["organizations", "--json"], { config: ana })
+    expect(JSON.parse(anaAfter.stdout)).toEqual({ organizations: [] })
+
+    const deleted = await cli(["organizations", "delete", "acme-eu", "--yes"], { config })
+    expect(deleted.code, deleted.stderr).toBe(0)
+    const after = await cli(["organizations", "--json"], { config })
+    expect(JSON.parse(after.stdout)).toEqual({
+      organizations: [{ name: "default", role: "admin" }]
+    })
+  })
+})

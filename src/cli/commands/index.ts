@@ -6,6 +6,8 @@ import { ingestUrl } from "./IngestUrl.js"
 import { insert } from "./Insert.js"
 import { keys } from "./Keys.js"
 import { logs } from "./Logs.js"
+import { members } from "./Members.js"
+import { organizations } from "./Organizations.js"
 import { promql } from "./Promql.js"
 import { query } from "./Query.js"
 import { savedSearches } from "./SavedSearches.js"
@@ -31,6 +33,8 @@ export const commands = [
   keys,
   clusters,
   apps,
+  organizations,
+  members,
   version
 ] as const
 
@@ -51,5 +55,7 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["keys", "List API keys, create one (its token printed once), delete one"],
   ["clusters", "List, show, create (--size 2x8), update, stop, resume, delete; --wait"],
   ["apps", "List, install and uninstall the cluster's apps"],
+  ["organizations", "Your organizations: list, create, rename, delete"],
+  ["members", "The organization's members: list, add (or invite), role, remove"],
   ["version", "The CLI's version and the server's"]
 ]
