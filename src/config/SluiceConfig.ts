@@ -131,11 +131,16 @@ export const describeInfrastructure = (config: SluiceConfigShape) => {
   const controlPlane = Option.isNone(config.databaseUrl) ? "embedded" : "external PostgreSQL"
   const engines = Option.match(config.clickhouse, {
     onNone: () => "embedded engines",
-    onSome: ({ accessControl }) =>
-      accessControl
-        ? "external ClickHouse engines"
-        : "external ClickHouse engines (access control off: clusters on this server are " +
-          "not isolated from each other by the server)"
+    onSome: ({ accessControl, cluster }) =>
+      "external ClickHouse engines" +
+      Option.match(cluster, {
+        onNone: () => "",
+        onSome: (name) => ` on the server's cluster '${name}' (replicated, distributed tables)`
+      }) +
+      (accessControl
+        ? ""
+        : " (access control off: clusters on this server are " +
+          "not isolated from each other by the server)")
   })
   return controlPlane === "embedded" && Option.isNone(config.clickhouse)
     ? "embedded engines"

@@ -197,8 +197,8 @@ export const createTableStatements = (
 
 /**
  * Settings of an insert that names `__raw_data` itself. On a cluster rows do: a
- * `Distributed` table wrote nothing of rows sent to its ephemeral `__raw` (ClickHouse
- * 26.7, no error).
+ * `Distributed` table wrote nothing of a body sent to its ephemeral `__raw` (ClickHouse
+ * 26.7, and no error; test/engine/clusterTablesOnServer.test.ts).
  */
 export const STORED_RAW_SETTINGS = { insert_allow_materialized_columns: 1 } as const
 

@@ -1,6 +1,6 @@
 /** The start-up line names which half is external: either can be without the other. */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
+import { ConfigProvider, Effect, Exit } from "effect"
 import { SluiceConfig, describeInfrastructure } from "../../src/config/SluiceConfig.js"
 
 const describedWith = (settings: Record<string, string>) =>
@@ -54,6 +54,21 @@ describe("describeInfrastructure", () => {
       ).toBe(
         "external PostgreSQL control plane, external ClickHouse engines (access control off: " +
           "clusters on this server are not isolated from each other by the server)"
+      )
+    })
+  )
+
+  it.effect("names the server's cluster its tables are replicated and distributed on", () =>
+    Effect.gen(function* () {
+      expect(yield* describedWith({ ...clickhouse, SLUICE_CLICKHOUSE_CLUSTER: "lake" })).toBe(
+        "embedded control plane, external ClickHouse engines on the server's cluster 'lake' " +
+          "(replicated, distributed tables)"
+      )
+      const refused = yield* Effect.exit(
+        describedWith({ ...clickhouse, SLUICE_CLICKHOUSE_CLUSTER: "lake`; DROP" })
+      )
+      expect(Exit.isFailure(refused) && String(Exit.causeOption(refused))).toContain(
+        "SLUICE_CLICKHOUSE_CLUSTER: expected a cluster name"
       )
     })
   )

@@ -1,6 +1,6 @@
 """A ClickHouse server for the tests, from chDB's engine library.
 
-    python3 clickhouse-server.py LIBCHDB DATA_DIR HTTP_PORT TCP_PORT
+    python3 clickhouse-server.py LIBCHDB DATA_DIR HTTP_PORT TCP_PORT [CONFIG_FILE]
 
 The library's command-line entry point (`query_stable_v2`) starts ClickHouse's HTTP and
 native servers on 127.0.0.1 and keeps them serving while its query (a long `sleep`)
@@ -29,7 +29,7 @@ class Result(ctypes.Structure):
     ]
 
 
-def serve(library, data_dir, http_port, tcp_port):
+def serve(library, data_dir, http_port, tcp_port, config):
     chdb = ctypes.CDLL(library)
     chdb.query_stable_v2.restype = ctypes.POINTER(Result)
     chdb.query_stable_v2.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
@@ -39,6 +39,7 @@ def serve(library, data_dir, http_port, tcp_port):
         f"--http_port={http_port}",
         f"--tcp_port={tcp_port}",
         f"--path={data_dir}",
+        *([f"--config-file={config}"] if config else []),
         # `sleep` refuses more than 3 s per block unless this lifts the limit.
         "--function_sleep_max_microseconds_per_block=0",
         "--multiquery",
@@ -55,12 +56,13 @@ def serve(library, data_dir, http_port, tcp_port):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
-    library, data_dir, http_port, tcp_port = sys.argv[1:]
+    library, data_dir, http_port, tcp_port = sys.argv[1:5]
+    config = sys.argv[5] if len(sys.argv) == 6 else None
     # ctypes releases the GIL during the call: this thread keeps reading standard input.
     threading.Thread(
-        target=serve, args=(library, data_dir, http_port, tcp_port), daemon=True
+        target=serve, args=(library, data_dir, http_port, tcp_port, config), daemon=True
     ).start()
     try:
         while sys.stdin.buffer.read(4096):

@@ -48,46 +48,62 @@ const answersPing = (url: string) =>
     )
   )
 
-export const startClickHouseServer = Effect.gen(function* () {
-  const library = engineLibrary()
-  if (!fs.existsSync(library)) {
-    return yield* Effect.fail(new Error(`chDB's engine library is not at ${library}`))
-  }
-  const dataDir = freshDataDir("clickhouse")
-  const httpPort = yield* freePort
-  const tcpPort = yield* Effect.repeat(freePort, { until: (port) => port !== httpPort })
-  const url = `http://127.0.0.1:${httpPort}`
-  const child = yield* Effect.acquireRelease(
-    Effect.sync(() =>
-      spawn("python3", [launcher, library, dataDir, String(httpPort), String(tcpPort)], {
-        stdio: ["pipe", "ignore", "pipe"]
-      })
-    ),
-    (child) =>
-      Effect.async<void>((resume) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-        child.once("exit", () => resume(Effect.void))
-        child.kill("SIGTERM")
-      }).pipe(
-        Effect.andThen(() => fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 }))
-      )
-  )
-  let stderr = ""
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = () => child.exitCode !== null || child.signalCode !== null
-  yield* eventually(
-    `the ClickHouse server at ${url}`,
-    Effect.flatMap(answersPing(url), (up) =>
-      up === true
-        ? Effect.succeed(true)
-        : exited()
-          ? Effect.fail(new Error(`the ClickHouse server did not start: ${stderr.trim()}`))
-          : Effect.succeed(undefined)
-    ),
-    { attempts: 600, pauseMs: 50 }
-  )
-  return { url, tcpPort, dataDir } satisfies ClickHouseServer
-})
+/**
+ * `config`: the server's configuration file (XML) for the ports it got, such as a
+ * `remote_servers` cluster; the library's defaults without it.
+ */
+export const startClickHouseServerWith = (options: {
+  readonly config?: (ports: { readonly tcpPort: number }) => string
+}) =>
+  Effect.gen(function* () {
+    const library = engineLibrary()
+    if (!fs.existsSync(library)) {
+      return yield* Effect.fail(new Error(`chDB's engine library is not at ${library}`))
+    }
+    const dataDir = freshDataDir("clickhouse")
+    const httpPort = yield* freePort
+    const tcpPort = yield* Effect.repeat(freePort, { until: (port) => port !== httpPort })
+    const url = `http://127.0.0.1:${httpPort}`
+    const config = options.config === undefined ? [] : [path.join(dataDir, "config.xml")]
+    if (options.config !== undefined) {
+      fs.mkdirSync(dataDir, { recursive: true })
+      fs.writeFileSync(config[0]!, options.config({ tcpPort }))
+    }
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(
+          "python3",
+          [launcher, library, dataDir, String(httpPort), String(tcpPort), ...config],
+          { stdio: ["pipe", "ignore", "pipe"] }
+        )
+      ),
+      (child) =>
+        Effect.async<void>((resume) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+          child.once("exit", () => resume(Effect.void))
+          child.kill("SIGTERM")
+        }).pipe(
+          Effect.andThen(() => fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 }))
+        )
+    )
+    let stderr = ""
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = () => child.exitCode !== null || child.signalCode !== null
+    yield* eventually(
+      `the ClickHouse server at ${url}`,
+      Effect.flatMap(answersPing(url), (up) =>
+        up === true
+          ? Effect.succeed(true)
+          : exited()
+            ? Effect.fail(new Error(`the ClickHouse server did not start: ${stderr.trim()}`))
+            : Effect.succeed(undefined)
+      ),
+      { attempts: 600, pauseMs: 50 }
+    )
+    return { url, tcpPort, dataDir } satisfies ClickHouseServer
+  })
+
+export const startClickHouseServer = startClickHouseServerWith({})
 
 /** One server shared by a `layer(...)` block. */
 export class ClickHouseTestServer extends Context.Tag("test/ClickHouseTestServer")<
