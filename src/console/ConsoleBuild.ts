@@ -16,6 +16,8 @@ const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const appDir = path.join(project, "src", "console", "app")
 const mainEntry = path.join(appDir, "main.tsx")
+// The export's service worker: a script of its own, which the page registers by its name.
+const workerEntry = path.join(appDir, "sql", "exportWorker.ts")
 const PRELOADED = [
   path.join(appDir, "sql", "SqlView.tsx"),
   path.join(appDir, "sql", "codemirror.ts")
@@ -94,6 +96,21 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   }
   const esbuild = await import("esbuild")
   const partial = `${dir}.${process.pid}.tmp`
+  const worker = await esbuild.build({
+    absWorkingDir: project,
+    entryPoints: [workerEntry],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    outdir: path.join(partial, "assets"),
+    entryNames: "[name]-[hash]",
+    logLevel: "silent",
+    metafile: true,
+    write: true
+  })
+  const workerName = path.basename(Object.keys(worker.metafile.outputs)[0] ?? "")
   const result = await esbuild.build({
     absWorkingDir: project,
     entryPoints: [mainEntry],
@@ -111,7 +128,8 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
     jsxImportSource: "preact",
     define: {
       "process.env.NODE_ENV": '"production"',
-      SLUICE_CONSOLE_VERSION: JSON.stringify(version())
+      SLUICE_CONSOLE_VERSION: JSON.stringify(version()),
+      SLUICE_EXPORT_WORKER: JSON.stringify(workerName)
     },
     logLevel: "silent",
     metafile: true,

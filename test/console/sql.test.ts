@@ -147,7 +147,9 @@ describe("the console", () => {
     expect(again.status).toBe(404)
   })
 
-  it("exports a 100,000-row result whole, as /v1/query answers it", async () => {
+  it("exports a 100,000-row result whole, as /v1/query answers it, as a streamed download", async () => {
+    // A browser without the File System Access API: the service worker's download.
+    await page.evaluate("window.showSaveFilePicker = undefined")
     const sql = "SELECT number, toString(number) AS s, number / 3 AS third FROM numbers(100000)"
     await typeQuery(sql)
     await page.getByLabel("Export as").selectOption("CSV")
@@ -159,6 +161,42 @@ describe("the console", () => {
     })
     expect(file.toString()).toBe(expected.text)
     expect(file.toString().split("\n").length).toBe(100_002)
+    // The worker told the page the end: the button is back.
+    await poll(() => page.getByRole("button", { name: "Export", exact: true }).count()).toBe(1)
+  })
+
+  it("exports into a file the user picks, chunk by chunk, JSON as one array", async () => {
+    // The picker stands in for the user's choice: its file records each write.
+    await page.evaluate(`window.showSaveFilePicker = async (options) => {
+      window.__picked = { name: options.suggestedName, writes: 0, text: "" }
+      const decoder = new TextDecoder()
+      return { createWritable: async () => new WritableStream({
+        write(chunk) { window.__picked.writes++; window.__picked.text += decoder.decode(chunk, { stream: true }) },
+        close() { window.__picked.closed = true }
+      }) }
+    }`)
+    const sql = "SELECT number, toString(number) AS s FROM numbers(100000)"
+    await typeQuery(sql)
+    await page.getByLabel("Export as").selectOption("JSON")
+    await page.getByRole("button", { name: "Export" }).click()
+    await poll(() => page.evaluate("window.__picked?.closed === true")).toBe(true)
+    const picked = (await page.evaluate("window.__picked")) as {
+      name: string
+      writes: number
+      text: string
+    }
+    expect(picked.name).toMatch(/^result-.*\.json$/)
+    expect(picked.writes).toBeGreaterThan(1)
+    const expected = await api(sluice, "POST", "/v1/query", {
+      body: { sql, format: "JSONEachRow" }
+    })
+    const rows = expected.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown)
+    expect(rows.length).toBe(100_000)
+    expect(JSON.parse(picked.text)).toEqual(rows)
+    await page.evaluate("window.showSaveFilePicker = undefined")
   })
 
   it("streams 100,000 rows into a grid that draws only what is in view", async () => {

@@ -194,6 +194,56 @@ const parsedBody = (text: string): Body => {
 const fillPath = (path: string, params: Record<string, string>) =>
   path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""))
 
+/** A request's headers as every request of the console carries them. */
+const consoleHeaders = (extra: Record<string, string>) => {
+  const headers: Record<string, string> = {
+    ...extra,
+    "x-service-client": "ui",
+    "x-service-client-version": VERSION
+  }
+  const token = session.token()
+  if (token !== null) headers.authorization = `Bearer ${token}`
+  return headers
+}
+
+/** A JSON POST to a contract endpoint, as plain data (a service worker can be handed it). */
+export interface ContractRequest {
+  readonly url: string
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+/**
+ * A contract endpoint's request for a caller that reads the answer as a byte stream
+ * itself (an export piped into a file): the path from the contract, the console's headers.
+ */
+export const contractRequest = (
+  group: string,
+  endpoint: string,
+  options: { readonly urlParams: Record<string, string>; readonly body: unknown }
+): ContractRequest => {
+  const url = new URL(endpointPath(group, endpoint), location.origin)
+  for (const [key, value] of Object.entries(options.urlParams)) url.searchParams.set(key, value)
+  return {
+    url: url.href,
+    headers: consoleHeaders({ "content-type": "application/json" }),
+    body: JSON.stringify(options.body)
+  }
+}
+
+/** The API's error from a status and a body read as text; a 401 is told to the listeners. */
+export const failureOfReply = (status: number, text: string) => {
+  const body = parsedBody(text)
+  const failure = new ApiFailure(
+    typeof body?.error === "string" ? body.error : `http_${status}`,
+    typeof body?.message === "string" ? body.message : `The service answered ${status}.`,
+    typeof body?.hint === "string" ? body.hint : "",
+    status
+  )
+  if (status === 401) for (const listener of listeners) listener(failure)
+  return failure
+}
+
 /**
  * A file sent as the body of a contract endpoint (a table's insert), with its upload's
  * progress: fetch does not report one, so this request alone goes by XMLHttpRequest,
@@ -215,31 +265,17 @@ export const uploadToEndpoint = (
     for (const [key, value] of Object.entries(options.urlParams)) url.searchParams.set(key, value)
     const xhr = new XMLHttpRequest()
     xhr.open("POST", url)
-    const headers: Record<string, string> = {
-      ...options.headers,
-      "x-service-client": "ui",
-      "x-service-client-version": VERSION
-    }
-    const token = session.token()
-    if (token !== null) headers.authorization = `Bearer ${token}`
-    for (const [key, value] of Object.entries(headers)) xhr.setRequestHeader(key, value)
+    for (const [key, value] of Object.entries(consoleHeaders(options.headers)))
+      xhr.setRequestHeader(key, value)
     xhr.upload.onprogress = (event) => options.onProgress(event.loaded, event.total)
     xhr.onerror = () => {
       const failure = new ApiFailure("offline", "The service could not be reached.", "", null)
       for (const listener of listeners) listener(failure)
       reject(failure)
     }
-    xhr.onload = () => {
-      const body = parsedBody(xhr.responseText)
-      if (xhr.status < 400) return resolve(body)
-      const failure = new ApiFailure(
-        typeof body?.error === "string" ? body.error : `http_${xhr.status}`,
-        typeof body?.message === "string" ? body.message : `The service answered ${xhr.status}.`,
-        typeof body?.hint === "string" ? body.hint : "",
-        xhr.status
-      )
-      if (xhr.status === 401) for (const listener of listeners) listener(failure)
-      reject(failure)
-    }
+    xhr.onload = () =>
+      xhr.status < 400
+        ? resolve(parsedBody(xhr.responseText))
+        : reject(failureOfReply(xhr.status, xhr.responseText))
     xhr.send(options.body)
   })
