@@ -151,7 +151,7 @@ export default defineConfig({
           passWithNoTests: true,
           globalSetup: [
             "test/support/testRunTmp.ts",
-            ...(postgresUrl === "" ? [] : ["test/support/externalPostgresSetup.ts"])
+            ...(postgresUrl === "" ? [] : ["test/support/nodesSetup.ts"])
           ]
         }
       },

@@ -4,11 +4,12 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { loggerClass } from "../src/engine/ClickHouseClientLog.js"
 import * as ServerPreflight from "../src/provisioner/ServerPreflight.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
+import { ControlPlaneEvents } from "../src/events/ControlPlaneEvents.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
 
-/** `SLUICE_DATABASE_URL`. */
+/** `SLUICE_DATABASE_URL`, shared with the other nodes, which hear of its changes. */
 export const ExternalControlPlaneLive = (url: Redacted.Redacted<string>) =>
-  ControlPlaneSql.external({ url })
+  ControlPlaneEvents.postgres.pipe(Layer.provideMerge(ControlPlaneSql.external({ url })))
 
 /**
  * `SLUICE_CLICKHOUSE_URL`, `SLUICE_CLICKHOUSE_USER`, `SLUICE_CLICKHOUSE_PASSWORD`,

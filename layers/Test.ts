@@ -13,6 +13,7 @@
 import { ConfigProvider, Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import * as ChdbEngine from "../src/engine/ChdbEngine.js"
+import { ControlPlaneEvents } from "../src/events/ControlPlaneEvents.js"
 import * as MemoryWriteLog from "../src/prometheus/writelog/MemoryWriteLog.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import * as ControlPlaneSql from "../src/store/ControlPlaneSql.js"
@@ -27,6 +28,7 @@ const settings = (env: Readonly<Record<string, string>>) =>
 /** The control plane and every cluster's engine in this process, in memory. */
 export const InMemoryInfrastructureLive = Layer.mergeAll(
   ControlPlaneSql.inMemory,
+  ControlPlaneEvents.local,
   MemoryWriteLog.layer,
   // Clusters share the one in-process chDB as namespaces, like clusters on a ClickHouse server.
   ServerProvisioner.layer({

@@ -4,7 +4,8 @@
  * Every event and export request asks whether its app is installed, and the control
  * plane serves one connection at a time: a cluster's installed apps are read at most once
  * per `INSTALLED_TTL`. Installations change only through this registry, which forgets the
- * cluster's entry as it changes one, so an install or uninstall is seen by the next request.
+ * cluster's entry on every node as it changes one, so an install or uninstall is seen by
+ * the next request (on another node, once it hears of it).
  */
 import { Duration, Effect, Layer, Option } from "effect"
 import { App } from "../../domain/api/AppsApi.js"
@@ -20,12 +21,14 @@ const INSTALLED_TTL = Duration.seconds(5)
 
 const appOf = (id: AppId, installed: boolean) => new App({ id, name: appName(id), installed })
 
-export const AppRegistryLive = Layer.effect(
+export const AppRegistryLive = Layer.scoped(
   AppRegistry,
-  Effect.map(AppsRepo, (apps) => {
-    const installedApps = TtlCache.make({
+  Effect.gen(function* () {
+    const apps = yield* AppsRepo
+    const installedApps = yield* TtlCache.shared("installed_apps", {
       ttl: INSTALLED_TTL,
       capacity: 10_000,
+      keyOf: (cluster: ClusterId) => cluster,
       lookup: (cluster: ClusterId) => apps.installed(cluster)
     })
     const isInstalled = (cluster: ClusterId, app: AppId) =>

@@ -1,17 +1,18 @@
 /**
- * What the cluster lifecycle tells other capabilities: a cluster was renamed or deleted
- * (`ApiKeysRepo` caches key lookups that carry the cluster's name and only find keys of
- * live clusters).
+ * What the cluster lifecycle tells other capabilities, on every node: a cluster was
+ * renamed or deleted (`ApiKeysRepo` caches key lookups that carry the cluster's name and
+ * only find keys of live clusters).
  */
-import { Effect } from "effect"
-import type { ClusterId } from "../../domain/Ids.js"
-import { makeListeners } from "../events/Listeners.js"
+import { Effect, Schema } from "effect"
+import { ClusterId } from "../../domain/Ids.js"
+import { makeShared } from "../events/Listeners.js"
 
-export interface ClusterChanged {
-  readonly cluster: ClusterId
-  readonly change: "renamed" | "deleted"
-}
+export const ClusterChanged = Schema.Struct({
+  cluster: ClusterId,
+  change: Schema.Literal("renamed", "deleted")
+})
+export type ClusterChanged = typeof ClusterChanged.Type
 
 export class ClusterEvents extends Effect.Service<ClusterEvents>()("sluice/ClusterEvents", {
-  sync: () => makeListeners<ClusterChanged>()
+  scoped: makeShared("clusters", ClusterChanged)
 }) {}

@@ -2,9 +2,10 @@
  * `ClusterLifecycle` over the control plane and the `Provisioner`: a transition is a
  * compare-and-set on the phase, then the engine work in the background, serialised per
  * cluster (`EngineLocks`) so a delete never races a resume. Renames and deletes are
- * published (`ClusterEvents`) for the caches that hold cluster names or keys.
+ * published (`ClusterEvents`) for the caches that hold cluster names or keys; each change
+ * drops the cluster's cached phase on every node.
  */
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
 import type { CreateClusterRequest } from "../../domain/api/ClusterModels.js"
 import { ClusterLifecycle, ClusterState } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord, ClusterUpdate, PausedBy } from "../../domain/ClusterLifecycle.js"
@@ -18,9 +19,12 @@ import { ClustersRepo, NewCluster } from "./ClustersRepo.js"
 import { EngineLocks } from "./EngineLocks.js"
 import * as SizeCatalog from "./SizeCatalog.js"
 import { isUniqueViolation } from "../store/UniqueViolation.js"
+import * as TtlCache from "../cache/TtlCache.js"
 
 const GIB = 1024 ** 3
 const DEFAULT_DATABASE = "default"
+/** How long a cluster's phase is reused when no node says it changed. */
+const STATE_TTL = Duration.seconds(5)
 
 export const engineSpec = (row: ClusterRecord) =>
   new EngineSpec({
@@ -63,17 +67,25 @@ export const ClusterLifecycleLive = Layer.scoped(
     const catalog = SizeCatalog.makeCatalog(config)
     const scope = yield* Effect.scope
     const activity = new Map<ClusterId, number>()
-    /** Every phase change goes through here, so this mirror of the table stays exact. */
-    const states = new Map<ClusterId, ClusterState>()
-    const remember = (row: ClusterRecord) => {
-      states.set(
-        row.id,
-        new ClusterState({ phase: row.phase, pausedBy: row.paused_by, name: row.name }, true)
-      )
-      return row
-    }
+    /**
+     * Each cluster's phase as last read. Every phase change goes through a lifecycle, which
+     * drops the cluster's entry on every node once the change is committed.
+     */
+    const states = yield* TtlCache.shared("cluster_states", {
+      ttl: STATE_TTL,
+      capacity: 10_000,
+      keyOf: (id: ClusterId) => id,
+      lookup: (id: ClusterId) =>
+        Effect.map(
+          repo.findById(id),
+          Option.map(
+            (row) =>
+              new ClusterState({ phase: row.phase, pausedBy: row.paused_by, name: row.name }, true)
+          )
+        )
+    })
     const transition = (t: Parameters<typeof repo.transition>[0]) =>
-      Effect.map(repo.transition(t), Option.map(remember))
+      Effect.tap(repo.transition(t), () => states.invalidate(t.id))
 
     const touch = (id: ClusterId) =>
       Effect.map(Clock.currentTimeMillis, (now) => void activity.set(id, now))
@@ -154,7 +166,6 @@ export const ClusterLifecycleLive = Layer.scoped(
         )
       if (Option.isNone(created)) return yield* clusterLimit(config.maxClustersPerOrganization)
       const row = created.value
-      remember(row)
       yield* databases.create(row.id, DEFAULT_DATABASE)
       yield* background(row.id, startEngine(row, "provisioning"))
       return row
@@ -192,10 +203,7 @@ export const ClusterLifecycleLive = Layer.scoped(
       // Its keys were revoked with it: no cached lookup may outlive that.
       yield* events.publish({ cluster: row.id, change: "deleted" })
       activity.delete(row.id)
-      states.set(
-        row.id,
-        new ClusterState({ phase: "deleting", pausedBy: null, name: row.name }, true)
-      )
+      yield* states.invalidate(row.id)
       yield* background(row.id, provisioner.destroy(row.id))
     })
 
@@ -217,7 +225,8 @@ export const ClusterLifecycleLive = Layer.scoped(
         )
       if (fields.idle_timeout_minutes !== undefined) yield* touch(row.id)
       if (fields.name !== undefined) yield* events.publish({ cluster: row.id, change: "renamed" })
-      return remember(Option.getOrElse(updated, () => row))
+      yield* states.invalidate(row.id)
+      return Option.getOrElse(updated, () => row)
     })
 
     return ClusterLifecycle.of({
@@ -228,19 +237,10 @@ export const ClusterLifecycleLive = Layer.scoped(
       delete: remove,
       update,
       touch,
-      // Read from the table once and then kept: every phase change goes through here.
-      stateOf: (id: ClusterId) =>
-        Effect.suspend(() => {
-          const known = states.get(id)
-          if (known !== undefined) return Effect.succeed(Option.some(known))
-          return Effect.map(
-            repo.findById(id),
-            Option.map((row) => remember(row) && states.get(id)!)
-          )
-        }),
+      stateOf: states.get,
       lastActivity: (id: ClusterId) => Effect.sync(() => Option.fromNullable(activity.get(id))),
       boot: Effect.gen(function* () {
-        for (const row of (yield* repo.listAll()).map(remember)) {
+        for (const row of yield* repo.listAll()) {
           if (row.phase === "ready") {
             yield* background(row.id, Effect.ignore(provisioner.start(engineSpec(row))))
           } else if (row.phase === "provisioning" || row.phase === "resuming") {

@@ -1,7 +1,8 @@
 /**
  * The databases each cluster has, as the control plane records them. Every change goes
- * through here, so the cache of each cluster's names (`known`) is dropped here too; it
- * only spares data requests a round trip, and a name missing from it is looked up again.
+ * through here, so the cache of each cluster's names (`known`) is dropped here too, on
+ * every node; it only spares data requests a round trip, and a name missing from it is
+ * looked up again.
  */
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Schema } from "effect"
@@ -23,7 +24,7 @@ const DatabaseRow = Schema.Struct({ name: Schema.String, s3_storage: Schema.Null
 const KNOWN_TTL = Duration.seconds(5)
 
 export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/DatabasesRepo", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const names = (cluster: ClusterId) =>
       sql<{ name: string }>`select name from databases where cluster_id = ${cluster}
@@ -31,9 +32,10 @@ export class DatabasesRepo extends Effect.Service<DatabasesRepo>()("sluice/Datab
         Effect.map((rows) => rows.map((row) => row.name)),
         Effect.orDie
       )
-    const known = TtlCache.make({
+    const known = yield* TtlCache.shared("known_databases", {
       ttl: KNOWN_TTL,
       capacity: 10_000,
+      keyOf: (cluster: ClusterId) => cluster,
       lookup: (cluster: ClusterId): Effect.Effect<ReadonlySet<string>> =>
         Effect.map(names(cluster), (all) => new Set(all))
     })

@@ -1,10 +1,13 @@
 /**
  * Events a capability publishes to the others that keep something derived from its data
  * (a cache). Listeners run in the publisher's fiber before the change's caller gets its
- * answer, so the next request never sees a stale derived value.
+ * answer, so the next request never sees a stale derived value. `makeShared` events also
+ * reach the listeners of every other node on the control plane (`ControlPlaneEvents`),
+ * a moment later.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Scope } from "effect"
+import { ControlPlaneEvents } from "./ControlPlaneEvents.js"
 
 export type Listener<A> = (event: A) => Effect.Effect<void>
 
@@ -23,3 +26,26 @@ export const makeListeners = <A>() => {
       )
   }
 }
+
+/** Listeners on every node: events travel as `schema`'s JSON on `topic`. */
+export const makeShared = <A, I>(topic: string, schema: Schema.Schema<A, I>) =>
+  Effect.gen(function* () {
+    const nodes = yield* ControlPlaneEvents
+    const here = makeListeners<A>()
+    const json = Schema.parseJson(schema)
+    yield* nodes.subscribe(topic, (payload) =>
+      Effect.flatMap(Effect.option(Schema.decode(json)(payload)), (event) =>
+        event._tag === "Some" ? here.publish(event.value) : Effect.void
+      )
+    )
+    return {
+      publish: (event: A) =>
+        Effect.zipRight(
+          here.publish(event),
+          Effect.flatMap(Effect.orDie(Schema.encode(json)(event)), (text) =>
+            nodes.publish(topic, text)
+          )
+        ),
+      subscribe: here.subscribe
+    }
+  })

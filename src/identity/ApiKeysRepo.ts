@@ -3,8 +3,8 @@
  *
  * Successful lookups by token digest are kept for `CACHE_TTL`, so a busy key costs
  * the control plane one lookup per interval rather than one per request. Anything that
- * changes what a lookup returns forgets them once it is committed: `revoke` here, and a
- * cluster renamed or deleted (published by the lifecycle as `ClusterEvents`). A lookup
+ * changes what a lookup returns forgets them once it is committed, on every node: `revoke`
+ * here, and a cluster renamed or deleted (published by the lifecycle as `ClusterEvents`). A lookup
  * that was under way when the cache was cleared does not store its (maybe stale) row.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
@@ -78,7 +78,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       execute: (key) =>
         sql`insert into api_keys ${sql.insert(key)} returning ${sql.literal(columns.replaceAll("k.", ""))}`
     })
-    const lookups = TtlCache.make({
+    const lookups = yield* TtlCache.shared("api_keys", {
       ttl: CACHE_TTL,
       capacity: CACHE_MAX_KEYS,
       lookup: (hash: Uint8Array) => Effect.orDie(activeByHash(hash)),
@@ -87,7 +87,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("sluice/ApiKeysRe
       keep: Option.isSome
     })
     // A lookup carries its cluster's name, and only keys of live clusters are found.
-    yield* Effect.flatMap(ClusterEvents, (events) => events.subscribe(() => lookups.invalidateAll))
+    yield* Effect.flatMap(ClusterEvents, (events) => events.subscribe(() => lookups.invalidateHere))
     return {
       findActiveByHash: lookups.get,
       listActive: (cluster: ClusterId) => Effect.orDie(activeOfCluster(cluster)),

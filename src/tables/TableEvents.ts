@@ -1,17 +1,18 @@
 /**
- * What the tables tell other capabilities: a table's columns changed (a field took on a
- * new type, or the table was dropped), for the query hints that cache each table's
- * mixed-type columns.
+ * What the tables tell other capabilities, on every node: a table's columns changed (a
+ * field took on a new type, or the table was dropped), for the query hints that cache
+ * each table's mixed-type columns.
  */
-import { Effect } from "effect"
-import { makeListeners } from "../events/Listeners.js"
+import { Effect, Schema } from "effect"
+import { makeShared } from "../events/Listeners.js"
 
-export interface TableChanged {
+export const TableChanged = Schema.Struct({
   /** The engine's name of the table's database. */
-  readonly database: string
-  readonly table: string
-}
+  database: Schema.String,
+  table: Schema.String
+})
+export type TableChanged = typeof TableChanged.Type
 
 export class TableEvents extends Effect.Service<TableEvents>()("sluice/TableEvents", {
-  sync: () => makeListeners<TableChanged>()
+  scoped: makeShared("tables", TableChanged)
 }) {}

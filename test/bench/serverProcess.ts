@@ -77,7 +77,7 @@ export const launchServerProcess = (
           const url = /sluice listening on (http:\/\/\S+)/.exec(head)?.[1]
           if (url === undefined) return
           child.stdout?.off("data", onData)
-          child.off("exit", onExit)
+          child.off("close", onExit)
           resume(Effect.succeed({ url, key: /admin API key:\s+(\S+)/.exec(head)?.[1] }))
         }
         const onExit = (code: number | null, signal: string | null) =>
@@ -87,7 +87,8 @@ export const launchServerProcess = (
             )
           )
         child.stdout?.on("data", onData)
-        child.once("exit", onExit)
+        // "close", not "exit": by then everything it printed has been read.
+        child.once("close", onExit)
       }
     )
     yield* eventually(

@@ -13,6 +13,7 @@ import { ApiKeyCaller } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
 import { QueryConfig } from "../../src/config/SluiceConfig.js"
+import { ControlPlaneEvents } from "../../src/events/ControlPlaneEvents.js"
 import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../../src/query/RunningQueries.js"
 import { TableEvents } from "../../src/tables/TableEvents.js"
@@ -41,7 +42,12 @@ const scope = new ClusterScope({
 const runnerOver = (engines: Layer.Layer<Engines>) =>
   QueryRunnerLive.pipe(
     Layer.provide(
-      Layer.mergeAll(engines, RunningQueries.Default, QueryConfig.layer, TableEvents.Default)
+      Layer.mergeAll(
+        engines,
+        RunningQueries.Default,
+        QueryConfig.layer,
+        TableEvents.Default.pipe(Layer.provide(ControlPlaneEvents.local))
+      )
     ),
     Layer.provide(
       Layer.setConfigProvider(

@@ -1,20 +1,21 @@
 /**
  * Several sluice processes as one service, as a team runs them behind a load balancer:
  * `npm start`'s command N times, each with its own data directory and port, all on ONE
- * PostgreSQL database (fresh per call, made on `SLUICE_TEST_POSTGRES_URL`) and ONE
+ * PostgreSQL database (made for the call on `SLUICE_TEST_POSTGRES_URL`) and ONE
  * ClickHouse test server (`clickhouseServer.ts`, access control off). Node 0 starts first
  * and bootstraps; the others start together once it is up. `call` spreads requests
  * round-robin over the nodes that are up, as a load balancer with health checks does.
  * Everything stops with the scope.
  */
 import type { ChildProcess } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { launchServerProcess, stopServerProcess } from "../bench/serverProcess.js"
 import type { StartedProcess } from "../bench/serverProcess.js"
 import { startClickHouseServer } from "./clickhouseServer.js"
 import type { ClickHouseServer } from "./clickhouseServer.js"
-import { databaseFor } from "./controlPlane.js"
+import { adminUrl, onServer } from "./controlPlane.js"
 import { call as callServer, freshDataDir } from "./server.js"
 import type { Reply } from "./server.js"
 
@@ -63,6 +64,23 @@ interface Node {
 
 const portOf = (url: string) => new URL(url).port
 
+/**
+ * Not under the `external` project's prefix: its set-up drops every such database, and
+ * another run of it may start while these nodes run. Dropped with the scope; `nodesSetup.ts`
+ * drops those a killed run left (the ones nothing is connected to).
+ */
+export const nodesDatabasePrefix = "sluice_nodes_"
+
+const ownDatabase = Effect.gen(function* () {
+  const name = nodesDatabasePrefix + randomBytes(6).toString("hex")
+  yield* Effect.acquireRelease(onServer(`CREATE DATABASE ${name}`), () =>
+    onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  )
+  const url = new URL(adminUrl())
+  url.pathname = `/${name}`
+  return url.toString()
+})
+
 /** `size` nodes (at least 1); `env` adds settings to every node. */
 export const startNodes = (
   size: number,
@@ -70,7 +88,7 @@ export const startNodes = (
 ): Effect.Effect<Nodes, Error, Scope.Scope> =>
   Effect.gen(function* () {
     const clickhouse = yield* startClickHouseServer
-    const databaseUrl = yield* databaseFor(freshDataDir("sluice-nodes"))
+    const databaseUrl = yield* ownDatabase
     const shared = {
       SLUICE_DATABASE_URL: databaseUrl,
       SLUICE_CLICKHOUSE_URL: clickhouse.url,
