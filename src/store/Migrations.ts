@@ -16,6 +16,7 @@ import organizationCreators from "./migrations/0011_organization_creators.js"
 import organizationExternalIds from "./migrations/0012_organization_external_ids.js"
 import invitations from "./migrations/0013_invitations.js"
 import databaseStorage from "./migrations/0014_database_storage.js"
+import deviceLoginsAndAttempts from "./migrations/0015_device_logins_and_attempts.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -34,7 +35,8 @@ export const migrations = {
   "0011_organization_creators": organizationCreators,
   "0012_organization_external_ids": organizationExternalIds,
   "0013_invitations": invitations,
-  "0014_database_storage": databaseStorage
+  "0014_database_storage": databaseStorage,
+  "0015_device_logins_and_attempts": deviceLoginsAndAttempts
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in
