@@ -25,7 +25,13 @@ const overHttp = (statement: Statement, request: QueryRequest, format: string): 
       })
       return result.stream
     },
-    catch: statement.failure
+    catch: (error) => {
+      const failure = statement.failure(error)
+      // The server answered with an error: nothing runs under the id, which may be another
+      // statement's (a shared server refuses a second query under a running one's id).
+      if (failure.code !== undefined) statement.settle(false)
+      return failure
+    }
   })
 
 // chDB streams SELECTs only; other read statements (SHOW, EXISTS …) answer in one piece.

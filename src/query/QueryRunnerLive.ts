@@ -10,13 +10,15 @@
 import { Chunk, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
 import { Engines, QueryRequest as EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
-import { QueryRefused } from "../../domain/Errors.js"
+import { NotFound, QueryRefused, Unavailable } from "../../domain/Errors.js"
+import type { Conflict } from "../../domain/Errors.js"
+import { Provisioner } from "../../domain/Provisioner.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import type { QueryFailure, QueryResult, QueryStatement } from "../../domain/QueryRunner.js"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
-import { QueryConfig } from "../config/SluiceConfig.js"
+import { enginesEmbedded, QueryConfig, SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { resultTooLarge } from "../engine/EngineMessage.js"
 import { QUERY_SETTINGS } from "../tables/Layout.js"
@@ -24,7 +26,8 @@ import { makeHints } from "./Hints.js"
 import { toQueryFailure } from "./QueryErrors.js"
 import { guard } from "./QueryGuard.js"
 import { reshapeJson } from "./JsonResult.js"
-import { RunningQueries } from "./RunningQueries.js"
+import { queryIdTaken, RunningQueries } from "./RunningQueries.js"
+import { SAME_ID_RUNNING, sharedQueryId } from "./SharedQueryIds.js"
 import type { QueryScope, Running } from "./RunningQueries.js"
 
 const checkSize = (sql: string, max: number) =>
@@ -61,6 +64,8 @@ const piecesOf = Option.getOrElse(() => Chunk.empty<Uint8Array>())
 const encoder = new TextEncoder()
 
 type Failed = (error: EngineError) => Effect.Effect<never, QueryFailure>
+/** A failure before the first piece: also the id taken on a shared server. */
+type Refused = (error: EngineError) => Effect.Effect<never, QueryFailure | Conflict>
 
 interface Run {
   readonly engine: AnalyticalEngine
@@ -69,6 +74,7 @@ interface Run {
   readonly request: EngineQuery
   readonly registration: Running
   readonly failed: Failed
+  readonly refused: Refused
   readonly hints: Effect.Effect<ReadonlyArray<string>>
 }
 
@@ -76,7 +82,9 @@ export const QueryRunnerLive = Layer.scoped(
   QueryRunner,
   Effect.gen(function* () {
     const engines = yield* Engines
+    const provisioner = yield* Provisioner
     const running = yield* RunningQueries
+    const shared = !enginesEmbedded(yield* SluiceConfig)
     const limits = yield* QueryConfig
     const hintsOf = yield* makeHints
 
@@ -92,7 +100,7 @@ export const QueryRunnerLive = Layer.scoped(
             run.registration,
             run.engine.queryWhole(run.request, limits.maxResultBytes)
           )
-          .pipe(Effect.catchTag("EngineError", run.failed))
+          .pipe(Effect.catchTag("EngineError", run.refused))
         return { bytes, hints: yield* run.hints }
       })
 
@@ -132,7 +140,7 @@ export const QueryRunnerLive = Layer.scoped(
           }
         }).pipe(
           Scope.extend(scope),
-          Effect.catchTag("EngineError", run.failed),
+          Effect.catchTag("EngineError", run.refused),
           Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit)))
         )
         const hints = yield* run.hints
@@ -167,7 +175,14 @@ export const QueryRunnerLive = Layer.scoped(
         .forCluster(scope.clusterId)
         .pipe(Effect.mapError(engineAccessError))
       const engineDb = engineDatabase(engine, database)
-      const engineQueryId = crypto.randomUUID()
+      const queryScope = {
+        organizationId: scope.organizationId,
+        clusterId: scope.clusterId,
+        database
+      }
+      const engineQueryId = shared
+        ? sharedQueryId(queryScope, statement.queryId)
+        : crypto.randomUUID()
       const request = new EngineQuery({
         sql: statement.sql,
         format: statement.format,
@@ -184,14 +199,19 @@ export const QueryRunnerLive = Layer.scoped(
         }
       })
       const context = { engine, database, engineDatabase: engineDb, limits }
+      const failed: Failed = (error) => Effect.flatMap(toQueryFailure(error, context), Effect.fail)
       const r: Run = {
         engine,
-        scope: { organizationId: scope.organizationId, clusterId: scope.clusterId, database },
+        scope: queryScope,
         queryId: statement.queryId,
         request,
         // The query stays registered for cancel until its result is read.
         registration: { stop: Effect.asVoid(engine.cancel(engineQueryId)) },
-        failed: (error) => Effect.flatMap(toQueryFailure(error, context), Effect.fail),
+        failed,
+        refused: (error) =>
+          error.type === SAME_ID_RUNNING
+            ? Effect.fail(queryIdTaken(statement.queryId))
+            : failed(error),
         hints: hintsOf({
           engine,
           clusterId: scope.clusterId,
@@ -206,13 +226,43 @@ export const QueryRunnerLive = Layer.scoped(
       return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryResult
     })
 
+    /**
+     * A query another node started on the shared server: killed there by its engine id,
+     * which only a caller of its organization, cluster and database arrives at.
+     */
+    const cancelShared = (queryScope: QueryScope, queryId: string, notFound: NotFound) =>
+      Effect.gen(function* () {
+        const engine = yield* Effect.option(provisioner.engine(queryScope.clusterId))
+        if (Option.isNone(engine)) return yield* notFound
+        const killed = yield* engine.value.cancel(sharedQueryId(queryScope, queryId)).pipe(
+          Effect.mapError(
+            (error) =>
+              new Unavailable({
+                message: `The query could not be cancelled: ${error.message}`,
+                hint: "Retry the cancel."
+              })
+          )
+        )
+        if (!killed) return yield* notFound
+      })
+
     return QueryRunner.of({
       run,
-      cancel: (scope, database, queryId) =>
-        running.cancel(
-          { organizationId: scope.organizationId, clusterId: scope.clusterId, database },
-          queryId
-        )
+      cancel: (scope, database, queryId) => {
+        const queryScope = {
+          organizationId: scope.organizationId,
+          clusterId: scope.clusterId,
+          database
+        }
+        const here = running.cancel(queryScope, queryId)
+        return shared
+          ? Effect.catchIf(
+              here,
+              (e) => e instanceof NotFound,
+              (notFound) => cancelShared(queryScope, queryId, notFound)
+            )
+          : here
+      }
     })
   })
 )

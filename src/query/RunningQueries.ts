@@ -21,6 +21,13 @@ export interface Running {
   readonly stop: Effect.Effect<void, EngineError>
 }
 
+/** A query of that id runs in the same scope (here, or on a shared server). */
+export const queryIdTaken = (queryId: string) =>
+  new Conflict({
+    message: `A query with id '${queryId}' is already running.`,
+    hint: "Choose another query_id, or leave it out to have one generated."
+  })
+
 const keyOf = (scope: QueryScope, queryId: string) =>
   JSON.stringify([scope.organizationId, scope.clusterId, scope.database, queryId])
 
@@ -31,13 +38,7 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
     const add = (scope: QueryScope, queryId: string, entry: Running) =>
       Effect.suspend(() => {
         const key = keyOf(scope, queryId)
-        if (running.has(key))
-          return Effect.fail(
-            new Conflict({
-              message: `A query with id '${queryId}' is already running.`,
-              hint: "Choose another query_id, or leave it out to have one generated."
-            })
-          )
+        if (running.has(key)) return Effect.fail(queryIdTaken(queryId))
         running.set(key, entry)
         return Effect.succeed(key)
       })

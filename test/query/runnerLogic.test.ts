@@ -12,7 +12,8 @@ import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { ApiKeyCaller } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
-import { QueryConfig } from "../../src/config/SluiceConfig.js"
+import { Provisioner } from "../../domain/Provisioner.js"
+import { QueryConfig, SluiceConfig } from "../../src/config/SluiceConfig.js"
 import { ControlPlaneEvents } from "../../src/events/ControlPlaneEvents.js"
 import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
 import { RunningQueries } from "../../src/query/RunningQueries.js"
@@ -45,7 +46,9 @@ const runnerOver = (engines: Layer.Layer<Engines>) =>
       Layer.mergeAll(
         engines,
         RunningQueries.Default,
+        partial(Provisioner, {}),
         QueryConfig.layer,
+        SluiceConfig.layer,
         TableEvents.Default.pipe(Layer.provide(ControlPlaneEvents.local))
       )
     ),
