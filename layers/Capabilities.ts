@@ -17,9 +17,11 @@ import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.j
 import { StorageVerifierLive } from "../src/clusters/StorageCheck.js"
 import { QueryConfig } from "../src/config/SluiceConfig.js"
 import { DatabaseEvents } from "../src/databases/DatabaseEvents.js"
+import { DatabasesLive } from "../src/databases/DatabasesLive.js"
 import { DatabaseSelectionLive } from "../src/databases/DatabaseSelectionLive.js"
 import { DatabasesRepo } from "../src/databases/DatabasesRepo.js"
 import { EngineDatabases } from "../src/databases/EngineDatabases.js"
+import { ApiKeysLive } from "../src/identity/ApiKeysLive.js"
 import { ApiKeysRepo } from "../src/identity/ApiKeysRepo.js"
 import { ApiKeyTokens } from "../src/identity/ApiKeyTokens.js"
 import { AuthenticatorLive } from "../src/identity/AuthenticatorLive.js"
@@ -61,6 +63,7 @@ import { SplCompilerLive } from "../src/spl/compiler/SplCompilerLive.js"
 import { SchemalessTables } from "../src/tables/SchemalessTables.js"
 import { TableEvents } from "../src/tables/TableEvents.js"
 import { TableLocks } from "../src/tables/TableLocks.js"
+import { TablesLive } from "../src/tables/TablesLive.js"
 import { EventTransformsLive } from "../src/eventtransforms/EventTransformsLive.js"
 
 /** The control plane's records. */
@@ -82,11 +85,12 @@ export const RepositoriesLive = Layer.mergeAll(
   )
 )
 
-/** Who is calling (`Authenticator`) and what they may do (`Authorization`). */
+/** Who is calling (`Authenticator`), what they may do (`Authorization`), clusters' API keys. */
 export const IdentityLive = Layer.mergeAll(
   reportingAuthenticator(AuthenticatorLive),
   reportingAuthorization(AuthorizationLive),
-  DeviceAuthorizationLive
+  DeviceAuthorizationLive,
+  ApiKeysLive
 ).pipe(
   Layer.provideMerge(PasswordLogin.Default),
   Layer.provideMerge(
@@ -146,7 +150,8 @@ export const DataPlaneLive = Layer.mergeAll(
   CollectorLive,
   SplLive,
   SavedSearchesAppLive,
-  EngineDatabases.Default,
+  TablesLive,
+  DatabasesLive.pipe(Layer.provideMerge(EngineDatabases.Default)),
   RequestLogQueue.Default
 ).pipe(
   Layer.provideMerge(

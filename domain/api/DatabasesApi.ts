@@ -19,6 +19,7 @@ export const DatabaseInfo = Schema.Struct({
   name: Schema.String,
   s3_storage: Schema.NullOr(S3Storage)
 })
+export type DatabaseInfo = typeof DatabaseInfo.Type
 
 const database = HttpApiSchema.param("database", DatabaseName)
 

@@ -18,7 +18,7 @@ import { ApiKeyId, ClusterId, DatabaseName, OrganizationId, TableName } from "..
 import { UrlIngest } from "../../domain/UrlIngest.js"
 import { SluiceConfig } from "../../src/config/SluiceConfig.js"
 import { UrlIngestLive } from "../../src/ingest/UrlIngestLive.js"
-import { urlInsert } from "../../src/tables/http/UrlInsert.js"
+import { urlInsert } from "../../src/ingest/http/UrlInsert.js"
 import { TestServer, adminKeyOf, call, freshDataDir, bodyOf } from "../support/server.js"
 import { sql } from "../tables/helpers.js"
 import { ClusterRef } from "../../domain/api/Scope.js"

@@ -1,7 +1,8 @@
 /**
  * The embedding program of layers/README.md, exactly as written there, run as a user would: saved
  * under scratchpad/ and started with tsx on a fresh data directory. It must ingest and
- * read back its records without any server.
+ * read back its records, then create a database and a key and drop a table, without any
+ * server.
  */
 import { expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
@@ -38,7 +39,7 @@ const run = (file: string, dataDir: string) =>
   )
 
 it.effect(
-  "the embedding program of layers/README.md ingests and queries without a server",
+  "the embedding program of layers/README.md ingests, queries and manages without a server",
   () =>
     Effect.gen(function* () {
       const file = path.join(root, "scratchpad", `embed-readme-${process.pid}.ts`)
@@ -50,7 +51,9 @@ it.effect(
       expect(done.stdout.trim().split("\n")).toEqual([
         "inserted 3",
         '{"country":"DE","visits":"2","ms":"19"}',
-        '{"country":"FR","visits":"1","ms":"40"}'
+        '{"country":"FR","visits":"1","ms":"40"}',
+        "key dashboards (read_only) on analytics",
+        "tables left in default: 0"
       ])
     }),
   150_000
