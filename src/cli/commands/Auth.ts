@@ -2,34 +2,14 @@
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Effect, Option, Redacted, Schedule } from "effect"
-import { spawn } from "node:child_process"
 import { withClient } from "../Api.js"
+import { openBrowser } from "../Browser.js"
 import { badUsage, failure } from "../CliError.js"
 import { errorLine, line, stdinIsTTY } from "../Output.js"
 import * as Profiles from "../Profiles.js"
 import type { Session } from "../Session.js"
 import { resolve, scopeOptions } from "../Session.js"
 import { askText, secret } from "../Stdin.js"
-
-const openBrowser = (url: string) => {
-  const opener =
-    process.platform === "darwin"
-      ? "open"
-      : process.platform === "win32"
-        ? "explorer"
-        : process.env.DISPLAY || process.env.WAYLAND_DISPLAY
-          ? "xdg-open"
-          : undefined
-  if (opener === undefined) return false
-  try {
-    spawn(opener, [url], { stdio: "ignore", detached: true })
-      .on("error", () => {})
-      .unref()
-    return true
-  } catch {
-    return false
-  }
-}
 
 const deviceLogin = (session: Session, browser: boolean) =>
   withClient(session, (client) =>

@@ -7,6 +7,7 @@ import { insert } from "./Insert.js"
 import { keys } from "./Keys.js"
 import { logs } from "./Logs.js"
 import { members } from "./Members.js"
+import { open } from "./Open.js"
 import { organizations } from "./Organizations.js"
 import { promql } from "./Promql.js"
 import { query } from "./Query.js"
@@ -35,6 +36,7 @@ export const commands = [
   apps,
   organizations,
   members,
+  open,
   version
 ] as const
 
@@ -57,5 +59,6 @@ export const summaries: ReadonlyArray<readonly [string, string]> = [
   ["apps", "List, install and uninstall the cluster's apps"],
   ["organizations", "Your organizations: list, create, rename, delete"],
   ["members", "The organization's members: list, add (or invite), role, remove"],
+  ["open", "The console's page for the profile's scope, in the browser (--print)"],
   ["version", "The CLI's version and the server's"]
 ]
