@@ -8,6 +8,8 @@ import type { EngineError, QueryRequest } from "../../domain/Engine.js"
 import { resultTooLarge } from "./EngineMessage.js"
 import * as Sql from "./Sql.js"
 import type { NativeSession, Statement } from "./Statements.js"
+import { exceptionTagOf, withoutExceptionBlock } from "./StreamedException.js"
+import { wholeLines } from "./WholeLines.js"
 
 type Chunks = Effect.Effect<AsyncIterable<Uint8Array>, EngineError>
 
@@ -23,7 +25,8 @@ const overHttp = (statement: Statement, request: QueryRequest, format: string): 
           ? {}
           : { http_headers: { "X-ClickHouse-Database": request.database } })
       })
-      return result.stream
+      const chunks = withoutExceptionBlock(result.stream, exceptionTagOf(result.response_headers))
+      return CHUNKS_CONCATENATE.has(format) ? wholeLines(chunks) : chunks
     },
     catch: (error) => {
       const failure = statement.failure(error)
@@ -40,7 +43,7 @@ const UNSTREAMABLE = /Streaming query is not supported/
 // chDB formats every streamed chunk as a whole result: a JSON document, a header line,
 // a `meta` record per chunk. Only formats whose chunks concatenate into one valid result
 // stream (after `laterChunk`); the others are produced in one piece (bounded by the
-// result-size limit).
+// result-size limit). These formats write one row per line.
 const CHUNKS_CONCATENATE = new Set([
   "JSONEachRow",
   "JSONCompactEachRow",

@@ -1,5 +1,6 @@
 /**
- * Clusters over HTTP on the embedded provisioner: create from the catalog, use the new
+ * Clusters over HTTP on the provisioner the suite runs on (embedded, or a ClickHouse
+ * server): create from the catalog, use the new
  * cluster's own engine, every row of the lifecycle table (stop, resume, conflicts,
  * delete), PATCH, and the validation of a create request.
  */
@@ -10,6 +11,7 @@ import { EngineLocks } from "../../src/clusters/EngineLocks.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { clientOf } from "../support/client.js"
+import { clusterDataExists } from "../support/engineSettings.js"
 import { eventually } from "../support/eventually.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { TestServer, call, freshDataDir } from "../support/server.js"
@@ -200,8 +202,8 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         yield* awaitPhase(token, created.id, "ready")
         const key = yield* keyOf(token, "doomed")
         yield* insert(key, "gone", [{ soon: true }])
-        const engineDir = path.join(dataDir, "clusters", created.id)
-        expect(fs.existsSync(engineDir)).toBe(true)
+        const stored = clusterDataExists(dataDir, ClusterId.make(created.id))
+        expect(yield* stored).toBe(true)
         // A remote write accepted into the metrics write log: the log forgets the cluster too.
         const installed = yield* request("PUT", `/v1/apps/metrics-app${q}&cluster=doomed`, token)
         expect(installed.status, installed.text).toBe(200)
@@ -231,10 +233,10 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           404,
           "not_found"
         )
-        // The engine stops and its data directory goes, in the background.
+        // The engine stops and its data goes, in the background.
         yield* eventually(
-          "the deleted cluster's engine directory to go",
-          Effect.sync(() => (fs.existsSync(engineDir) ? undefined : true)),
+          "the deleted cluster's engine data to go",
+          Effect.map(stored, (exists) => (exists ? undefined : true)),
           { attempts: 300, pauseMs: 100 }
         )
         const again = yield* createCluster(token, "doomed")

@@ -5,13 +5,23 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CommandRequest } from "../../domain/Engine.js"
+import { engineDatabase, quotedEngineDatabase } from "../../src/databases/EngineDatabase.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { createKey, engineOf, engineRows } from "./support.js"
 
-const engineDatabases = (admin: string) =>
+/** Every database the engine has (on a ClickHouse server, every cluster's and its own). */
+const allEngineDatabases = (admin: string) =>
   Effect.map(engineRows(admin, "SELECT name FROM system.databases"), (rows) =>
-    rows.map((row) => row.name)
+    rows.map((row) => String(row.name))
   )
+
+/** The cluster's databases in its engine, by their names in the API. */
+const engineDatabases = (admin: string) =>
+  Effect.gen(function* () {
+    const prefix = (yield* engineOf(admin)).databasePrefix
+    const names = yield* allEngineDatabases(admin)
+    return names.filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length))
+  })
 
 layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("databases", (it) => {
   it.effect("lists the cluster's databases with the organization and cluster", () =>
@@ -81,12 +91,13 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       const rows = yield* engineRows(admin, "SELECT 1 AS one")
       expect(rows).toEqual([{ one: 1 }])
       const engine = yield* engineOf(admin)
+      const scratch = quotedEngineDatabase(engine, "scratch")
       yield* engine.command(
         new CommandRequest({
-          sql: "CREATE TABLE scratch.t (x UInt8) ENGINE = MergeTree ORDER BY tuple()"
+          sql: `CREATE TABLE ${scratch}.t (x UInt8) ENGINE = MergeTree ORDER BY tuple()`
         })
       )
-      yield* engine.command(new CommandRequest({ sql: "INSERT INTO scratch.t VALUES (1)" }))
+      yield* engine.command(new CommandRequest({ sql: `INSERT INTO ${scratch}.t VALUES (1)` }))
       const deleted = yield* call(server, "DELETE", "/v1/databases/scratch", { token: admin })
       expect(deleted.status).toBe(200)
       expect(deleted.json).toEqual({ deleted: true })
@@ -103,7 +114,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       expect(recreated.status).toBe(201)
       const tables = yield* engineRows(
         admin,
-        "SELECT name FROM system.tables WHERE database = 'scratch'"
+        `SELECT name FROM system.tables WHERE database = '${engineDatabase(engine, "scratch")}'`
       )
       expect(tables).toEqual([])
     })
@@ -141,7 +152,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       }
       const list = yield* call(server, "GET", "/v1/databases", { token: admin })
       expect(JSON.stringify(list.json)).not.toMatch(/system|information_schema/i)
-      expect(yield* engineDatabases(admin)).toEqual(
+      expect(yield* allEngineDatabases(admin)).toEqual(
         expect.arrayContaining(["system", "information_schema", "INFORMATION_SCHEMA"])
       )
     })

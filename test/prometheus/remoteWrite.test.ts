@@ -213,9 +213,10 @@ layer(
         // seen once the tables' parts are read again, within a second.
         yield* engineSql(
           server,
-          "INSERT INTO kept.prometheus_samples (id, time_ms, bits) " +
+          "INSERT INTO prometheus_samples (id, time_ms, bits) " +
             `SELECT id, ${T0 + 8_000}, reinterpretAsUInt64(toFloat64(3)) ` +
-            "FROM kept.prometheus_series WHERE metric_name = 'rw_kept' LIMIT 1"
+            "FROM prometheus_series WHERE metric_name = 'rw_kept' LIMIT 1",
+          "kept"
         )
         yield* eventually(
           "the sample written elsewhere",

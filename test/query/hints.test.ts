@@ -6,6 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { QueryRequest } from "../../domain/api/QueryApi.js"
 import { adminClientOf } from "../support/client.js"
+import { onClickHouseServer } from "../support/engineSettings.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
 import { insertOk } from "../tables/helpers.js"
 
@@ -66,7 +67,13 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("quer
     Effect.gen(function* () {
       const nested = "nested.size holds Int64 and String values"
       expect((yield* hintsOf("SELECT max(nested.size) FROM prices"))[0]).toContain(nested)
-      expect((yield* hintsOf("SELECT max(`nested.size`) FROM default.prices"))[0]).toContain(nested)
+      // On a ClickHouse server a cluster's databases have its namespace's names, which a
+      // query does not write: it names the request's database's tables unqualified.
+      if (!onClickHouseServer) {
+        expect((yield* hintsOf("SELECT max(`nested.size`) FROM default.prices"))[0]).toContain(
+          nested
+        )
+      }
       const both = yield* hintsOf(
         "SELECT p.price, p.nested.size FROM prices AS p WHERE p.price > 1 ORDER BY 1"
       )

@@ -7,6 +7,7 @@ import { Effect, Fiber, Schema } from "effect"
 import { TestServer, adminKeyOf, call, createDatabase, bodyOf } from "../support/server.js"
 import { otherCluster } from "../support/otherCluster.js"
 import { eventually } from "../support/eventually.js"
+import { onClickHouseServer } from "../support/engineSettings.js"
 import { sql } from "../tables/helpers.js"
 import { ErrorBody } from "../../domain/Errors.js"
 
@@ -157,7 +158,10 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
           .split("\n")
           .map((line) => JSON.parse(line) as { readonly row?: { readonly number: string } })
         expect(records.filter((r) => "meta" in r)).toHaveLength(1)
-        expect(records[0]).toHaveProperty("meta")
+        // Before every row (a ClickHouse server sends a progress line first).
+        expect(records.findIndex((r) => "meta" in r)).toBeLessThan(
+          records.findIndex((r) => "row" in r)
+        )
         const rows = records.flatMap((r) => (r.row === undefined ? [] : [Number(r.row.number)]))
         expect(rows).toHaveLength(20000)
         expect(rows[19999]).toBe(299985)
@@ -292,18 +296,22 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
         })
     )
 
-    it.effect("a streamed result that passes the limit in its second piece is refused whole", () =>
-      Effect.gen(function* () {
-        // The first block (65,536 rows of 11 bytes) is under the 1 MB limit; the second
-        // takes the result past it, before anything was sent.
-        const reply = yield* query({
-          sql: "SELECT repeat('x', 10) FROM numbers(100000)",
-          format: "TSV"
+    // On a ClickHouse server the pieces are the server's HTTP chunks, far smaller than an
+    // engine block: such a result is already streaming, and is cut off (the next test).
+    it.effect.skipIf(onClickHouseServer)(
+      "a streamed result that passes the limit in its second piece is refused whole",
+      () =>
+        Effect.gen(function* () {
+          // The first block (65,536 rows of 11 bytes) is under the 1 MB limit; the second
+          // takes the result past it, before anything was sent.
+          const reply = yield* query({
+            sql: "SELECT repeat('x', 10) FROM numbers(100000)",
+            format: "TSV"
+          })
+          expect(reply.status).toBe(400)
+          expect(reply.json).toMatchObject({ message: "The result is larger than 1000000 bytes." })
+          expect(bodyOf(ErrorBody, reply).hint).toContain("SLUICE_QUERY_MAX_RESULT_BYTES")
         })
-        expect(reply.status).toBe(400)
-        expect(reply.json).toMatchObject({ message: "The result is larger than 1000000 bytes." })
-        expect(bodyOf(ErrorBody, reply).hint).toContain("SLUICE_QUERY_MAX_RESULT_BYTES")
-      })
     )
 
     it.effect("a streamed result that passes the limit ends with the error, cut off", () =>

@@ -136,10 +136,11 @@ layer(TestServer.layer(freshDataDir("spl-limits"), env), {
       yield* createDatabase(server, "endless")
       yield* sql(
         server,
-        "CREATE VIEW endless.spl_events AS SELECT " +
+        "CREATE VIEW spl_events AS SELECT " +
           "fromUnixTimestamp64Milli(toInt64(1767225600000 + number % 1000), 'UTC') AS _time, " +
           "toString(number) AS _raw, 'h' AS host, 's' AS source, 'st' AS sourcetype, " +
-          "'main' AS index, CAST('{}' AS JSON) AS __raw_data FROM numbers(1000000000000)"
+          "'main' AS index, CAST('{}' AS JSON) AS __raw_data FROM numbers(1000000000000)",
+        "endless"
       )
       const running = yield* Effect.fork(
         search(
