@@ -1,9 +1,9 @@
 /**
  * The console's browser bundle, built by esbuild (already the service's bundler; a
  * whole build of the app takes 1–3 s here, vite's would add a toolchain and a second
- * bundler for the same output). Content-hashed file names, code split so the editors
- * and charts load when a view needs them. Builds are kept under
- * `node_modules/.cache/sluice/console-<key>/`, keyed by their inputs, so `npm install`'s
+ * bundler for the same output). Content-hashed file names, code split so the SPL and
+ * PromQL editors and the charts load when a view needs them (the views themselves are in
+ * the page's script). Builds are kept under `node_modules/.cache/sluice/console-<key>/`, keyed by their inputs, so `npm install`'s
  * `prepare` build serves every later start; a changed tree builds again on first use.
  */
 import { createHash } from "node:crypto"
@@ -18,10 +18,6 @@ const appDir = path.join(project, "src", "console", "app")
 const mainEntry = path.join(appDir, "main.tsx")
 // The export's service worker: a script of its own, which the page registers by its name.
 const workerEntry = path.join(appDir, "sql", "exportWorker.ts")
-const PRELOADED = [
-  path.join(appDir, "sql", "SqlView.tsx"),
-  path.join(appDir, "sql", "codemirror.ts")
-]
 
 /** What the built files are, by name under `/assets/`; `index.html` is the page. */
 export interface ConsoleFiles {
@@ -59,7 +55,7 @@ const cacheRoot = () => {
   return path.join(nodeModules, ".cache", "sluice")
 }
 
-const page = (script: string, style: string | undefined, preload: ReadonlyArray<string>) =>
+const page = (script: string, style: string | undefined) =>
   [
     "<!doctype html>",
     '<html lang="en">',
@@ -71,7 +67,6 @@ const page = (script: string, style: string | undefined, preload: ReadonlyArray<
     '<link rel="icon" href="data:,">',
     style === undefined ? "" : `<link rel="stylesheet" href="/assets/${style}">`,
     `<script type="module" src="/assets/${script}"></script>`,
-    ...preload.map((name) => `<link rel="modulepreload" href="/assets/${name}">`),
     "</head>",
     '<body><div id="app"></div></body>',
     "</html>",
@@ -144,23 +139,7 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   if (entry === undefined) throw new Error("the console build made no entry")
   const script = path.basename(entry[0])
   const style = entry[1].cssBundle === undefined ? undefined : path.basename(entry[1].cssBundle)
-  // The SQL view, the first one a user sees, and its editor load with the page rather
-  // than after it: fetched in parallel, run when first imported.
-  const preload = new Set<string>()
-  const visit = (output: string) => {
-    const name = path.basename(output)
-    if (preload.has(name) || name === script) return
-    preload.add(name)
-    for (const imported of result.metafile.outputs[output]?.imports ?? [])
-      if (imported.kind === "import-statement") visit(imported.path)
-  }
-  for (const [output, { entryPoint }] of outputs)
-    if (
-      entryPoint !== undefined &&
-      PRELOADED.some((file) => path.resolve(project, entryPoint) === file)
-    )
-      visit(output)
-  fs.writeFileSync(path.join(partial, "index.html"), page(script, style, [...preload]))
+  fs.writeFileSync(path.join(partial, "index.html"), page(script, style))
   try {
     fs.renameSync(partial, dir)
   } catch {

@@ -150,8 +150,13 @@ export const consoleBench = async () => {
     await page.keyboard.press("Control+Enter")
     await page.getByLabel("Search statistics").waitFor({ timeout: 120_000 })
     const pageMs = Date.now() - pageStarted
+    // Where the page's time went: its request (sent to last byte) and the rest (decoding, drawing).
+    const request = (await page.evaluate(`(() => {
+      const entry = performance.getEntriesByType("resource").filter((e) => e.name.includes("/v1/spl/search")).pop()
+      return entry === undefined ? 0 : entry.responseEnd - entry.startTime
+    })()`)) as number
     console.log(
-      `SPL search over ${EVENTS.toLocaleString("en-US")} events: page ${pageMs} ms, API ${apiMs} ms, ratio ${(pageMs / apiMs).toFixed(2)} (target ≤ 1.2)`
+      `SPL search over ${EVENTS.toLocaleString("en-US")} events: page ${pageMs} ms (its request ${request.toFixed(0)} ms), API ${apiMs} ms, ratio ${(pageMs / apiMs).toFixed(2)} (target ≤ 1.2)`
     )
   } finally {
     await browser.close()

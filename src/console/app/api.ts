@@ -6,7 +6,7 @@
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientResponse } from "@effect/platform"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { SluiceApi } from "../../../domain/Api.js"
 import { makeSluiceClient } from "../../../domain/Client.js"
 import type { SluiceClient } from "../../../domain/Client.js"
@@ -160,26 +160,44 @@ export interface StreamOptions {
 
 /**
  * A contract endpoint whose answer is read as it arrives (a query's raw formats, a URL
- * load's progress lines), through the same client and headers as every other call.
+ * load's progress lines), with the console's headers. Read by the browser's fetch and its
+ * stream reader, chunk by chunk as the bytes come: nothing between them and `onChunk`.
  */
-export const streamEndpoint = (group: string, endpoint: string, options: StreamOptions) => {
-  const path = fillPath(endpointPath(group, endpoint), options.path ?? {})
-  const effect = Effect.gen(function* () {
-    const http = yield* HttpClient.HttpClient
-    const request = HttpClientRequest.post(new URL(path, location.origin)).pipe(
-      HttpClientRequest.setUrlParams(options.urlParams),
-      HttpClientRequest.setHeaders(options.headers ?? {})
-    )
-    const response = yield* http.execute(
-      options.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, options.body)
-    )
-    if (response.status >= 400) return yield* fromResponse(response)
-    options.onResponse?.(response.headers)
-    yield* Stream.runForEach(response.stream, (chunk) => Effect.sync(() => options.onChunk(chunk)))
-  })
-  return runtime
-    .runPromiseExit(effect, options.signal === undefined ? {} : { signal: options.signal })
-    .then(settle)
+export const streamEndpoint = async (group: string, endpoint: string, options: StreamOptions) => {
+  const request = contractRequest(group, endpoint, options)
+  let response: Response
+  try {
+    response = await fetch(request.url, {
+      method: "POST",
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(options.signal === undefined ? {} : { signal: options.signal })
+    })
+  } catch {
+    throw offlineOr(options.signal)
+  }
+  if (response.status >= 400) throw failureOfReply(response.status, await response.text())
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, key) => (headers[key] = value))
+  options.onResponse?.(headers)
+  if (response.body === null) return
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      options.onChunk(value)
+    }
+  } catch {
+    throw offlineOr(options.signal)
+  }
+}
+
+const offlineOr = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted === true) return new ApiFailure("cancelled", "Cancelled.", "", null)
+  const failure = new ApiFailure("offline", "The service could not be reached.", "", null)
+  for (const listener of listeners) listener(failure)
+  return failure
 }
 
 type Body = { error?: unknown; message?: unknown; hint?: unknown } | null
@@ -206,11 +224,12 @@ const consoleHeaders = (extra: Record<string, string>) => {
   return headers
 }
 
-/** A JSON POST to a contract endpoint, as plain data (a service worker can be handed it). */
+/** A POST to a contract endpoint, as plain data (a service worker can be handed it). */
 export interface ContractRequest {
   readonly url: string
   readonly headers: Record<string, string>
-  readonly body: string
+  /** JSON; absent for an endpoint whose body is optional. */
+  readonly body?: string
 }
 
 /**
@@ -220,15 +239,22 @@ export interface ContractRequest {
 export const contractRequest = (
   group: string,
   endpoint: string,
-  options: { readonly urlParams: Record<string, string>; readonly body: unknown }
-): ContractRequest => {
-  const url = new URL(endpointPath(group, endpoint), location.origin)
-  for (const [key, value] of Object.entries(options.urlParams)) url.searchParams.set(key, value)
-  return {
-    url: url.href,
-    headers: consoleHeaders({ "content-type": "application/json" }),
-    body: JSON.stringify(options.body)
+  options: {
+    readonly urlParams: Record<string, string>
+    readonly path?: Record<string, string>
+    readonly headers?: Record<string, string>
+    readonly body?: unknown
   }
+): ContractRequest => {
+  const url = new URL(fillPath(endpointPath(group, endpoint), options.path ?? {}), location.origin)
+  for (const [key, value] of Object.entries(options.urlParams)) url.searchParams.set(key, value)
+  return options.body === undefined
+    ? { url: url.href, headers: consoleHeaders(options.headers ?? {}) }
+    : {
+        url: url.href,
+        headers: consoleHeaders({ ...options.headers, "content-type": "application/json" }),
+        body: JSON.stringify(options.body)
+      }
 }
 
 /** The API's error from a status and a body read as text; a 401 is told to the listeners. */

@@ -11,6 +11,7 @@ import type { ExportFormat } from "./exportResult.js"
 import { Grid } from "./Grid.js"
 import { queryHistory } from "./history.js"
 import { formatBytes, formatCount, pacedLines, ResultBuffer } from "./resultStream.js"
+import { createSqlEditor } from "./codemirror.js"
 import type { SqlEditor } from "./codemirror.js"
 import { loadSchemaHints } from "./schemaHints.js"
 
@@ -114,8 +115,16 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       setNow(Date.now())
     }
     const splitter = pacedLines((line) => {
+      const empty = result.rows.length === 0
       result.line(line)
+      // The first rows are drawn now; the rest at most once a frame.
+      if (empty && result.rows.length > 0) {
+        if (frame !== 0) cancelAnimationFrame(frame)
+        redraw()
+        return true
+      }
       if (frame === 0) frame = requestAnimationFrame(redraw)
+      return false
     })
     const ticker = setInterval(() => setNow(Date.now()), 250)
     let error: string | null = null
@@ -171,23 +180,18 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
   cancelRef.current = cancel
 
   useEffect(() => {
-    let made: SqlEditor | null = null
-    let gone = false
-    void import("./codemirror.js").then(({ createSqlEditor }) => {
-      if (gone || host.current === null) return
-      made = createSqlEditor(host.current, {
-        doc: initial.current,
-        label: "SQL query",
-        onChange: (text) => drafts.set("sql", text),
-        onRun: () => void runRef.current(),
-        onCancel: () => void cancelRef.current()
-      })
-      editor.current = made
-      made.focus()
+    if (host.current === null) return
+    const made = createSqlEditor(host.current, {
+      doc: initial.current,
+      label: "SQL query",
+      onChange: (text) => drafts.set("sql", text),
+      onRun: () => void runRef.current(),
+      onCancel: () => void cancelRef.current()
     })
+    editor.current = made
+    made.focus()
     return () => {
-      gone = true
-      made?.destroy()
+      made.destroy()
       editor.current = null
     }
   }, [])

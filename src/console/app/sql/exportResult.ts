@@ -49,7 +49,7 @@ const intoPickedFile = async (
   const response = await fetch(request.url, {
     method: "POST",
     headers: request.headers,
-    body: request.body,
+    body: request.body ?? null,
     signal
   })
   if (!response.ok || response.body === null)

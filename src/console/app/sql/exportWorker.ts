@@ -35,7 +35,7 @@ const download = async (job: ExportJob, port: MessagePort): Promise<Response> =>
   const response = await fetch(job.request.url, {
     method: "POST",
     headers: job.request.headers,
-    body: job.request.body,
+    body: job.request.body ?? null,
     signal: stop.signal
   })
   if (!response.ok || response.body === null) {

@@ -92,9 +92,10 @@ export const formatCount = (n: number) => n.toLocaleString("en-US")
 
 /**
  * Lines handled a slice at a time (`budgetMs` each), so a large chunk of rows never holds
- * the page for long: the rest waits for the next task, after the browser has drawn.
+ * the page for long: the rest waits for the next task, after the browser has drawn. A
+ * line whose handler answers `true` ends its slice early (to draw what came so far).
  */
-export const pacedLines = (onLine: (line: string) => void, budgetMs = 25) => {
+export const pacedLines = (onLine: (line: string) => boolean | void, budgetMs = 25) => {
   const queue: Array<string> = []
   let next = 0
   let scheduled = false
@@ -104,7 +105,8 @@ export const pacedLines = (onLine: (line: string) => void, budgetMs = 25) => {
   const pump = () => {
     scheduled = false
     const until = performance.now() + budgetMs
-    while (next < queue.length && performance.now() < until) onLine(queue[next++]!)
+    while (next < queue.length && performance.now() < until)
+      if (onLine(queue[next++]!) === true) break
     if (next > 10_000) {
       queue.splice(0, next)
       next = 0
@@ -120,9 +122,11 @@ export const pacedLines = (onLine: (line: string) => void, budgetMs = 25) => {
   channel.port2.onmessage = pump
   const splitter = lineSplitter((line) => queue.push(line))
   return {
+    // Handled at once when nothing waits (the first rows are drawn without a task's delay),
+    // else after the lines before them.
     push(chunk: Uint8Array) {
       splitter.push(chunk)
-      schedule()
+      if (!scheduled) pump()
     },
     /** Resolves once every line has been handled. */
     end(): Promise<void> {
