@@ -80,10 +80,8 @@ export const lines = (
   if (finite.length === 0) return "(no samples)"
   let low = Math.min(...finite)
   let high = Math.max(...finite)
-  if (low === high) {
-    low -= 1
-    high += 1
-  }
+  // A flat series sits on the axis' low end (zero for a count that stayed zero).
+  if (low === high) high = low + Math.max(1, Math.abs(low))
   // Enough digits that the axis' two ends read differently.
   let digits = 3
   while (digits < 12 && compact(low, digits) === compact(high, digits)) digits++
@@ -91,14 +89,20 @@ export const lines = (
   const highLabel = compact(high, digits)
   const axis = Math.max(lowLabel.length, highLabel.length) + 1
   const steps = Math.max(...series.map((s) => s.values.length))
-  const width = Math.min(steps, terminalWidth() - axis - 2)
+  const room = terminalWidth() - axis - 2
+  // Few steps are drawn wider, so that the time labels under them have room.
+  const repeat = Math.max(1, Math.min(4, Math.floor(room / Math.max(1, steps))))
+  const width = Math.min(steps * repeat, room)
   const grid = Array.from({ length: height }, () => Array.from({ length: width }, () => " "))
   series.forEach((s, index) =>
-    fold(s.values, width, false).forEach((value, column) => {
-      if (!Number.isFinite(value)) return
-      const row = Math.round(((value - low) / (high - low)) * (height - 1))
-      grid[height - 1 - row]![column] = MARKS[index % MARKS.length]!
-    })
+    fold(s.values, width, false)
+      .flatMap((v) => Array.from({ length: repeat }, () => v))
+      .slice(0, width)
+      .forEach((value, column) => {
+        if (!Number.isFinite(value)) return
+        const row = Math.round(((value - low) / (high - low)) * (height - 1))
+        grid[height - 1 - row]![column] = MARKS[index % MARKS.length]!
+      })
   )
   const out = grid.map((cells, i) => {
     const label = i === 0 ? highLabel : i === height - 1 ? lowLabel : ""
@@ -110,4 +114,41 @@ export const lines = (
   )
   series.forEach((s, index) => out.push(`  ${MARKS[index % MARKS.length]} ${s.name}`))
   return out.join("\n")
+}
+
+export interface Sample {
+  readonly series: string
+  /** Seconds since the epoch. */
+  readonly time: number
+  readonly value: number
+}
+
+/**
+ * Samples of several series taken at their own times as `lines` over the union of those
+ * times (a series without a sample at a time has a gap there), labelled by `at`.
+ */
+export const timeLines = (
+  samples: ReadonlyArray<Sample>,
+  at: (seconds: number) => string,
+  height?: number
+): string => {
+  const times = [...new Set(samples.map((s) => s.time))].sort((a, b) => a - b)
+  if (times.length === 0) return "(no samples)"
+  const column = new Map(times.map((t, i) => [t, i]))
+  const bySeries = new Map<string, Array<number>>()
+  for (const s of samples) {
+    let values = bySeries.get(s.series)
+    if (values === undefined) bySeries.set(s.series, (values = times.map(() => NaN)))
+    values[column.get(s.time)!] = s.value
+  }
+  const first = at(times[0]!)
+  const last = at(times[times.length - 1]!)
+  // "2026-03-01 12:00 … 13:00": the date once when both ends are on it.
+  const [firstDay, lastDay] = [first.split(" ")[0], last.split(" ")[0]]
+  return lines(
+    [...bySeries].map(([name, values]) => ({ name, values })),
+    first,
+    firstDay === lastDay && last.includes(" ") ? last.slice(last.indexOf(" ") + 1) : last,
+    height
+  )
 }

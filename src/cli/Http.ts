@@ -74,18 +74,29 @@ export const readText = (body: Readable) =>
     return Effect.sync(() => body.destroy())
   })
 
-/** A hint that names the API's way to log in names the CLI's instead. */
+// The API's listing calls named in hints, and the command that shows the same.
+const listings: ReadonlyArray<readonly [RegExp, string]> = [
+  [/GET \/v1\/clusters\b[^ ]*/g, "`sluice clusters`"],
+  [/GET \/v1\/databases\b/g, "`sluice databases`"],
+  [/POST \/v1\/databases\b/g, "`sluice databases create`"],
+  [/GET \/v1\/tables\b/g, "`sluice tables`"],
+  [/GET \/v1\/keys\b/g, "`sluice keys`"],
+  [/GET \/v1\/organizations\b/g, "`sluice organizations`"],
+  [/GET \/v1\/apps\/spl\/searches\b/g, "`sluice saved-searches`"]
+]
+
+/** A hint that names the API's way to do something names the CLI's instead. */
 export const cliHint = (message: string, hint: string) => {
   const app = /PUT \/v1\/apps\/([a-z-]+)/.exec(hint)?.[1]
-  return app !== undefined
-    ? `An organization admin installs it: \`sluice apps install ${app}\` (logged in as a user).`
-    : /^PATCH the member/.test(hint)
-      ? "Change a member's role with `sluice members role EMAIL ROLE`."
-      : !/POST \/v1\/auth\/login/.test(hint)
-        ? hint
-        : /user session/.test(message)
-          ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
-          : "Run `sluice login`, or set SLUICE_TOKEN to a valid API key."
+  if (app !== undefined)
+    return `An organization admin installs it: \`sluice apps install ${app}\` (logged in as a user).`
+  if (/^PATCH the member/.test(hint))
+    return "Change a member's role with `sluice members role EMAIL ROLE`."
+  if (/POST \/v1\/auth\/login/.test(hint))
+    return /user session/.test(message)
+      ? "Log in as a user with `sluice login` (or --password); an API key cannot do this."
+      : "Run `sluice login`, or set SLUICE_TOKEN to a valid API key."
+  return listings.reduce((text, [call, command]) => text.replace(call, command), hint)
 }
 
 /** The API's `{error, message, hint}` as a failure; anything else by its status. */

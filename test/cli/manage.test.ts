@@ -34,7 +34,11 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve))
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`
-  server = await startServer({ SLUICE_URL_INGEST_ALLOW: "127.0.0.1" })
+  server = await startServer({
+    SLUICE_URL_INGEST_ALLOW: "127.0.0.1",
+    // Cluster metrics sampled often enough for `clusters metrics` to have points to draw.
+    SLUICE_METRICS_INTERVAL_SECONDS: "1"
+  })
 }, 120_000)
 afterAll(async () => {
   files?.close()
@@ -372,6 +376,47 @@ describe("sluice clusters", () => {
     const gone = await cli(["clusters", "show", "analytics"], { config })
     expect(gone.code).toBe(1)
     expectCleanFailure(gone)
+  })
+
+  it("metrics: the four cluster metrics as charts over --since, their values as the API gives them", async () => {
+    const config = await userConfig()
+    type Answer = { metrics: Array<{ name: string; points: Array<{ value: number }> }> }
+    let answer: Answer
+    for (;;) {
+      const json = await cli(["clusters", "metrics", "default", "--since", "1h", "--json"], {
+        config
+      })
+      expect(json.code, json.stderr).toBe(0)
+      answer = JSON.parse(json.stdout) as Answer
+      if (answer.metrics.every((m) => m.points.length >= 2)) break
+    }
+    expect(answer.metrics.map((m) => m.name)).toEqual([
+      "total_read_queries",
+      "total_write_queries",
+      "max_cpu_cores",
+      "max_memory_bytes"
+    ])
+    const charts = await cli(["clusters", "metrics", "default", "--since", "1h"], { config })
+    expect(charts.code, charts.stderr).toBe(0)
+    const titles = charts.stdout.split("\n").filter((l) => /^[A-Z].* \(/.test(l))
+    expect(titles.map((t) => t.split(" (")[0])).toEqual([
+      "Read queries",
+      "Write queries",
+      "CPU cores",
+      "Memory"
+    ])
+    // The read-query chart's axis tops out at the largest count the API reports (or 1 when
+    // every sample is 0), at least as large as in the answer read before.
+    const readTop = Number(/Read queries[^\n]*\n\s*(\d+) │/.exec(charts.stdout)![1])
+    const readMax = Math.max(...answer.metrics[0]!.points.map((p) => p.value))
+    expect(readTop).toBeGreaterThanOrEqual(readMax === 0 ? 1 : readMax)
+    expect(charts.stdout).toMatch(/● replica-1/)
+    const bad = await cli(["clusters", "metrics", "default", "--since", "soon"], { config })
+    expect(bad.code).toBe(2)
+    expectCleanFailure(bad)
+    const missing = await cli(["clusters", "metrics", "nope"], { config })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("`sluice clusters`")
   })
 })
 

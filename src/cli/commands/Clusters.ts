@@ -5,11 +5,13 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Effect, Option } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import type { Cluster, SizeOption } from "../../../domain/api/ClusterModels.js"
 import { CreateClusterRequest, UpdateClusterRequest } from "../../../domain/api/ClusterModels.js"
 import { withClient } from "../Api.js"
+import * as Charts from "../Charts.js"
 import { badUsage, failure } from "../CliError.js"
+import * as Duration from "../Duration.js"
 import {
   confirmed,
   jsonOption,
@@ -20,7 +22,7 @@ import {
   yesOption
 } from "../Listing.js"
 import { checked } from "../Names.js"
-import { errorLine, stderrIsTTY } from "../Output.js"
+import { errorLine, line, stderrIsTTY } from "../Output.js"
 import type { ScopeFlags, Session } from "../Session.js"
 import { organizationOf, scopeOptions, signedIn } from "../Session.js"
 import * as Table from "../Table.js"
@@ -284,9 +286,58 @@ const showCommand = Command.make(
   )
 )
 
+const metrics = Command.make(
+  "metrics",
+  {
+    ...scopeOptions,
+    target: nameArg,
+    json: jsonOption,
+    since: Options.text("since").pipe(
+      Options.withDescription("How far back from now (e.g. 30m, 6h, 7d)"),
+      Options.withDefault("1h")
+    )
+  },
+  (flags) =>
+    Effect.gen(function* () {
+      const session = yield* signedIn(flags)
+      const since = yield* Duration.seconds("since", flags.since)
+      const end = new Date()
+      const answer = yield* withClient(session, (client) =>
+        client.clusters.metricsByName({
+          urlParams: {
+            ...orgParams(session),
+            cluster: flags.target,
+            start_time: DateTime.unsafeMake(end.getTime() - since * 1000),
+            end_time: DateTime.unsafeMake(end)
+          }
+        })
+      )
+      if (flags.json) return yield* printJson(answer)
+      const charts = answer.metrics.map((m) =>
+        [
+          `${m.label} (${m.unit}, ${m.aggregation} per sample${m.scope === "replica" ? ", per replica" : ""})`,
+          Charts.timeLines(
+            m.points.map((p) => ({
+              series: p.replica ?? m.label,
+              time: Date.parse(p.time) / 1000,
+              value: p.value
+            })),
+            (seconds) => when(new Date(seconds * 1000).toISOString()).slice(0, 16),
+            8
+          )
+        ].join("\n")
+      )
+      yield* line(`${answer.cluster.name}, the last ${flags.since}:\n\n${charts.join("\n\n")}`)
+    })
+).pipe(
+  Command.withDescription(
+    "A cluster's read and write queries, CPU and memory over a time range, as terminal charts. Example: sluice clusters metrics default --since 6h"
+  )
+)
+
 export const clusters = Command.make("clusters", listOptions, listClusters).pipe(
   Command.withDescription(
-    "The organization's clusters (a user login): list (the default), show, create, update, stop, resume, delete. Example: sluice clusters create analytics --size 2x8 --wait"
+    "The organization's clusters (a user login): list (the default), show, create, update, stop, resume, delete, metrics. Example: sluice clusters create analytics --size 2x8 --wait"
   ),
   Command.withSubcommands([
     Command.make("list", listOptions, listClusters).pipe(
@@ -297,6 +348,7 @@ export const clusters = Command.make("clusters", listOptions, listClusters).pipe
     update,
     transition("stop"),
     transition("resume"),
-    remove
+    remove,
+    metrics
   ])
 )

@@ -52,16 +52,16 @@ const instantTable = (data: { resultType?: string; result?: unknown }, query: st
 const rangeChart = (data: { result?: unknown }, query: string) => {
   const result = (data.result ?? []) as ReadonlyArray<Series>
   if (result.length === 0) return "No series."
-  const times = [...new Set(result.flatMap((s) => (s.values ?? []).map(([t]) => t)))].sort(
-    (a, b) => a - b
+  return Charts.timeLines(
+    result.flatMap((s) =>
+      (s.values ?? []).map(([time, value]) => ({
+        series: seriesName(s.metric, query),
+        time,
+        value: Number(value)
+      }))
+    ),
+    (seconds) => at(seconds).slice(0, 16)
   )
-  const column = new Map(times.map((t, i) => [t, i]))
-  const series = result.map((s) => {
-    const values = times.map(() => NaN)
-    for (const [t, v] of s.values ?? []) values[column.get(t)!] = Number(v)
-    return { name: seriesName(s.metric, query), values }
-  })
-  return Charts.lines(series, at(times[0]!).slice(0, 16), at(times[times.length - 1]!).slice(0, 16))
 }
 
 export const promql = Command.make(
