@@ -6,7 +6,7 @@
  */
 import { Context, Schema } from "effect"
 import type { Effect, Stream } from "effect"
-import { QueryFormat } from "./api/QueryApi.js"
+import { QueryFormat, resultFields } from "./api/QueryApi.js"
 import type { ClusterScope } from "./Authorization.js"
 import type { Conflict, Forbidden, NotFound, QueryRefused, Unavailable } from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
@@ -30,6 +30,25 @@ export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement
    */
   whole: Schema.optional(Schema.Boolean)
 }) {}
+
+/**
+ * A statement sluice compiled itself (an SPL search's, a PromQL read's): it skips the
+ * user's guard and gets no hints, but runs as a user's statement does in every other
+ * way: read-only, under the cluster's limits, the result-size limit and the query
+ * timeout, registered for cancel by its id.
+ */
+export class CompiledStatement extends Schema.Class<CompiledStatement>("CompiledStatement")({
+  sql: Schema.String,
+  format: Schema.optionalWith(StatementFormat, { default: () => "JSON" }),
+  /** Several statements may share one id (one search's): each runs while none other does. */
+  queryId: Schema.String,
+  /** The tables it reads, for the request log: its SQL is not lexed for them. */
+  tables: Schema.Array(Schema.String)
+}) {}
+
+/** A `JSON` result as the engine wrote it, decoded once and not reshaped. */
+export const CompiledRows = Schema.Struct(resultFields)
+export type CompiledRows = typeof CompiledRows.Type
 
 /** Why a query failed: refused (the caller's to fix) or the engine unavailable. */
 export type QueryFailure = QueryRefused | Unavailable
@@ -79,5 +98,21 @@ export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
       database: DatabaseName,
       queryId: string
     ) => Effect.Effect<void, NotFound | Unavailable>
+    /**
+     * Runs a statement sluice compiled (`CompiledStatement`) and answers its result
+     * whole, in its format, as the engine made it. `Conflict`: its id is running, or the
+     * cluster is paused.
+     */
+    readonly runCompiled: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: CompiledStatement
+    ) => Effect.Effect<Uint8Array, QueryFailure | Conflict>
+    /** `runCompiled` asking for `JSON` whatever the statement's format, the document decoded. */
+    readonly runCompiledRows: (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: CompiledStatement
+    ) => Effect.Effect<CompiledRows, QueryFailure | Conflict>
   }
 >() {}

@@ -6,6 +6,7 @@
 import { Either, Schema } from "effect"
 import type { EngineError } from "../../domain/Engine.js"
 import { QueryResult } from "../../domain/api/QueryApi.js"
+import { CompiledRows } from "../../domain/QueryRunner.js"
 import { toEngineError } from "../engine/EngineMessage.js"
 
 // `data` rows are the engine's own objects: checking each row's fields would cost time
@@ -29,6 +30,12 @@ const failureIn = (text: string): EngineError => {
   )
 }
 
+const EngineRows = Schema.Struct({
+  ...CompiledRows.fields,
+  exception: Schema.optional(Schema.String)
+})
+const decodeEngineRows = Schema.decodeUnknownEither(EngineRows)
+
 const parsed = (text: string): unknown => {
   try {
     return JSON.parse(text)
@@ -37,12 +44,26 @@ const parsed = (text: string): unknown => {
   }
 }
 
+const textOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+
+/** The engine's JSON result `bytes` decoded as they are (rows as objects), or the failure inside. */
+export const engineRows = (bytes: Uint8Array): Either.Either<CompiledRows, EngineError> => {
+  const text = textOf(bytes)
+  const decoded = decodeEngineRows(parsed(text))
+  if (Either.isLeft(decoded) || decoded.right.exception !== undefined) {
+    return Either.left(failureIn(text))
+  }
+  const { meta, data, rows, statistics } = decoded.right
+  return Either.right({ meta, data, rows, statistics })
+}
+
 /** The API's JSON text for the engine's JSON result `bytes`, or the failure inside it. */
 export const reshapeJson = (
   bytes: Uint8Array,
   hints: ReadonlyArray<string> = []
 ): Either.Either<string, EngineError> => {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+  const text = textOf(bytes)
   const decoded = decodeEngineJson(parsed(text))
   if (Either.isLeft(decoded) || decoded.right.exception !== undefined) {
     return Either.left(failureIn(text))

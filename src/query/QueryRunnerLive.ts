@@ -14,18 +14,24 @@ import { NotFound, QueryRefused, Unavailable } from "../../domain/Errors.js"
 import type { Conflict } from "../../domain/Errors.js"
 import { Provisioner } from "../../domain/Provisioner.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
-import type { QueryFailure, QueryResult, QueryStatement } from "../../domain/QueryRunner.js"
+import type {
+  CompiledStatement,
+  QueryFailure,
+  QueryResult,
+  QueryStatement
+} from "../../domain/QueryRunner.js"
 import type { ClusterScope } from "../../domain/Authorization.js"
 import type { DatabaseName } from "../../domain/Ids.js"
 import { engineAccessError } from "../engine/EngineAccess.js"
 import { enginesEmbedded, QueryConfig, SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { resultTooLarge } from "../engine/EngineMessage.js"
+import { reportTables } from "../requestlog/RequestAnnotations.js"
 import { QUERY_SETTINGS } from "../tables/Layout.js"
 import { makeHints } from "./Hints.js"
 import { toQueryFailure } from "./QueryErrors.js"
 import { guard } from "./QueryGuard.js"
-import { reshapeJson } from "./JsonResult.js"
+import { engineRows, reshapeJson } from "./JsonResult.js"
 import { queryIdTaken, RunningQueries } from "./RunningQueries.js"
 import { SAME_ID_RUNNING, sharedQueryId } from "./SharedQueryIds.js"
 import type { QueryScope, Running } from "./RunningQueries.js"
@@ -63,6 +69,8 @@ const piecesOf = Option.getOrElse(() => Chunk.empty<Uint8Array>())
 
 const encoder = new TextEncoder()
 
+const noHints: Effect.Effect<ReadonlyArray<string>> = Effect.succeed([])
+
 type Failed = (error: EngineError) => Effect.Effect<never, QueryFailure>
 /** A failure before the first piece: also the id taken on a shared server. */
 type Refused = (error: EngineError) => Effect.Effect<never, QueryFailure | Conflict>
@@ -73,6 +81,7 @@ interface Run {
   readonly queryId: string
   readonly request: EngineQuery
   readonly registration: Running
+  readonly engineDatabase: string
   readonly failed: Failed
   readonly refused: Refused
   readonly hints: Effect.Effect<ReadonlyArray<string>>
@@ -163,14 +172,12 @@ export const QueryRunnerLive = Layer.scoped(
         } satisfies QueryResult
       })
 
-    // No span of its own: the request's span covers it, and the engine call has its own.
-    const run = Effect.fnUntraced(function* (
+    /** The engine's request for `statement` in `database`, and how its failures read. */
+    const prepare = Effect.fnUntraced(function* (
       scope: ClusterScope,
       database: DatabaseName,
-      statement: QueryStatement
+      statement: Pick<QueryStatement, "sql" | "format" | "queryId">
     ) {
-      yield* checkSize(statement.sql, limits.maxSqlBytes)
-      yield* guard(statement.sql)
       const engine = yield* engines
         .forCluster(scope.clusterId)
         .pipe(Effect.mapError(engineAccessError))
@@ -212,11 +219,28 @@ export const QueryRunnerLive = Layer.scoped(
           error.type === SAME_ID_RUNNING
             ? Effect.fail(queryIdTaken(statement.queryId))
             : failed(error),
+        engineDatabase: engineDb,
+        hints: noHints
+      }
+      return r
+    })
+
+    // No span of its own: the request's span covers it, and the engine call has its own.
+    const run = Effect.fnUntraced(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: QueryStatement
+    ) {
+      yield* checkSize(statement.sql, limits.maxSqlBytes)
+      yield* guard(statement.sql)
+      const prepared = yield* prepare(scope, database, statement)
+      const r: Run = {
+        ...prepared,
         hints: hintsOf({
-          engine,
+          engine: prepared.engine,
           clusterId: scope.clusterId,
           database,
-          engineDatabase: engineDb,
+          engineDatabase: prepared.engineDatabase,
           sql: statement.sql
         })
       }
@@ -224,6 +248,32 @@ export const QueryRunnerLive = Layer.scoped(
       if (statement.whole !== true) return yield* streamedResult(r)
       const { bytes, hints } = yield* wholeResult(r)
       return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryResult
+    })
+
+    // Sluice's own SQL: no guard, no hints, read whole as the engine made it.
+    const runCompiled = Effect.fnUntraced(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: CompiledStatement
+    ) {
+      yield* reportTables(statement.tables)
+      const { bytes } = yield* wholeResult(yield* prepare(scope, database, statement))
+      return bytes
+    })
+
+    const runCompiledRows = Effect.fnUntraced(function* (
+      scope: ClusterScope,
+      database: DatabaseName,
+      statement: CompiledStatement
+    ) {
+      yield* reportTables(statement.tables)
+      const r = yield* prepare(scope, database, {
+        sql: statement.sql,
+        format: "JSON",
+        queryId: statement.queryId
+      })
+      const { bytes } = yield* wholeResult(r)
+      return yield* engineRows(bytes).pipe(Effect.catchTag("EngineError", r.failed))
     })
 
     /**
@@ -248,6 +298,8 @@ export const QueryRunnerLive = Layer.scoped(
 
     return QueryRunner.of({
       run,
+      runCompiled,
+      runCompiledRows,
       cancel: (scope, database, queryId) => {
         const queryScope = {
           organizationId: scope.organizationId,
