@@ -22,6 +22,11 @@ import { isUniqueViolation } from "../store/UniqueViolation.js"
 import * as TtlCache from "../cache/TtlCache.js"
 
 const GIB = 1024 ** 3
+/**
+ * How often a node records a busy cluster's activity in the control plane, where the node
+ * that idles clusters reads it: a request served elsewhere counts up to this much late.
+ */
+const SHARE_ACTIVITY_EVERY = 15_000
 const DEFAULT_DATABASE = "default"
 /** How long a cluster's phase is reused when no node says it changed. */
 const STATE_TTL = Duration.seconds(5)
@@ -87,8 +92,15 @@ export const ClusterLifecycleLive = Layer.scoped(
     const transition = (t: Parameters<typeof repo.transition>[0]) =>
       Effect.tap(repo.transition(t), () => states.invalidate(t.id))
 
+    // Recorded for the other nodes too, at most once per `SHARE_ACTIVITY_EVERY` a cluster.
+    const shared = new Map<ClusterId, number>()
     const touch = (id: ClusterId) =>
-      Effect.map(Clock.currentTimeMillis, (now) => void activity.set(id, now))
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        activity.set(id, now)
+        if (now - (shared.get(id) ?? -Infinity) < SHARE_ACTIVITY_EVERY) return Effect.void
+        shared.set(id, now)
+        return Effect.asVoid(Effect.forkIn(repo.recordActivity(id, now), scope))
+      })
 
     /** Runs `work` after any earlier work on the cluster's engine, outliving the request. */
     const background = (id: ClusterId, work: Effect.Effect<unknown>) =>
@@ -203,6 +215,7 @@ export const ClusterLifecycleLive = Layer.scoped(
       // Its keys were revoked with it: no cached lookup may outlive that.
       yield* events.publish({ cluster: row.id, change: "deleted" })
       activity.delete(row.id)
+      shared.delete(row.id)
       yield* states.invalidate(row.id)
       yield* background(row.id, provisioner.destroy(row.id))
     })

@@ -126,6 +126,20 @@ export class ClustersRepo extends Effect.Service<ClustersRepo>()("sluice/Cluster
         id: ClusterId,
         fields: { readonly name: string | null; readonly idle_timeout_minutes: number | null }
       ) => rename({ id, ...fields }),
+      /** A data request reached the cluster at `at` (epoch ms); an earlier one changes nothing. */
+      recordActivity: (id: ClusterId, at: number) =>
+        Effect.orDie(
+          sql`update clusters set last_active_ms = greatest(last_active_ms, ${at}) where id = ${id}`
+        ),
+      /** The last data request of each cluster that had one, as any node recorded it. */
+      activity: () =>
+        Effect.orDie(
+          Effect.map(
+            sql<{ id: ClusterId; last_active_ms: number }>`select id, last_active_ms from clusters
+              where deleted_at is null and last_active_ms is not null`,
+            (rows) => new Map(rows.map((row) => [row.id, Number(row.last_active_ms)]))
+          )
+        ),
       /** Marks the cluster deleted and revokes its keys, in one transaction. */
       markDeleted: (id: ClusterId) =>
         Effect.orDie(

@@ -1,7 +1,8 @@
 /**
  * Automatic idling: once a minute (on the Effect `Clock`), every ready cluster with an
  * idle timeout whose last data request is older than it is paused as `idle`; the next
- * data request wakes it (`ClusterEngines`).
+ * data request wakes it (`ClusterEngines`). One node sweeps (its lease), counting the
+ * requests every node served (recorded in the control plane by `ClusterLifecycle.touch`).
  */
 import { Clock, Effect, Layer, Option } from "effect"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
@@ -19,9 +20,11 @@ export const idleSweep = (since: number) =>
     const lifecycle = yield* ClusterLifecycle
     const repo = yield* ClustersRepo
     const now = yield* Clock.currentTimeMillis
+    const elsewhere = yield* repo.activity()
     for (const row of yield* repo.listAll()) {
       if (row.phase !== "ready" || row.idle_timeout_minutes === 0) continue
-      const last = Option.getOrElse(yield* lifecycle.lastActivity(row.id), () => since)
+      const here = Option.getOrElse(yield* lifecycle.lastActivity(row.id), () => since)
+      const last = Math.max(here, elsewhere.get(row.id) ?? here)
       if (now - last >= row.idle_timeout_minutes * 60_000) {
         yield* Effect.ignore(lifecycle.pause(row, "idle"))
       }

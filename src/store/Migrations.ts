@@ -17,6 +17,7 @@ import organizationExternalIds from "./migrations/0012_organization_external_ids
 import invitations from "./migrations/0013_invitations.js"
 import databaseStorage from "./migrations/0014_database_storage.js"
 import deviceLoginsAndAttempts from "./migrations/0015_device_logins_and_attempts.js"
+import clusterActivity from "./migrations/0016_cluster_activity.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -36,7 +37,8 @@ export const migrations = {
   "0012_organization_external_ids": organizationExternalIds,
   "0013_invitations": invitations,
   "0014_database_storage": databaseStorage,
-  "0015_device_logins_and_attempts": deviceLoginsAndAttempts
+  "0015_device_logins_and_attempts": deviceLoginsAndAttempts,
+  "0016_cluster_activity": clusterActivity
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in

@@ -4,12 +4,14 @@
  * served; a cluster with idling off never pauses.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, TestClock, Schema } from "effect"
+import { Clock, Context, Effect, Layer, TestClock, Schema } from "effect"
 import type { Duration } from "effect"
 import { eventually } from "../support/eventually.js"
 import { TestServer, call, freshDataDir, bodyOf } from "../support/server.js"
 import { SpanCounts } from "../support/spanCounts.js"
 import { Cluster } from "../../domain/api/ClusterModels.js"
+import { ClusterId } from "../../domain/Ids.js"
+import { ClustersRepo } from "../../src/clusters/ClustersRepo.js"
 import {
   adminEnv,
   adminSession,
@@ -95,6 +97,31 @@ layer(ServerLive, { timeout: 180_000 })("idling", (it) => {
       const clusters = yield* request("GET", "/v1/clusters?organization=default", token)
       const byName = bodyOf(Schema.Struct({ clusters: Schema.Array(Cluster) }), clusters).clusters
       expect(byName.find((c) => c.name === "default")?.status.phase).toBe("ready")
+    })
+  )
+
+  it.effect("requests another node served keep a cluster awake", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const token = yield* adminSession
+      const created = yield* createCluster(token, "busy-elsewhere", { idle_timeout_minutes: 15 })
+      yield* awaitPhase(token, created.id, "ready")
+      // A sweep each minute, each one finished before the next minute passes.
+      const minuteByMinute = (minutes: number) => Effect.repeatN(idleFor("1 minute"), minutes - 1)
+      const phase = () =>
+        Effect.map(
+          request("GET", `/v1/clusters/${created.id}?organization=default`, token),
+          (reply) => cluster(reply).status.phase
+        )
+      yield* minuteByMinute(10)
+      // Another node of the control plane served a request now, and recorded it there.
+      const repo = Context.get(server.context, ClustersRepo)
+      yield* repo.recordActivity(ClusterId.make(created.id), yield* Clock.currentTimeMillis)
+      // 20 minutes without a request here, 10 since the one elsewhere: still running.
+      yield* minuteByMinute(10)
+      expect(yield* phase()).toBe("ready")
+      yield* minuteByMinute(6)
+      expect((yield* awaitPhase(token, created.id, "paused")).status.phase).toBe("paused")
     })
   )
 })
