@@ -55,7 +55,7 @@ const cacheRoot = () => {
   return path.join(nodeModules, ".cache", "sluice")
 }
 
-const page = (script: string, style: string | undefined) =>
+const page = (script: string, style: string | undefined, preload: ReadonlyArray<string>) =>
   [
     "<!doctype html>",
     '<html lang="en">',
@@ -67,6 +67,7 @@ const page = (script: string, style: string | undefined) =>
     '<link rel="icon" href="data:,">',
     style === undefined ? "" : `<link rel="stylesheet" href="/assets/${style}">`,
     `<script type="module" src="/assets/${script}"></script>`,
+    ...preload.map((name) => `<link rel="modulepreload" href="/assets/${name}">`),
     "</head>",
     '<body><div id="app"></div></body>',
     "</html>",
@@ -139,7 +140,18 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   if (entry === undefined) throw new Error("the console build made no entry")
   const script = path.basename(entry[0])
   const style = entry[1].cssBundle === undefined ? undefined : path.basename(entry[1].cssBundle)
-  fs.writeFileSync(path.join(partial, "index.html"), page(script, style))
+  // The chunks the page's script imports, named in the page so they load beside it rather
+  // than once it has arrived and been parsed.
+  const preload = new Set<string>()
+  const visit = (output: string) => {
+    for (const imported of result.metafile.outputs[output]?.imports ?? [])
+      if (imported.kind === "import-statement" && !preload.has(path.basename(imported.path))) {
+        preload.add(path.basename(imported.path))
+        visit(imported.path)
+      }
+  }
+  visit(entry[0])
+  fs.writeFileSync(path.join(partial, "index.html"), page(script, style, [...preload]))
   try {
     fs.renameSync(partial, dir)
   } catch {

@@ -68,7 +68,7 @@ export const consoleBench = async () => {
   try {
     const js = await initialJavaScript(sluice)
     console.log(
-      `initial JavaScript: ${kb(js.total)} gzip in ${js.files} files (target ≤ 400 KB); the SQL view and its editor, preloaded beside it: ${kb(js.preloaded)}`
+      `initial JavaScript: ${kb(js.total)} gzip in ${js.files} files (target ≤ 400 KB)${js.preloaded === 0 ? "" : `; preloaded beside it: ${kb(js.preloaded)}`}`
     )
 
     const token = await sessionOf(sluice, sluice.email, sluice.password)

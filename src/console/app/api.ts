@@ -67,9 +67,11 @@ const UiHttpClient = Layer.effect(
 ).pipe(Layer.provide(FetchHttpClient.layer))
 
 const runtime = ManagedRuntime.make(UiHttpClient)
-const client: Promise<SluiceClient> = runtime.runPromise(
-  makeSluiceClient({ baseUrl: location.origin })
-)
+// Made on the first call, not when the page's script runs: building every endpoint's
+// client is ~100 ms of work the first render need not wait for.
+let client: Promise<SluiceClient> | null = null
+const typedClient = () =>
+  (client ??= runtime.runPromise(makeSluiceClient({ baseUrl: location.origin })))
 
 const TAG_CODES: Record<string, string> = { Unauthorized: "unauthorized" }
 
@@ -125,7 +127,7 @@ export const call = async <A, E>(
   f: (client: SluiceClient) => Effect.Effect<A, E, never>,
   signal?: AbortSignal
 ): Promise<A> => {
-  const typed = await client
+  const typed = await typedClient()
   const effect = Effect.catchIf(
     f(typed),
     (
