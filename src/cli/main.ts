@@ -3,13 +3,15 @@
  * client of the one contract. Exit codes: 0 success, 1 a server or usage error, 2 bad
  * usage, 130 interrupted; data on stdout, messages on stderr, never a stack trace.
  */
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
-import { CliError } from "./CliError.js"
+import { badUsage, CliError } from "./CliError.js"
 import { commands, summaries } from "./commands/index.js"
+import * as Completions from "./Completions.js"
 import { rootHelp } from "./Help.js"
 import { errorText, stdinIsTTY, stdoutIsTTY } from "./Output.js"
 import { hasCredential } from "./Profiles.js"
@@ -28,13 +30,33 @@ const bare = args.length === 0 && stdinIsTTY() && stdoutIsTTY() && hasCredential
 
 const cli = Command.run(root, { name: "sluice", version: cliVersion })
 
+// Help read through a pipe or with NO_COLOR comes without the parser's ANSI styling.
+if (
+  args.some((a) => a === "--help" || a === "-h") &&
+  (!stdoutIsTTY() || process.env.NO_COLOR !== undefined)
+) {
+  const write = process.stdout.write.bind(process.stdout)
+  process.stdout.write = (chunk: string | Uint8Array, ...rest: Array<never>) =>
+    write(typeof chunk === "string" ? chunk.replace(/\x1b\[[0-9;]*m/g, "") : chunk, ...rest)
+}
+
 const report = (error: CliError) =>
   Effect.sync(() => {
     process.stderr.write(errorText(error))
     process.exitCode = error.exitCode
   })
 
-const program = cli(bare ? [...process.argv, "shell"] : process.argv).pipe(
+const completions = args[0] === "--completions" ? args[1] : undefined
+
+const program = (
+  completions !== undefined && args.length === 2
+    ? Completions.isShell(completions)
+      ? Effect.flatMap(Completions.script(root, completions), (text) =>
+          Effect.sync(() => process.stdout.write(`${text}\n`))
+        )
+      : Effect.fail(badUsage(`No completions for ${completions}.`, "Use bash, zsh or fish."))
+    : cli(bare ? [...process.argv, "shell"] : process.argv)
+).pipe(
   Effect.catchAll((error) =>
     error instanceof CliError
       ? report(error)
@@ -54,7 +76,9 @@ const program = cli(bare ? [...process.argv, "shell"] : process.argv).pipe(
       })
     )
   ),
-  Effect.provide(NodeContext.layer)
+  Effect.provide(NodeContext.layer),
+  // Help without the parser's own options on every page (the root help names them once).
+  Effect.provide(CliConfig.layer({ showBuiltIns: false }))
 )
 
 if (

@@ -1,0 +1,79 @@
+/**
+ * Shell completions and help, as a user gets them: each shell's script, bash's loaded and
+ * asked to complete below a subcommand and a hyphenated command; every command's
+ * `--help` with an example of that command. No server is needed.
+ */
+import { execFileSync } from "node:child_process"
+import { describe, expect, it } from "@effect/vitest"
+import { bin, cli } from "./cliProcess.js"
+
+/** Every command path (`clusters metrics`), read from the bash script's own table. */
+const commandPaths = (script: string) => {
+  const paths = new Map<string, ReadonlyArray<string>>([["sluice", []]])
+  for (const [, parent, word, name] of script.matchAll(
+    /^\s+([\w-]+),([\w-]+)\)\n\s+cmd="([^"]+)"/gm
+  )) {
+    const above = paths.get(parent!)
+    if (above !== undefined) paths.set(name!, [...above, word!])
+  }
+  return [...paths.values()].filter((path) => path.length > 0)
+}
+
+const bashComplete = (words: ReadonlyArray<string>) =>
+  execFileSync(
+    "bash",
+    [
+      "-c",
+      `source <("${process.execPath}" "${bin}" --completions bash) || exit 1
+COMP_WORDS=(${words.map((w) => `"${w}"`).join(" ")}); COMP_CWORD=${words.length - 1}
+_sluice_bash_completions sluice "${words.at(-1)}" "${words.at(-2)}"
+echo "\${COMPREPLY[*]}"`
+    ],
+    { encoding: "utf8" }
+  ).trim()
+
+describe("sluice --completions and --help", () => {
+  it("prints a script for bash, zsh and fish; bash's loads and completes nested commands", async () => {
+    for (const shell of ["bash", "zsh", "fish"]) {
+      const run = await cli(["--completions", shell])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain("sluice")
+    }
+    expect(bashComplete(["sluice", "que"])).toBe("query")
+    expect(bashComplete(["sluice", "clusters", "metrics", "--s"])).toBe("--since")
+    expect(bashComplete(["sluice", "saved-searches", ""]).split(" ")).toContain("run")
+    expect(bashComplete(["sluice", "organizations", "re"])).toBe("rename")
+    // zsh: every subcommand function the script calls is one it defines.
+    const zsh = (await cli(["--completions", "zsh"])).stdout
+    const defined = new Set([...zsh.matchAll(/^(_sluice\w*_commands)\(\)/gm)].map((m) => m[1]))
+    const called = [...zsh.matchAll(/:(_sluice[\w-]*_commands)"/g)].map((m) => m[1])
+    expect(called.length).toBeGreaterThan(5)
+    expect(called.filter((name) => !defined.has(name))).toEqual([])
+    const bad = await cli(["--completions", "tcsh"])
+    expect(bad.code).toBe(2)
+  })
+
+  it("every command's --help shows an example of that command, without ANSI codes in a pipe", async () => {
+    const paths = commandPaths((await cli(["--completions", "bash"])).stdout)
+    expect(paths.map((p) => p.join(" "))).toEqual(
+      expect.arrayContaining([
+        "shell",
+        "organizations rename",
+        "members role",
+        "clusters metrics",
+        "open"
+      ])
+    )
+    const missing: Array<string> = []
+    for (let i = 0; i < paths.length; i += 4)
+      await Promise.all(
+        paths.slice(i, i + 4).map(async (path) => {
+          const help = await cli([...path, "--help"])
+          if (help.code !== 0 || !help.stdout.includes(`Example: sluice ${path.join(" ")}`))
+            missing.push(path.join(" "))
+          if (help.stdout.includes("\x1b[")) missing.push(`${path.join(" ")} (ANSI codes)`)
+        })
+      )
+    expect(missing).toEqual([])
+  }, 120_000)
+})
