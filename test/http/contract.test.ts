@@ -16,6 +16,9 @@ const endpoints: ReadonlyArray<readonly [Method, string]> = [
   ["get", "/v1/auth/cli/device"],
   ["post", "/v1/auth/cli/device"],
   ["post", "/v1/auth/cli/device/decision"],
+  // A signed-in session's approval (the console's).
+  ["get", "/v1/auth/cli/device/pending"],
+  ["post", "/v1/auth/cli/device/approval"],
   ["get", "/v1/docs"],
   ["get", "/v1/organizations"],
   ["post", "/v1/organizations"],
