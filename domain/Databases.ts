@@ -8,7 +8,7 @@ import type { Effect } from "effect"
 import type { ByoS3 } from "./api/ClusterModels.js"
 import type { DatabaseInfo } from "./api/DatabasesApi.js"
 import type { ClusterScope } from "./Authorization.js"
-import type { BadRequest, Conflict, NotFound, Unavailable } from "./Errors.js"
+import type { BadRequest, ClusterPaused, Conflict, NotFound, Unavailable } from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
 
 export class Databases extends Context.Tag("sluice/Databases")<
@@ -25,7 +25,7 @@ export class Databases extends Context.Tag("sluice/Databases")<
       scope: ClusterScope,
       name: DatabaseName,
       storage: ByoS3 | undefined
-    ) => Effect.Effect<DatabaseInfo, BadRequest | Conflict | Unavailable>
+    ) => Effect.Effect<DatabaseInfo, BadRequest | Conflict | ClusterPaused | Unavailable>
     /**
      * Drops the database and its data, then its record (a failed drop leaves it listed, to
      * retry). `Conflict` for `default`; keys whose default it is are not revoked.
@@ -33,6 +33,6 @@ export class Databases extends Context.Tag("sluice/Databases")<
     readonly remove: (
       scope: ClusterScope,
       name: DatabaseName
-    ) => Effect.Effect<void, BadRequest | Conflict | NotFound | Unavailable>
+    ) => Effect.Effect<void, BadRequest | Conflict | NotFound | ClusterPaused | Unavailable>
   }
 >() {}

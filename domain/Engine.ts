@@ -10,6 +10,7 @@
  */
 import { Context, Schema } from "effect"
 import type { Effect, Stream } from "effect"
+import type { ClusterPaused } from "./Errors.js"
 import { ClusterId } from "./Ids.js"
 
 /** Per-query engine settings (`clickhouse_settings`), e.g. `{ readonly: 1 }`. */
@@ -72,16 +73,6 @@ export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
   "EngineUnavailable",
   { message: Schema.String }
 ) {}
-
-/**
- * An admin paused the cluster: its engine is stopped until someone resumes it. (A
- * cluster paused for being idle is woken by the next data request instead.)
- */
-export class ClusterPaused extends Schema.TaggedError<ClusterPaused>()("ClusterPaused", {
-  message: Schema.String,
-  /** How to resume it. */
-  hint: Schema.String
-}) {}
 
 /**
  * The largest body a caller hands to `insertWhole`; a longer one goes to `insert` as a

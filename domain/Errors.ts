@@ -64,6 +64,7 @@ export const wireForm = {
   SplRefused: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
   ClusterNotFound: { status: 404, code: "not_found", grpc: GrpcCode.NOT_FOUND },
   ClusterTransitionConflict: { status: 409, code: "conflict", grpc: GrpcCode.FAILED_PRECONDITION },
+  ClusterPaused: { status: 409, code: "cluster_paused", grpc: GrpcCode.FAILED_PRECONDITION },
   DuplicateClusterName: { status: 409, code: "duplicate_name", grpc: GrpcCode.ALREADY_EXISTS },
   InvalidClusterSize: { status: 400, code: "bad_request", grpc: GrpcCode.INVALID_ARGUMENT },
   // The client cannot succeed until an admin installs the app.
@@ -108,12 +109,12 @@ export class NotFound extends Schema.TaggedError<NotFound>()(
   fields,
   HttpApiSchema.annotations({ status: wireForm.NotFound.status })
 ) {}
-/** 409: lifecycle conflict, duplicate name, protected resource, paused cluster. */
+/** 409: lifecycle conflict, duplicate name, protected resource, a query id in use. */
 export class Conflict extends Schema.TaggedError<Conflict>()(
   "Conflict",
   {
     ...fields,
-    /** A more specific stable code than `conflict`, such as `cluster_paused`. */
+    /** A more specific stable code than `conflict`, for clients that act on one. */
     code: Schema.optionalWith(Schema.String, { default: () => "conflict" })
   },
   HttpApiSchema.annotations({ status: wireForm.Conflict.status })
@@ -214,6 +215,16 @@ export class ClusterTransitionConflict extends Schema.TaggedError<ClusterTransit
   fields,
   HttpApiSchema.annotations({ status: wireForm.ClusterTransitionConflict.status })
 ) {}
+/**
+ * An admin paused the cluster: its engine is stopped until someone resumes it, and data
+ * requests answer 409 `cluster_paused`. (A cluster paused for being idle is woken by the
+ * next data request instead.)
+ */
+export class ClusterPaused extends Schema.TaggedError<ClusterPaused>()(
+  "ClusterPaused",
+  fields,
+  HttpApiSchema.annotations({ status: wireForm.ClusterPaused.status })
+) {}
 /** The organization already has a cluster of that name. */
 export class DuplicateClusterName extends Schema.TaggedError<DuplicateClusterName>()(
   "DuplicateClusterName",
@@ -272,6 +283,7 @@ export type DomainError =
   | SplRefused
   | ClusterNotFound
   | ClusterTransitionConflict
+  | ClusterPaused
   | DuplicateClusterName
   | InvalidClusterSize
   | AppNotInstalled
@@ -377,6 +389,7 @@ export const ErrorWire = {
     ClusterTransitionConflict,
     (b) => new ClusterTransitionConflict(text(b))
   ),
+  ClusterPaused: wire(ClusterPaused, (b) => new ClusterPaused(text(b))),
   DuplicateClusterName: wire(DuplicateClusterName, (b) => new DuplicateClusterName(text(b))),
   InvalidClusterSize: wire(InvalidClusterSize, (b) => new InvalidClusterSize(text(b))),
   AppNotInstalled: wire(AppNotInstalled, (b) => new AppNotInstalled(text(b))),

@@ -10,7 +10,7 @@ import type { Effect, Stream } from "effect"
 import type { ClusterScope } from "./Authorization.js"
 import type {
   BadRequest,
-  Conflict,
+  ClusterPaused,
   InsertTokenReused,
   MalformedRecords,
   Unavailable
@@ -52,7 +52,7 @@ export interface ExportOutcome {
 }
 
 /** Why a write failed: the body's records, a reused token, or the cluster (paused, down). */
-export type WriteFailure = MalformedRecords | InsertTokenReused | Conflict | Unavailable
+export type WriteFailure = MalformedRecords | InsertTokenReused | ClusterPaused | Unavailable
 
 /**
  * What a table of a database is, for the way rows go into it: `absent`; `records`, the
@@ -117,7 +117,7 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       scope: ClusterScope,
       database: DatabaseName,
       table: TableName
-    ) => Effect.Effect<TableKind, Conflict | Unavailable>
+    ) => Effect.Effect<TableKind, ClusterPaused | Unavailable>
     /**
      * Flattens an OTLP export into the collector exporter's typed tables (`table`, or
      * `table_gauge`… and the view `table` over them for metrics), as the OTLP app's
@@ -128,6 +128,6 @@ export class IngestWriter extends Context.Tag("sluice/IngestWriter")<
       database: DatabaseName,
       table: TableName,
       request: OtlpExport
-    ) => Effect.Effect<ExportOutcome, BadRequest | Conflict | Unavailable>
+    ) => Effect.Effect<ExportOutcome, BadRequest | ClusterPaused | Unavailable>
   }
 >() {}

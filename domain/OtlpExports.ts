@@ -11,7 +11,7 @@ import type { ClusterScope } from "./Authorization.js"
 import type {
   AppNotInstalled,
   BadRequest,
-  Conflict,
+  ClusterPaused,
   DatabaseNotFound,
   Forbidden,
   InvalidDatabaseName,
@@ -72,6 +72,6 @@ export class OtlpExports extends Context.Tag("sluice/OtlpExports")<
       signal: OtlpSignal,
       encoding: OtlpEncoding,
       bytes: Uint8Array
-    ) => Effect.Effect<ExportOutcome, AppNotInstalled | BadRequest | Conflict | Unavailable>
+    ) => Effect.Effect<ExportOutcome, AppNotInstalled | BadRequest | ClusterPaused | Unavailable>
   }
 >() {}

@@ -8,7 +8,14 @@ import { Context, Schema } from "effect"
 import type { Effect, Stream } from "effect"
 import { QueryFormat, resultFields } from "./api/QueryApi.js"
 import type { ClusterScope } from "./Authorization.js"
-import type { Conflict, Forbidden, NotFound, QueryRefused, Unavailable } from "./Errors.js"
+import type {
+  ClusterPaused,
+  Conflict,
+  Forbidden,
+  NotFound,
+  QueryRefused,
+  Unavailable
+} from "./Errors.js"
 import type { DatabaseName } from "./Ids.js"
 
 /**
@@ -50,8 +57,8 @@ export class CompiledStatement extends Schema.Class<CompiledStatement>("Compiled
 export const CompiledRows = Schema.Struct(resultFields)
 export type CompiledRows = typeof CompiledRows.Type
 
-/** Why a query failed: refused (the caller's to fix) or the engine unavailable. */
-export type QueryFailure = QueryRefused | Unavailable
+/** Why a query failed: refused (the caller's to fix), the cluster paused, or the engine unavailable. */
+export type QueryFailure = QueryRefused | ClusterPaused | Unavailable
 
 /**
  * A result read whole: a `JSON` document, or a streamed format that ended within the
@@ -84,8 +91,7 @@ export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
   {
     /**
      * Runs `statement` in `database` of the scope's cluster. `Forbidden`: it reaches
-     * outside the cluster (files, URLs, other servers); `Conflict`: its id is running, or
-     * the cluster is paused.
+     * outside the cluster (files, URLs, other servers); `Conflict`: its id is running.
      */
     readonly run: (
       scope: ClusterScope,
@@ -100,8 +106,7 @@ export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
     ) => Effect.Effect<void, NotFound | Unavailable>
     /**
      * Runs a statement sluice compiled (`CompiledStatement`) and answers its result
-     * whole, in its format, as the engine made it. `Conflict`: its id is running, or the
-     * cluster is paused.
+     * whole, in its format, as the engine made it. `Conflict`: its id is running.
      */
     readonly runCompiled: (
       scope: ClusterScope,

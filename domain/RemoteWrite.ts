@@ -8,7 +8,7 @@ import type { AppParams } from "./AppAccess.js"
 import type {
   AppNotInstalled,
   BadRequest,
-  Conflict,
+  ClusterPaused,
   DatabaseNotFound,
   Forbidden,
   InvalidDatabaseName,
@@ -42,7 +42,7 @@ export class RemoteWrite extends Context.Tag("sluice/RemoteWrite")<
       | InvalidDatabaseName
       | DatabaseNotFound
       | PayloadTooLarge
-      | Conflict
+      | ClusterPaused
       | Unavailable
     >
   }

@@ -12,6 +12,7 @@ import type { ClusterScope } from "./Authorization.js"
 import type {
   AppNotInstalled,
   BadRequest,
+  ClusterPaused,
   Conflict,
   Forbidden,
   QueryRefused,
@@ -34,7 +35,14 @@ export class SplSearchQuery extends Schema.Class<SplSearchQuery>("SplSearchQuery
 }) {}
 
 export type SplSearchFailure =
-  AppNotInstalled | BadRequest | SplRefused | QueryRefused | Unavailable | Forbidden | Conflict
+  | AppNotInstalled
+  | BadRequest
+  | SplRefused
+  | QueryRefused
+  | ClusterPaused
+  | Unavailable
+  | Forbidden
+  | Conflict
 
 export class SplSearch extends Context.Tag("sluice/SplSearch")<
   SplSearch,

@@ -7,7 +7,7 @@ import { Context } from "effect"
 import type { Effect } from "effect"
 import type { TableDescription, TableSummary } from "./api/TablesApi.js"
 import type { ClusterScope } from "./Authorization.js"
-import type { Conflict, NotFound, Unavailable } from "./Errors.js"
+import type { ClusterPaused, NotFound, Unavailable } from "./Errors.js"
 import type { DatabaseName, TableName } from "./Ids.js"
 
 export class Tables extends Context.Tag("sluice/Tables")<
@@ -17,13 +17,13 @@ export class Tables extends Context.Tag("sluice/Tables")<
     readonly list: (
       scope: ClusterScope,
       database: DatabaseName
-    ) => Effect.Effect<ReadonlyArray<TableSummary>, Conflict | Unavailable>
+    ) => Effect.Effect<ReadonlyArray<TableSummary>, ClusterPaused | Unavailable>
     /** `NotFound` names the tables the database has. */
     readonly describe: (
       scope: ClusterScope,
       database: DatabaseName,
       table: TableName
-    ) => Effect.Effect<TableDescription, NotFound | Conflict | Unavailable>
+    ) => Effect.Effect<TableDescription, NotFound | ClusterPaused | Unavailable>
     /**
      * Drops the table and its data, waiting for inserts into it to end; its insert
      * tokens are forgotten, so a table of the same name starts afresh.
@@ -32,6 +32,6 @@ export class Tables extends Context.Tag("sluice/Tables")<
       scope: ClusterScope,
       database: DatabaseName,
       table: TableName
-    ) => Effect.Effect<void, NotFound | Conflict | Unavailable>
+    ) => Effect.Effect<void, NotFound | ClusterPaused | Unavailable>
   }
 >() {}

@@ -8,6 +8,7 @@ import type { Effect, Stream } from "effect"
 import type { ClusterScope } from "./Authorization.js"
 import {
   BadRequest,
+  ClusterPaused,
   Conflict,
   Forbidden,
   InsertTokenReused,
@@ -29,6 +30,7 @@ export const LoadFailure = Schema.Union(
   MalformedRecords,
   InsertTokenReused,
   Conflict,
+  ClusterPaused,
   Unavailable
 )
 export type LoadFailure = typeof LoadFailure.Type
@@ -75,6 +77,9 @@ export class UrlIngest extends Context.Tag("sluice/UrlIngest")<
       database: DatabaseName,
       table: TableName,
       source: UrlSource
-    ) => Effect.Effect<Stream.Stream<LoadEvent>, FetchFailure | Conflict | Unavailable>
+    ) => Effect.Effect<
+      Stream.Stream<LoadEvent>,
+      FetchFailure | Conflict | ClusterPaused | Unavailable
+    >
   }
 >() {}

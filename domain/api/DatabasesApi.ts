@@ -53,6 +53,7 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
         { status: 201 }
       )
       .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.ClusterPaused)
       .addError(ErrorWire.Unavailable)
       .annotate(OpenApi.Description, "Admin only; a duplicate name is a 409.")
   )
@@ -61,6 +62,7 @@ export class DatabasesApi extends HttpApiGroup.make("databases")
       .setUrlParams(ScopeParams)
       .addSuccess(Deleted)
       .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.ClusterPaused)
       .addError(ErrorWire.Unavailable)
       .annotate(
         OpenApi.Description,

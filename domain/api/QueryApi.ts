@@ -80,6 +80,7 @@ export class QueryApi extends HttpApiGroup.make("query")
       .addSuccess(QueryResult)
       // A paused cluster, or a query id already running.
       .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.ClusterPaused)
       .addError(ErrorWire.QueryRefused)
       .annotate(OpenApi.Description, queryDescription)
   )

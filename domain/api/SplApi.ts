@@ -127,6 +127,7 @@ export class SplApi extends HttpApiGroup.make("spl")
       .addSuccess(SplSearchResult)
       // A paused cluster, or a query id already running.
       .addError(ErrorWire.Conflict)
+      .addError(ErrorWire.ClusterPaused)
       .addError(ErrorWire.QueryRefused)
       .addError(ErrorWire.SplRefused)
   )

@@ -148,8 +148,9 @@ export class TablesApi extends HttpApiGroup.make("tables")
   .addError(ErrorWire.BadRequest)
   .addError(ErrorWire.Forbidden)
   .addError(ErrorWire.NotFound)
-  // A paused cluster.
+  // A URL load whose id is running; then a paused cluster.
   .addError(ErrorWire.Conflict)
+  .addError(ErrorWire.ClusterPaused)
   .addError(ErrorWire.Unavailable)
   .addError(ErrorWire.DatabaseNotFound)
   .addError(ErrorWire.InvalidDatabaseName)

@@ -5,7 +5,8 @@
  * `ClusterPaused`. Each use counts as activity for idling.
  */
 import { Clock, Duration, Effect, Layer, Option } from "effect"
-import { ClusterPaused, Engines, EngineUnavailable } from "../../domain/Engine.js"
+import { Engines, EngineUnavailable } from "../../domain/Engine.js"
+import { ClusterPaused } from "../../domain/Errors.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { Provisioner } from "../../domain/Provisioner.js"

@@ -1,10 +1,12 @@
 /** How the data plane reports a cluster whose engine it cannot use. */
-import type { ClusterPaused, EngineUnavailable } from "../../domain/Engine.js"
-import { Conflict, Unavailable } from "../../domain/Errors.js"
+import type { EngineUnavailable } from "../../domain/Engine.js"
+import type { ClusterPaused } from "../../domain/Errors.js"
+import { Unavailable } from "../../domain/Errors.js"
 
+/** A paused cluster as it is; an engine that cannot be reached now as `Unavailable`. */
 export const engineAccessError = (error: EngineUnavailable | ClusterPaused) =>
   error._tag === "ClusterPaused"
-    ? new Conflict({ message: error.message, hint: error.hint, code: "cluster_paused" })
+    ? error
     : new Unavailable({
         message: error.message,
         hint: "Retry shortly; GET /v1/clusters shows the cluster's status."

@@ -79,7 +79,7 @@ export const EventCollectorLive = Layer.effect(
         Effect.map((outcome) => outcome.inserted),
         Effect.catchTags({
           Unavailable: (e) => Effect.fail(refusal(9, e.message)),
-          Conflict: (e) => Effect.fail(refusal(9, e.message)),
+          ClusterPaused: (e) => Effect.fail(refusal(9, e.message)),
           // Events are checked before the write; the engine refusing them is ours.
           MalformedRecords: (e) => Effect.die(e),
           InsertTokenReused: (e) => Effect.die(e)

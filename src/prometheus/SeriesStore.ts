@@ -12,7 +12,8 @@
  * alone in chDB in-process 6.7 ms.
  */
 import { Clock, Duration, Effect, ExecutionStrategy, Scope } from "effect"
-import { ClusterPaused, EngineUnavailable, Engines } from "../../domain/Engine.js"
+import { EngineUnavailable, Engines } from "../../domain/Engine.js"
+import type { ClusterPaused } from "../../domain/Errors.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import type { ClusterId, DatabaseName } from "../../domain/Ids.js"
 import { MetricsWriteLog, SeriesDatabase } from "../../domain/MetricsWriteLog.js"

@@ -173,6 +173,15 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         )
         const refused = expectError(yield* count(key, "kept"), 409, "cluster_paused")
         expect(refused.hint).toContain(`/v1/clusters/${created.id}/resume`)
+        // Every data request of a paused cluster says so alike: inserts, tables, databases.
+        const server = yield* TestServer
+        for (const reply of [
+          yield* insert(key, "kept", [{ n: 2 }]),
+          yield* call(server, "GET", "/v1/tables", { token: key }),
+          yield* call(server, "GET", "/v1/tables/kept", { token: key }),
+          yield* call(server, "POST", "/v1/databases", { token: key, body: { name: "later" } })
+        ])
+          expect(expectError(reply, 409, "cluster_paused")).toEqual(refused)
 
         const holdAgain = yield* holdEngine(created.id)
         const resuming = cluster(

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Stream } from "effect"
 import { ClusterScope } from "../../domain/Authorization.js"
-import { ClusterPaused, Engines } from "../../domain/Engine.js"
+import { Engines } from "../../domain/Engine.js"
+import { ClusterPaused, errorBody, errorStatus } from "../../domain/Errors.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { ApiKeyCaller } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
@@ -98,31 +99,34 @@ describe("QueryRunner before the engine", () => {
     }).pipe(Effect.provide(runnerOver(partial(Engines, {}))))
   )
 
-  it.effect("a paused cluster is a conflict that says how to resume it", () =>
-    Effect.gen(function* () {
-      const error = yield* run("SELECT 1")
-      expect(error._tag).toBe("Conflict")
-      if (error._tag !== "Conflict") return
-      expect([error.code, error.message, error.hint]).toEqual([
-        "cluster_paused",
-        "Cluster 'main' is paused.",
-        "Resume it first."
-      ])
-    }).pipe(
-      Effect.provide(
-        runnerOver(
-          partial(Engines, {
-            forCluster: () =>
-              Effect.fail(
-                new ClusterPaused({
-                  message: "Cluster 'main' is paused.",
-                  hint: "Resume it first."
-                })
-              )
-          })
+  it.effect(
+    "a paused cluster is ClusterPaused, a 409 cluster_paused that says how to resume it",
+    () =>
+      Effect.gen(function* () {
+        const error = yield* run("SELECT 1")
+        expect(error._tag).toBe("ClusterPaused")
+        if (error._tag !== "ClusterPaused") return
+        expect(errorStatus[error._tag]).toBe(409)
+        expect(errorBody(error)).toEqual({
+          error: "cluster_paused",
+          message: "Cluster 'main' is paused.",
+          hint: "Resume it first."
+        })
+      }).pipe(
+        Effect.provide(
+          runnerOver(
+            partial(Engines, {
+              forCluster: () =>
+                Effect.fail(
+                  new ClusterPaused({
+                    message: "Cluster 'main' is paused.",
+                    hint: "Resume it first."
+                  })
+                )
+            })
+          )
         )
       )
-    )
   )
 
   it.effect("a statement read whole is asked of the engine in one piece, read-only", () => {
