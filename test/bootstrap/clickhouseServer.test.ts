@@ -2,7 +2,8 @@
  * `npm start` on a real ClickHouse server (`SLUICE_CLICKHOUSE_URL`, the test server of
  * `test/support/clickhouseServer.ts`, whose user cannot manage access): with access
  * control on, the start stops with one line naming the privileges the user lacks; so
- * does a server that cannot be reached or refuses the login. With
+ * does a server that cannot be reached or refuses the login, and a user that may not
+ * create the clusters' databases and tables. With
  * `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off` it starts, says that clusters on the server are
  * not isolated by it, and data goes in and comes out through the API.
  */
@@ -11,8 +12,8 @@ import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import * as path from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
-import { ClickHouseTestServer } from "../support/clickhouseServer.js"
+import { Effect, Layer } from "effect"
+import { ClickHouseTestServer, startClickHouseServerWith } from "../support/clickhouseServer.js"
 import { call, freshDataDir } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -157,6 +158,60 @@ describe("npm start on a ClickHouse server", () => {
           expect(onServer.trim()).toBe("2")
         })
       )
+    )
+  })
+
+  // A users.xml user with a password that may only read: it lacks what the clusters'
+  // databases need, whether or not access control is on. (`default` runs the launcher's
+  // own statements.)
+  const readerOnly = Layer.scoped(
+    ClickHouseTestServer,
+    startClickHouseServerWith({
+      config: ({ file }) => `<clickhouse>
+  <users_config>${file}</users_config>
+  <profiles><default/></profiles>
+  <quotas><default/></quotas>
+  <users>
+    <default>
+      <no_password/>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </default>
+    <reader>
+      <password>reader password</password>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+      <grants><query>GRANT SELECT ON *.*</query></grants>
+    </reader>
+  </users>
+</clickhouse>`
+    })
+  ).pipe(Layer.orDie)
+
+  layer(readerOnly, { excludeTestServices: true, timeout: 120_000 })((it) => {
+    it.effect("a user without the namespace privileges: one line naming them, exit 1", () =>
+      Effect.gen(function* () {
+        const server = yield* ClickHouseTestServer
+        const { code, lines } = yield* refusal({
+          SLUICE_CLICKHOUSE_URL: server.url,
+          SLUICE_CLICKHOUSE_USER: "reader",
+          SLUICE_CLICKHOUSE_PASSWORD: "reader password",
+          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
+        })
+        expect(code).toBe(1)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(
+          new RegExp(`^sluice: cannot start: ClickHouse user 'reader' at ${server.url} lacks `)
+        )
+        for (const privilege of ["INSERT", "CREATE DATABASE", "CREATE TABLE", "DROP TABLE"]) {
+          expect(lines[0]).toContain(privilege)
+        }
+        expect(lines[0]).not.toContain("SELECT,")
+        expect(lines[0]).toContain("ON `sluice_*`.*")
+        expect(lines[0]).not.toContain("reader password")
+      })
     )
   })
 

@@ -49,11 +49,12 @@ const answersPing = (url: string) =>
   )
 
 /**
- * `config`: the server's configuration file (XML) for the ports it got, such as a
- * `remote_servers` cluster; the library's defaults without it.
+ * `config`: the server's configuration file (XML) for the ports it got and the path it is
+ * written to, such as a `remote_servers` cluster, or users (`users_config` naming the file
+ * itself); the library's defaults without it.
  */
 export const startClickHouseServerWith = (options: {
-  readonly config?: (ports: { readonly tcpPort: number }) => string
+  readonly config?: (where: { readonly tcpPort: number; readonly file: string }) => string
 }) =>
   Effect.gen(function* () {
     const library = engineLibrary()
@@ -67,7 +68,7 @@ export const startClickHouseServerWith = (options: {
     const config = options.config === undefined ? [] : [path.join(dataDir, "config.xml")]
     if (options.config !== undefined) {
       fs.mkdirSync(dataDir, { recursive: true })
-      fs.writeFileSync(config[0]!, options.config({ tcpPort }))
+      fs.writeFileSync(config[0]!, options.config({ tcpPort, file: config[0]! }))
     }
     const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
