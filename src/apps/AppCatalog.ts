@@ -2,7 +2,7 @@
 import { AppIds } from "../../domain/AppIds.js"
 import type { AppId } from "../../domain/AppIds.js"
 
-export interface CatalogEntry {
+interface CatalogEntry {
   readonly id: AppId
   readonly name: string
 }

@@ -9,7 +9,7 @@ const EARLIEST = Date.UTC(1900, 0, 1)
 const LATEST = Date.UTC(2300, 0, 1) - 1
 const NUMERIC = /^-?\d+(\.\d+)?$/
 
-export type TimeReading =
+type TimeReading =
   | { readonly _tag: "absent" }
   | { readonly _tag: "at"; readonly millis: number }
   | { readonly _tag: "notNumeric" }

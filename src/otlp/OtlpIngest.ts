@@ -17,15 +17,6 @@ import type { OtlpTransforms } from "../../domain/OtlpTransforms.js"
 export type { OtlpExport } from "../../domain/OtlpModel.js"
 export { decodeExport } from "./OtlpDecode.js"
 
-export interface OtlpIngestResult {
-  /** Rows inserted (spans, log records, data points). */
-  readonly accepted: number
-  /** Records dropped as invalid (for `partialSuccess`). */
-  readonly rejected: number
-  /** Why records were rejected, when some were. */
-  readonly message: string | undefined
-}
-
 /** One table's worth of rows, serialized before anything is inserted. */
 interface Batch {
   readonly table: string

@@ -19,13 +19,13 @@ import { flattenExport } from "./flat/OtlpFlatten.js"
 import { decodeExport } from "./OtlpDecode.js"
 import type { OtlpSignal } from "../../domain/OtlpExports.js"
 
-export const OTLP_TRANSFORMS = {
+const OTLP_TRANSFORMS = {
   "otlp-traces": "traces",
   "otlp-logs": "logs",
   "otlp-metrics": "metrics"
 } as const satisfies Record<string, OtlpSignal>
 
-export type OtlpTransform = keyof typeof OTLP_TRANSFORMS
+type OtlpTransform = keyof typeof OTLP_TRANSFORMS
 
 export const makeOtlpTransformInsert = (writer: IngestWriter["Type"]) =>
   Effect.fnUntraced(function* (

@@ -4,7 +4,7 @@
  * epoch; `UInt64` keeps all 64 bits); `JSON.stringify` cannot write them.
  */
 
-export type RowValue =
+type RowValue =
   | string
   | number
   | bigint

@@ -55,7 +55,7 @@ const refusal = (table: string, kind: TableKind, sent: string): BadRequest => {
 }
 
 /** Whether rows of the schemaless layout may go into a table of `kind`. */
-export const takesRecords = (kind: TableKind) => kind === "absent" || kind === "records"
+const takesRecords = (kind: TableKind) => kind === "absent" || kind === "records"
 
 /** Fails unless `table` takes schemaless rows; `sent` names what the client sent. */
 export const refuseOtherLayout = (table: string, kind: TableKind, sent = "JSON records") =>

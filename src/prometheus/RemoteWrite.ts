@@ -16,7 +16,7 @@ import type { Unstored } from "./WriteRequestReader.js"
 import { SeriesStore } from "./SeriesStore.js"
 
 /** Uncompressed bytes of one remote-write body; Prometheus sends a few MB at most. */
-export const writeLimit = positiveInt("SLUICE_METRICS_MAX_WRITE_BYTES", 64 * 1024 * 1024)
+const writeLimit = positiveInt("SLUICE_METRICS_MAX_WRITE_BYTES", 64 * 1024 * 1024)
 
 /** How often at most the log says what remote writes carried that was not stored. */
 const NOTICE_EVERY = Duration.minutes(1)

@@ -17,9 +17,3 @@ export const sampleBits = (value: number): bigint => {
   const bits = view.getBigUint64(0, true)
   return (bits | QUIET_BIT) === (STALE_BITS | QUIET_BIT) ? STALE_BITS : bits
 }
-
-/** The number whose bits these are (a stale marker comes back as some NaN). */
-export const bitsValue = (bits: bigint): number => {
-  view.setBigUint64(0, bits, true)
-  return view.getFloat64(0, true)
-}

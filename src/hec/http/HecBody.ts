@@ -6,7 +6,7 @@
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../../domain/Errors.js"
 import type { BodyRules } from "../../body/ReadableBody.js"
 
-export const HEC_BODY_LIMIT = 100 * 1024 * 1024
+const HEC_BODY_LIMIT = 100 * 1024 * 1024
 
 export const hecBodyRules = (limit: number = HEC_BODY_LIMIT): BodyRules => ({
   limit,

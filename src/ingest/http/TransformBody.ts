@@ -13,7 +13,7 @@ import type { BodyRules } from "../../body/ReadableBody.js"
 import { wholeBody } from "../../http/RequestBody.js"
 import { REQUEST_ID_HEADER } from "../../eventtransforms/http/DeliveryStreamErrors.js"
 
-export const COMMON_ATTRIBUTES_HEADER = "x-amz-firehose-common-attributes"
+const COMMON_ATTRIBUTES_HEADER = "x-amz-firehose-common-attributes"
 
 /** The event payloads are self-describing (gzip is found by its magic bytes), so these all do. */
 const EVENT_TYPES = [

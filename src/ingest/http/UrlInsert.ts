@@ -25,7 +25,7 @@ export interface UrlInsert {
 const encoder = new TextEncoder()
 
 /** One event as its NDJSON line. */
-export const eventLine = (event: LoadEvent): Uint8Array => {
+const eventLine = (event: LoadEvent): Uint8Array => {
   const line = (value: object) => encoder.encode(JSON.stringify(value) + "\n")
   switch (event._tag) {
     case "Started":

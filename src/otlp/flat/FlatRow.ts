@@ -14,7 +14,7 @@
 export type FlatValue = string | boolean | bigint | number | ReadonlyArray<FlatValue> | FlatObject
 
 /** An object value (array elements): ordered, and free of `__proto__` surprises. */
-export type FlatObject = ReadonlyMap<string, FlatValue>
+type FlatObject = ReadonlyMap<string, FlatValue>
 
 const doubleJson = (value: number) => {
   if (!Number.isFinite(value))

@@ -15,7 +15,7 @@ export interface ExportOutcome {
 }
 
 /** The partialSuccess counter of each signal, as OTLP/JSON names it. */
-export const rejectedField = {
+const rejectedField = {
   traces: "rejectedSpans",
   logs: "rejectedLogRecords",
   metrics: "rejectedDataPoints"

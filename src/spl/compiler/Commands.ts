@@ -27,6 +27,3 @@ export const TIMECHART_OPTIONS = {
 
 /** The aggregates `timechart` computes per bucket. */
 export const TIMECHART_AGGREGATES = ["count", "dc", "sum", "avg", "min", "max"] as const
-
-/** `dedup`'s options after its fields (the grammar's DedupOptionName), and `sortby`. */
-export const DEDUP_OPTIONS = ["keepempty", "consecutive", "sortby"] as const

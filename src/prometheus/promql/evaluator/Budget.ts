@@ -9,9 +9,6 @@ import { Effect } from "effect"
 import { performance } from "node:perf_hooks"
 import { EvaluationError } from "./Values.js"
 
-/** Prometheus's default `query.max-samples`. */
-export const DEFAULT_MAX_SAMPLES = 50_000_000
-
 /** How long evaluation runs before it lets the event loop turn. */
 const SLICE_MS = 20
 /** Units of work between two looks at the clock. */
