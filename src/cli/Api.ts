@@ -9,7 +9,7 @@ import { Effect, Layer, ParseResult } from "effect"
 import type { SluiceClient } from "../../domain/Client.js"
 import { failure } from "./CliError.js"
 import type { CliError } from "./CliError.js"
-import { cliHint, errorOf, unreachable } from "./Http.js"
+import { cliHint, errorOf, isLoginSession, sessionEnded, unreachable } from "./Http.js"
 import type { Session } from "./Session.js"
 import { clientHeaders } from "./Version.js"
 
@@ -42,13 +42,15 @@ export const describeFailure = (session: Session, e: unknown): Effect.Effect<nev
       )
     if (isHttpClientError(e)) {
       if (e._tag === "RequestError")
-        return Effect.fail(unreachable(session, e.description ?? e.reason))
+        return Effect.fail(unreachable(session, e.cause ?? e.description ?? e.reason))
       const response = e.response
       return Effect.flatMap(
         Effect.orElseSucceed(response.text, () => ""),
-        (text) => Effect.fail(errorOf(response.status, text))
+        (text) => Effect.fail(errorOf(response.status, text, session))
       )
     }
+    if ("_tag" in e && e._tag === "Unauthorized" && isLoginSession(session))
+      return Effect.fail(sessionEnded(session))
     if ("message" in e && typeof e.message === "string")
       return Effect.fail(
         failure(

@@ -35,9 +35,32 @@ export const urlOf = (session: Session, request: Pick<RawRequest, "path" | "quer
   return url
 }
 
-export const unreachable = (session: Session, reason: string) =>
+const networkReasons: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "no such host (DNS did not answer)",
+  ETIMEDOUT: "timed out",
+  UND_ERR_CONNECT_TIMEOUT: "timed out",
+  ECONNRESET: "the connection was reset",
+  EHOSTUNREACH: "no route to the host",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed"
+}
+
+/** Why a connection failed, in words: the code of `error` or of an error it wraps, else the innermost message. */
+export const networkReason = (error: unknown): string => {
+  let message = error instanceof Error ? error.message : String(error)
+  for (let e = error, depth = 0; typeof e === "object" && e !== null && depth < 5; depth++) {
+    if ("code" in e && typeof e.code === "string") return networkReasons[e.code] ?? e.code
+    if (e instanceof Error) message = e.message
+    e = "cause" in e ? e.cause : undefined
+  }
+  return message
+}
+
+export const unreachable = (session: Session, error: unknown) =>
   failure(
-    `Cannot reach ${session.url}: ${reason}.`,
+    `Cannot reach ${session.url}: ${networkReason(error)}.`,
     "Is the server running? Check --url, SLUICE_URL or the profile (`sluice whoami`)."
   )
 
@@ -58,9 +81,7 @@ export const send = (session: Session, request: RawRequest) =>
     req.on("response", (res) =>
       resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, body: res }))
     )
-    req.on("error", (e: NodeJS.ErrnoException) =>
-      resume(Effect.fail(unreachable(session, e.code ?? e.message)))
-    )
+    req.on("error", (e: NodeJS.ErrnoException) => resume(Effect.fail(unreachable(session, e))))
     req.end(request.body)
     return Effect.sync(() => req.destroy())
   })
@@ -99,8 +120,24 @@ export const cliHint = (message: string, hint: string) => {
   return listings.reduce((text, [call, command]) => text.replace(call, command), hint)
 }
 
-/** The API's `{error, message, hint}` as a failure; anything else by its status. */
-export const errorOf = (status: number, text: string) => {
+/** A user's session kept in the profile by `sluice login` (not a key, not SLUICE_TOKEN). */
+export const isLoginSession = (session: Session) =>
+  session.credential === "session" && session.email !== undefined
+
+/** A login session the server no longer accepts. */
+export const sessionEnded = (session: Session) =>
+  failure(
+    `Your session on ${session.url} has ended (it expired, or was logged out).`,
+    `Log in again: \`sluice login${session.profileName === "default" ? "" : ` --profile ${session.profileName}`}\`.`
+  )
+
+/**
+ * The API's `{error, message, hint}` as a failure; anything else by its status. With the
+ * session, a refused login session says so and how to log in again.
+ */
+export const errorOf = (status: number, text: string, session?: Session) => {
+  if (status === 401 && session !== undefined && isLoginSession(session))
+    return sessionEnded(session)
   try {
     const body = JSON.parse(text) as { message?: unknown; hint?: unknown; error?: unknown }
     if (typeof body.message === "string")
@@ -122,7 +159,7 @@ export const json = (session: Session, request: RawRequest) =>
   Effect.gen(function* () {
     const response = yield* send(session, request)
     const text = yield* readText(response.body)
-    if (response.status >= 400) return yield* Effect.fail(errorOf(response.status, text))
+    if (response.status >= 400) return yield* Effect.fail(errorOf(response.status, text, session))
     return yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
       catch: () => failure(`The server's answer is not JSON: ${text.slice(0, 200)}`)

@@ -172,7 +172,9 @@ export const run = (
       body: JSON.stringify({ sql, format, query_id: queryId })
     })
     if (response.status >= 400)
-      return yield* Effect.fail(Http.errorOf(response.status, yield* Http.readText(response.body)))
+      return yield* Effect.fail(
+        Http.errorOf(response.status, yield* Http.readText(response.body), session)
+      )
     const hints = response.headers["x-service-hints"]
     if (typeof hints === "string")
       for (const hint of JSON.parse(hints) as Array<string>) yield* errorLine(dim(`hint: ${hint}`))

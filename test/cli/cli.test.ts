@@ -3,6 +3,7 @@
  * key, password and device approval, profiles on disk, streaming, Ctrl-C, failure paths.
  */
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import * as zlib from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -235,6 +236,53 @@ describe("sluice query", () => {
     const syntax = await cli(["query", "SELEC 1"], { env: keyEnv() })
     expect(syntax.code).toBe(1)
     expectCleanFailure(syntax)
+  })
+})
+
+describe("sluice failure paths", () => {
+  it("an ended login session says so and how to log in again, for typed and streamed commands", async () => {
+    const config = configHome()
+    const login = await cli(["login", "--password", "--email", EMAIL, "--url", server.url], {
+      config,
+      stdin: `${PASSWORD}\n`
+    })
+    expect(login.code, login.stderr).toBe(0)
+    const file = path.join(config, "sluice", "profiles.json")
+    const { token } = (
+      JSON.parse(fs.readFileSync(file, "utf8")) as { profiles: { default: { token: string } } }
+    ).profiles.default
+    // Ended on the server (as an expiry or a logout elsewhere would), kept in the profile.
+    expect((await api(server, "POST", "/v1/auth/logout", token)).status).toBe(200)
+    for (const args of [["tables"], ["query", "SELECT 1"], ["whoami"]]) {
+      const run = await cli(args, { config })
+      expect(run.code, args.join(" ")).toBe(1)
+      expectCleanFailure(run)
+      expect(run.stderr).toContain(`error: Your session on ${server.url} has ended`)
+      expect(run.stderr).toContain("hint: Log in again: `sluice login`.")
+    }
+  })
+
+  it("an unreachable server is one line naming the address and why, for typed and streamed commands", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
+    const env = { SLUICE_URL: `http://127.0.0.1:${closed}`, SLUICE_TOKEN: "rt_x" }
+    for (const args of [["tables"], ["query", "SELECT 1"], ["clusters"], ["keys", "create", "k"]]) {
+      const run = await cli(args, { env })
+      expect(run.code, args.join(" ")).toBe(1)
+      expectCleanFailure(run)
+      expect(run.stderr).toContain(
+        `error: Cannot reach http://127.0.0.1:${closed}: connection refused.`
+      )
+    }
+    const noHost = await cli(["tables"], {
+      env: { SLUICE_URL: "http://no-such-host.invalid", SLUICE_TOKEN: "rt_x" }
+    })
+    expectCleanFailure(noHost)
+    expect(noHost.stderr).toContain("no such host")
   })
 })
 

@@ -83,7 +83,7 @@ export const ingestUrl = Command.make(
       })
       if (response.status >= 400)
         return yield* Effect.fail(
-          Http.errorOf(response.status, yield* Http.readText(response.body))
+          Http.errorOf(response.status, yield* Http.readText(response.body), session)
         )
       const done = yield* follow(response.body)
       yield* errorLine(`Inserted ${Table.count(done.written_rows ?? 0)} rows into ${flags.table}.`)

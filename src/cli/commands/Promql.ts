@@ -114,10 +114,10 @@ export const promql = Command.make(
       const text = yield* Http.readText(response.body)
       const answer = yield* Effect.try({
         try: () => JSON.parse(text) as Answer,
-        catch: () => Http.errorOf(response.status, text)
+        catch: () => Http.errorOf(response.status, text, session)
       })
       if (answer.status === undefined)
-        return yield* Effect.fail(Http.errorOf(response.status, text))
+        return yield* Effect.fail(Http.errorOf(response.status, text, session))
       if (flags.format === "json") return yield* printJson(answer)
       if (answer.status !== "success")
         return yield* Effect.fail(
