@@ -27,7 +27,7 @@ import { evaluate, queryContext } from "./promql/evaluator/Eval.js"
 import { explainingFetch } from "./promql/read/Explain.js"
 import { prettyExpr } from "./promql/parser/Print.js"
 import { rangeInput } from "./promql/read/Selectors.js"
-import type { Fetch } from "./promql/read/Selectors.js"
+import type { Fetch, Windows } from "./promql/read/Selectors.js"
 import { makeFetch } from "./promql/read/Fetch.js"
 import { makeKnownLabels } from "./promql/read/KnownLabels.js"
 import { makeReadCache } from "./promql/read/ReadCache.js"
@@ -162,23 +162,31 @@ export const PromQLLive = Layer.effect(
       Effect.gen(function* () {
         const { version, fetch } = yield* fetchIn(scope, database)
         const read = yield* Effect.cachedFunction((window: string) => {
-          const [matchers, from, to] = JSON.parse(window) as [
+          const [matchers, from, to, windows] = JSON.parse(window) as [
             ReadonlyArray<Matcher>,
             number,
-            number
+            number,
+            Windows | null
           ]
           const selector = `${scope.clusterId}\u0000${database}\u0000${JSON.stringify(matchers)}`
-          const kept = cache.get(selector, version, from, to)
+          // A read of only some windows serves those windows again; a whole read, any.
+          const windowed =
+            windows === null
+              ? selector
+              : `${selector}\u0000${windows.phase}/${windows.step}/${windows.range}`
+          const kept =
+            cache.get(windowed, version, from, to) ??
+            (windowed === selector ? undefined : cache.get(selector, version, from, to))
           if (kept !== undefined) return Effect.succeed(kept)
           return shared(
-            `${selector}\u0000${version}\u0000${from}\u0000${to}`,
-            Effect.tap(fetch.samples(matchers, from, to), (series) =>
-              Effect.sync(() => cache.put(selector, version, from, to, series))
+            `${windowed}\u0000${version}\u0000${from}\u0000${to}`,
+            Effect.tap(fetch.samples(matchers, from, to, windows ?? undefined), (series) =>
+              Effect.sync(() => cache.put(windowed, version, from, to, series))
             )
           )
         })
-        const samples: Fetch<ReadError> = (matchers, from, to) =>
-          read(JSON.stringify([matchers, from, to]))
+        const samples: Fetch<ReadError> = (matchers, from, to, windows) =>
+          read(JSON.stringify([matchers, from, to, windows ?? null]))
         return samples
       })
 

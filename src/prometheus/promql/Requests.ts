@@ -90,12 +90,14 @@ export const asMatrix = (value: Value, steps: ReadonlyArray<number>): PromQLResu
   const series =
     value.kind === "scalar"
       ? [{ labels: {}, points: steps.map((t, i) => [t, value.values[i]!] as const) }]
-      : value.series.map((s) => ({
-          labels: s.labels,
-          points: steps.flatMap((t, i) =>
-            s.values[i] === undefined ? [] : [[t, s.values[i]!] as const]
-          )
-        }))
+      : value.series.map((s) => {
+          const points: Array<readonly [number, number]> = []
+          for (let i = 0; i < steps.length; i++) {
+            const v = s.values[i]
+            if (v !== undefined) points.push([steps[i]!, v])
+          }
+          return { labels: s.labels, points }
+        })
   return { _tag: "matrix", series: byLabels(series.filter((s) => s.points.length > 0)) }
 }
 

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Call, Expr } from "../parser/Ast.js"
 import { eventLoopTurn, pace } from "./Budget.js"
 import type { EvalContext } from "../read/Selectors.js"
-import { LOOKBACK, newestAt, rangeInput, upperBound } from "../read/Selectors.js"
+import { LOOKBACK, newestAt, rangeInput, upperBound, upperBoundAhead } from "../read/Selectors.js"
 import { civilTime } from "./Calendar.js"
 import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "../parser/Functions.js"
 import { histogramQuantile } from "./Histogram.js"
@@ -98,8 +98,8 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
         // Steps go forward in time, so each search starts where the last one ended.
         if (end < previous) lo = hi = 0
         previous = end
-        hi = upperBound(s.times, end, hi)
-        lo = upperBound(s.times, end - input.range, Math.min(lo, hi))
+        hi = upperBoundAhead(s.times, end, hi)
+        lo = upperBoundAhead(s.times, end - input.range, Math.min(lo, hi))
         // A window is read whole at each step: long windows over many steps take long.
         if (ctx.budget.due(hi - lo + 1)) yield* eventLoopTurn
         if (hi <= lo) continue

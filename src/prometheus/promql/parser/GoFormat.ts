@@ -6,7 +6,9 @@ export const goSampleValue = (value: number): string => {
   if (value === Infinity) return "+Inf"
   if (value === -Infinity) return "-Inf"
   if (Object.is(value, -0)) return "-0"
-  return String(value).replace(/e([+-])(\d)$/, "e$10$2")
+  const text = String(value)
+  // Go writes at least two exponent digits; most values have no exponent at all.
+  return text.includes("e") ? text.replace(/e([+-])(\d)$/, "e$10$2") : text
 }
 
 /** `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest digits, never an exponent. */

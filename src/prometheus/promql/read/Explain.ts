@@ -7,18 +7,23 @@ import { Effect } from "effect"
 import type { ExplainedSelector } from "../../../../domain/PromQL.js"
 import type { Matcher } from "../parser/Ast.js"
 import { printMatchers } from "../parser/Print.js"
-import type { Fetch } from "./Selectors.js"
+import type { Fetch, Windows } from "./Selectors.js"
 import { samplesSql } from "./SeriesSql.js"
 
 export const explainingFetch = () => {
   const selectors: Array<typeof ExplainedSelector.Type> = []
-  const fetch: Fetch<never> = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
+  const fetch: Fetch<never> = (
+    matchers: ReadonlyArray<Matcher>,
+    from: number,
+    to: number,
+    windows?: Windows
+  ) =>
     Effect.sync(() => {
       selectors.push({
         node: printMatchers(matchers),
         from,
         to,
-        sql: [samplesSql(matchers, from, to)]
+        sql: [samplesSql(matchers, from, to, windows)]
       })
       return []
     })

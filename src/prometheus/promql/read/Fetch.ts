@@ -6,6 +6,7 @@ import { QueryRunner, QueryStatement } from "../../../../domain/QueryRunner.js"
 import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
+import type { Windows } from "./Selectors.js"
 import { sampleRuns } from "./SampleRows.js"
 import { labelsSql, metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
 import type { RawSeries } from "../evaluator/Values.js"
@@ -78,12 +79,12 @@ export const makeFetch = (
     })
 
   /**
-   * Samples in `(from, to]` per selected series, in the label order Prometheus hands
+   * Samples in `(from, to]` (those `windows` holds, when given) per selected series, in the label order Prometheus hands
    * series on (ties in topk and bottomk go to the first).
    */
-  const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
+  const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number, windows?: Windows) =>
     Effect.gen(function* () {
-      const body = yield* bytes(samplesSql(matchers, from, to), "RowBinary")
+      const body = yield* bytes(samplesSql(matchers, from, to, windows), "RowBinary")
       const runs = sampleRuns(body)
       const labelsById = yield* labelsOf(runs.map((run) => run.id))
       const out: Array<RawSeries> = []

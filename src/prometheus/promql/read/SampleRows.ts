@@ -1,11 +1,11 @@
 /**
  * The `RowBinary` result of `samplesSql` (SeriesSql.ts) into one run of typed arrays per
- * series: rows of `id UInt64, ms Int64, value Float64`, little-endian, 24 bytes each,
- * in series and time order.
+ * series: a row per series of `id UInt64, times Array(Float64), values Array(Float64)`,
+ * little-endian, each array a LEB128 length and then its elements. The arrays' bytes are
+ * copied as they are into the run's `Float64Array`s: no per-sample decoding.
  */
+import * as os from "node:os"
 import { STALE_HIGH, STALE_LOW } from "../../SampleBits.js"
-const ROW = 24
-const TWO_32 = 4294967296
 
 export interface SampleRun {
   /** The series id as decimal text, as the series table is queried by it. */
@@ -16,49 +16,85 @@ export interface SampleRun {
   readonly stale: Uint8Array
 }
 
+const LITTLE_ENDIAN = os.endianness() === "LE"
+
+const malformed = (bytes: Uint8Array) =>
+  new Error(`a samples result of ${bytes.byteLength} bytes is not rows of (id, times, values)`)
+
+/** `count` Float64s at `at`, copied (a memory copy where the machine is little-endian). */
+const doubles = (bytes: Uint8Array, view: DataView, at: number, count: number) => {
+  const out = new Float64Array(count)
+  if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes.subarray(at, at + count * 8))
+  else for (let i = 0; i < count; i++) out[i] = view.getFloat64(at + i * 8, true)
+  return out
+}
+
+/**
+ * The samples in time order, a repeated timestamp (a retried write not merged yet) once,
+ * the first of them. The engine hands them in order: anything else is put in order here.
+ */
+const inOrder = (times: Float64Array, values: Float64Array, stale: Uint8Array) => {
+  let sorted = true
+  let repeated = false
+  for (let i = 1; i < times.length; i++) {
+    if (times[i]! < times[i - 1]!) sorted = false
+    else if (times[i] === times[i - 1]) repeated = true
+  }
+  if (sorted && !repeated) return { times, values, stale }
+  const order = Array.from(times.keys())
+  if (!sorted) order.sort((a, b) => times[a]! - times[b]! || a - b)
+  const keep = order.filter((index, i) => i === 0 || times[index] !== times[order[i - 1]!])
+  return {
+    times: Float64Array.from(keep, (i) => times[i]!),
+    values: Float64Array.from(keep, (i) => values[i]!),
+    stale: Uint8Array.from(keep, (i) => stale[i]!)
+  }
+}
+
+const staleFlags = (values: Float64Array) => {
+  const stale = new Uint8Array(values.length)
+  const view = new DataView(values.buffer, values.byteOffset, values.byteLength)
+  for (let i = 0; i < values.length; i++) {
+    const at = i * 8
+    if (
+      view.getUint32(at + 4, LITTLE_ENDIAN) === STALE_HIGH &&
+      view.getUint32(at, LITTLE_ENDIAN) === STALE_LOW
+    )
+      stale[i] = 1
+  }
+  return stale
+}
+
 /** Throws on bytes that are not whole rows (a defect: the engine answered another shape). */
 export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
-  if (bytes.byteLength % ROW !== 0)
-    throw new Error(`a samples result of ${bytes.byteLength} bytes is not rows of ${ROW}`)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const rows = bytes.byteLength / ROW
-  const runs: Array<SampleRun> = []
-  let start = 0
-  while (start < rows) {
-    const idLow = view.getUint32(start * ROW, true)
-    const idHigh = view.getUint32(start * ROW + 4, true)
-    let end = start + 1
-    while (
-      end < rows &&
-      view.getUint32(end * ROW, true) === idLow &&
-      view.getUint32(end * ROW + 4, true) === idHigh
-    )
-      end++
-    const times = new Float64Array(end - start)
-    const values = new Float64Array(end - start)
-    const stale = new Uint8Array(end - start)
-    let n = 0
-    for (let row = start; row < end; row++) {
-      const at = row * ROW
-      const time = view.getUint32(at + 8, true) + view.getInt32(at + 12, true) * TWO_32
-      // A repeated timestamp (a retried write not merged yet) counts once.
-      if (n > 0 && times[n - 1] === time) continue
-      times[n] = time
-      values[n] = view.getFloat64(at + 16, true)
-      stale[n] =
-        view.getUint32(at + 20, true) === STALE_HIGH && view.getUint32(at + 16, true) === STALE_LOW
-          ? 1
-          : 0
-      n++
+  const length = (at: number): readonly [count: number, next: number] => {
+    let count = 0
+    let shift = 1
+    for (;;) {
+      if (at >= bytes.length) throw malformed(bytes)
+      const byte = bytes[at++]!
+      count += (byte & 0x7f) * shift
+      if (byte < 0x80) return [count, at]
+      shift *= 128
     }
-    const whole = n === end - start
+  }
+  const runs: Array<SampleRun> = []
+  let at = 0
+  while (at < bytes.length) {
+    if (at + 8 > bytes.length) throw malformed(bytes)
+    const idLow = view.getUint32(at, true)
+    const idHigh = view.getUint32(at + 4, true)
+    const [count, timesAt] = length(at + 8)
+    const [valueCount, valuesAt] = length(timesAt + count * 8)
+    at = valuesAt + valueCount * 8
+    if (valueCount !== count || at > bytes.length) throw malformed(bytes)
+    // Stale markers told by their bits before any value passes through a JavaScript number.
+    const values = doubles(bytes, view, valuesAt, count)
     runs.push({
       id: ((BigInt(idHigh) << 32n) | BigInt(idLow)).toString(),
-      times: whole ? times : times.slice(0, n),
-      values: whole ? values : values.slice(0, n),
-      stale: whole ? stale : stale.slice(0, n)
+      ...inOrder(doubles(bytes, view, timesAt, count), values, staleFlags(values))
     })
-    start = end
   }
   return runs
 }

@@ -12,11 +12,38 @@ export const DEFAULT_SUBQUERY_STEP = 60 * 1000
 /** A subquery's grid is evaluated this many steps at a time, so its arrays stay small. */
 export const SUBQUERY_SLICE = 16_384
 
+/**
+ * Which samples of `(from, to]` a read needs when its windows leave gaps (a step longer
+ * than the window): those within `range` ms at or before a time `phase` plus a multiple
+ * of `step` (integer ms). Without it, every sample in `(from, to]`.
+ */
+export interface Windows {
+  readonly phase: number
+  readonly step: number
+  readonly range: number
+}
+
 export type Fetch<E> = (
   matchers: ReadonlyArray<Matcher>,
   from: number,
-  to: number
+  to: number,
+  windows?: Windows
 ) => Effect.Effect<ReadonlyArray<RawSeries>, E>
+
+/**
+ * The windows `(end - range, end]` of `ends` as `Windows`, when they are evenly spaced
+ * with gaps between them. A sample time is whole ms, so it is inside `(e - range, e]` of
+ * a fractional `e` exactly when it is inside that of `floor(e)`.
+ */
+export const windowsOf = (ends: ReadonlyArray<number>, range: number): Windows | undefined => {
+  if (ends.length < 2 || !Number.isInteger(range)) return undefined
+  const first = Math.floor(ends[0]!)
+  const step = Math.floor(ends[1]!) - first
+  if (!(step > range)) return undefined
+  for (let i = 2; i < ends.length; i++)
+    if (Math.floor(ends[i]!) !== first + i * step) return undefined
+  return { phase: ((first % step) + step) % step, step, range }
+}
 
 export interface EvalContext<E> {
   /** The query's own start and end, for `@ start()` and `@ end()`. */
@@ -65,6 +92,26 @@ export const upperBound = (times: Float64Array, t: number, from = 0) => {
   return lo
 }
 
+/**
+ * `upperBound` for a `t` expected a few samples past `from` (a window's edge moved one
+ * step on): probed 1, 2, 4, … ahead, then searched between the last two probes.
+ */
+export const upperBoundAhead = (times: Float64Array, t: number, from: number) => {
+  let lo = from
+  let ahead = 1
+  while (lo + ahead <= times.length && times[lo + ahead - 1]! <= t) {
+    lo += ahead
+    ahead *= 2
+  }
+  let hi = Math.min(times.length, lo + ahead - 1)
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (times[mid]! <= t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 const span = (times: ReadonlyArray<number>) => ({
   min: Math.min(...times),
   max: Math.max(...times)
@@ -102,7 +149,7 @@ export const instantSelector = <E>(
   Effect.gen(function* () {
     const times = evalTimes(ctx, steps, node.offset, node.at)
     const { min, max } = span(times)
-    const raw = yield* ctx.fetch(node.matchers, min - LOOKBACK, max)
+    const raw = yield* ctx.fetch(node.matchers, min - LOOKBACK, max, windowsOf(times, LOOKBACK))
     const series: Array<StepSeries> = []
     for (const one of raw) {
       yield* pace(ctx.budget, times.length)
@@ -132,7 +179,8 @@ const withoutStale = (one: RawSeries): RawSeries => {
 
 /**
  * For a subquery evaluated slice by slice: each selector read once, up to where its
- * reads will reach by the grid's last slice, and each slice's window cut from that read.
+ * reads will reach by the grid's last slice, and each slice's window cut from that read
+ * (every sample of it: later slices' windows may need any).
  */
 const gridReads = <E>(fetch: Fetch<E>, gridEnd: number, sliceEnd: () => number): Fetch<E> => {
   const kept = new Map<
@@ -252,7 +300,12 @@ export const rangeInput = <E>(
   return Effect.gen(function* () {
     const ends = evalTimes(ctx, steps, node.selector.offset, node.selector.at)
     const { min, max } = span(ends)
-    const raw = yield* ctx.fetch(node.selector.matchers, min - node.range, max)
+    const raw = yield* ctx.fetch(
+      node.selector.matchers,
+      min - node.range,
+      max,
+      windowsOf(ends, node.range)
+    )
     ctx.budget.load(raw.reduce((sum, one) => sum + one.times.length, 0))
     return { series: raw.map(withoutStale), ends, range: node.range } satisfies RangeInput
   })

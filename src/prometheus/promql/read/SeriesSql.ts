@@ -6,6 +6,7 @@
 import { quoteIdentifier, quoteString } from "../../../engine/Sql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
 import type { Matcher } from "../parser/Ast.js"
+import type { Windows } from "./Selectors.js"
 
 const column = (name: string) =>
   name === "__name__" ? "metric_name" : `labels[${quoteString(name)}]`
@@ -43,21 +44,33 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
   `SELECT id FROM ${quoteIdentifier(SERIES_TABLE)} WHERE ${where(matchers)}`
 
 /**
- * The samples of the selected series in `(from, to]`, one `(id, ms, value)` row each, in
- * series and time order (the table's own order, so the engine merges rather than sorts),
- * read as `RowBinary`: 24 bytes a sample, no number printed by the engine or parsed here,
- * and a NaN's payload (the stale marker's) arrives as its bits. Measured on the 539
- * compliance queries against the earlier shape (arrays per series as text, joined to the
- * labels in the same statement): labels come from a second, smaller statement only for
- * series not seen before (an id names one label set for good), and a `RowBinary` result
- * is made off the worker's event loop (chDB streams text formats on it).
+ * The samples of the selected series in `(from, to]`, one row per series: its id, and its
+ * sample times (ms) and values as two arrays of `Float64` in time order, read as
+ * `RowBinary`. The arrays' bytes become the evaluator's typed arrays as they are (no
+ * number printed or parsed, a NaN's payload, the stale marker's, kept): 16 bytes a
+ * sample, where a row per sample took 24 and a decoding step each. With `windows`, only
+ * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
+ * Labels come from a
+ * second, smaller statement only for series not seen before (an id names one label set
+ * for good).
  */
-export const samplesSql = (matchers: ReadonlyArray<Matcher>, from: number, to: number) =>
-  `SELECT id, toUnixTimestamp64Milli(timestamp), value FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
+export const samplesSql = (
+  matchers: ReadonlyArray<Matcher>,
+  from: number,
+  to: number,
+  windows?: Windows
+) =>
+  `SELECT id, groupArray(t), groupArray(value) FROM (` +
+  `SELECT id, toFloat64(toUnixTimestamp64Milli(timestamp)) AS t, value ` +
+  `FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
   `WHERE id IN (${selectedIds(matchers)}) ` +
   `AND timestamp > fromUnixTimestamp64Milli(toInt64(${Math.floor(from)}), 'UTC') ` +
   `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC') ` +
-  `ORDER BY id, timestamp`
+  (windows === undefined
+    ? ""
+    : `AND positiveModulo(toInt64(${windows.phase}) - toUnixTimestamp64Milli(timestamp), ` +
+      `toInt64(${windows.step})) < ${windows.range} `) +
+  `ORDER BY id, timestamp) GROUP BY id`
 
 /** The label sets of these series ids (decimal text). */
 export const labelsSql = (ids: ReadonlyArray<string>) =>

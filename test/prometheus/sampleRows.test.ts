@@ -1,0 +1,76 @@
+/**
+ * The samples statement's `RowBinary` rows (id, times, values) read into typed arrays.
+ * Bytes are built here by hand (little-endian words, LEB128 lengths), the stale marker
+ * from its documented bits.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { sampleRuns } from "../../src/prometheus/promql/read/SampleRows.js"
+
+const STALE = 0x7ff0000000000002n
+
+const leb128 = (n: number) => {
+  const out: Array<number> = []
+  do {
+    let byte = n % 128
+    n = Math.floor(n / 128)
+    if (n > 0) byte |= 0x80
+    out.push(byte)
+  } while (n > 0)
+  return out
+}
+
+const row = (id: bigint, times: ReadonlyArray<number>, values: ReadonlyArray<number | bigint>) => {
+  const words = Buffer.alloc(8 + 16 * times.length)
+  words.writeBigUInt64LE(id, 0)
+  times.forEach((t, i) => words.writeDoubleLE(t, 8 + i * 8))
+  const valueBytes = Buffer.alloc(8 * values.length)
+  values.forEach((v, i) =>
+    typeof v === "bigint"
+      ? valueBytes.writeBigUInt64LE(v, i * 8)
+      : valueBytes.writeDoubleLE(v, i * 8)
+  )
+  return Buffer.concat([
+    words.subarray(0, 8),
+    Buffer.from(leb128(times.length)),
+    words.subarray(8, 8 + 8 * times.length),
+    Buffer.from(leb128(values.length)),
+    valueBytes
+  ])
+}
+
+describe("samples rows", () => {
+  it("one run per series, ids as decimal text, stale markers flagged by their bits", () => {
+    const many = Array.from({ length: 200 }, (_, i) => 1_767_225_600_000 + i * 15_000)
+    const bytes = Buffer.concat([
+      row(18446744073709551615n, [1000, 2000, 3000], [1.5, STALE, NaN]),
+      row(
+        7n,
+        many,
+        many.map((_, i) => i)
+      )
+    ])
+    const runs = sampleRuns(bytes)
+    expect(runs.map((r) => r.id)).toEqual(["18446744073709551615", "7"])
+    expect([...runs[0]!.times]).toEqual([1000, 2000, 3000])
+    expect(runs[0]!.values[0]).toBe(1.5)
+    expect([...runs[0]!.stale]).toEqual([0, 1, 0])
+    expect(Number.isNaN(runs[0]!.values[2])).toBe(true)
+    // 200 samples: a two-byte length.
+    expect(runs[1]!.times.length).toBe(200)
+    expect(runs[1]!.times[199]).toBe(1_767_225_600_000 + 199 * 15_000)
+    expect(runs[1]!.values[199]).toBe(199)
+  })
+
+  it("samples out of order are put in order; a repeated time counts once", () => {
+    const [run] = sampleRuns(row(1n, [3000, 1000, 2000, 2000], [3, 1, STALE, 2]))
+    expect([...run!.times]).toEqual([1000, 2000, 3000])
+    expect(run!.values[0]).toBe(1)
+    expect(run!.values[2]).toBe(3)
+    expect([...run!.stale]).toEqual([0, 1, 0])
+  })
+
+  it("bytes cut short are a defect, not fewer samples", () => {
+    const bytes = row(1n, [1000, 2000], [1, 2])
+    expect(() => sampleRuns(bytes.subarray(0, bytes.length - 3))).toThrow(/not rows/)
+  })
+})
