@@ -10,6 +10,7 @@ import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
 import { login } from "./login.js"
 import { metrics } from "./metrics.js"
+import { metricsDayAlone } from "./metricsDay.js"
 import { otlp } from "./otlp.js"
 import { query } from "./query.js"
 import { spl } from "./spl.js"
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   login,
   spl,
   metrics,
+  "metrics-day": metricsDayAlone,
   cli,
   footprint,
   console: consoleBench
