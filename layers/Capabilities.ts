@@ -43,11 +43,7 @@ import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
 import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
 import { RequestLogQueue } from "../src/requestlog/RequestLogQueue.js"
 import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
-import {
-  reportingAuthenticator,
-  reportingAuthorization,
-  reportingQueryRunner
-} from "../src/requestlog/ScopeReporting.js"
+import { reportingAuthenticator, reportingAuthorization } from "../src/requestlog/ScopeReporting.js"
 import { OtlpExportsLive } from "../src/otlp/OtlpExportsLive.js"
 import { OtlpTransformsLive } from "../src/otlp/transforms/OtlpTransformsLive.js"
 import { PromQLLive } from "../src/prometheus/PromQLLive.js"
@@ -130,8 +126,8 @@ const CollectorLive = EventCollectorLive.pipe(
   Layer.provide(Layer.merge(IngestWriterLive, AppsAccessLive))
 )
 
-/** Read-only SQL; the request log notes the tables each query names. */
-const QueryLive = reportingQueryRunner(QueryRunnerLive)
+/** Read-only SQL; it tells the request log the tables each query names. */
+const QueryLive = QueryRunnerLive
 
 /** SPL search: the compiler's SQL through the same query path (layers are shared by reference). */
 const SplLive = SplSearchLive.pipe(Layer.provideMerge(SplCompilerLive), Layer.provide(QueryLive))

@@ -15,7 +15,7 @@ import { RAW_COLUMN, isInternalTable, typesOfComment } from "../tables/Layout.js
 import * as TtlCache from "../cache/TtlCache.js"
 import { aliasColumns } from "../tables/SchemalessTables.js"
 import { TableEvents } from "../tables/TableEvents.js"
-import { referencesOf } from "./HintsReferences.js"
+import type { References } from "./HintsReferences.js"
 
 const CACHE_TTL = Duration.seconds(5)
 const CACHE_MAX_TABLES = 1_000
@@ -53,7 +53,8 @@ export interface HintsRequest {
   /** The selected (logical) database and its engine name. */
   readonly database: string
   readonly engineDatabase: string
-  readonly sql: string
+  /** What the statement refers to (`ParsedStatement.references`). */
+  readonly references: References
 }
 
 interface TableRef {
@@ -85,7 +86,7 @@ export const makeHints = Effect.gen(function* () {
   // Untraced: on every query, and usually answered from the cache.
   return Effect.fnUntraced(
     function* (request: HintsRequest) {
-      const references = referencesOf(request.sql)
+      const references = request.references
       // Only tables of the selected database: the key may not be entitled to others' types.
       const tables = [
         ...new Set(

@@ -5,7 +5,6 @@
  * costs a superfluous hint; nothing here decides what a query may do.
  */
 import type { Token } from "./SqlTokens.js"
-import { tokens } from "./SqlTokens.js"
 
 export interface TableReference {
   /** The database written before the table (`db.t`), if any. */
@@ -57,8 +56,8 @@ const tablesAfter = (list: ReadonlyArray<Token>, i: number): Array<TableReferenc
   return found
 }
 
-export const referencesOf = (sql: string): References => {
-  const list = tokens(sql)
+/** The references of a statement lexed into `list`. */
+export const referencesIn = (list: ReadonlyArray<Token>): References => {
   const tables: Array<TableReference> = []
   const names = new Set<string>()
   let star = false

@@ -17,7 +17,7 @@
 import { Effect } from "effect"
 import { Forbidden, QueryRefused } from "../../domain/Errors.js"
 import { READ_ONLY_HINT } from "./QueryErrors.js"
-import { statementWord, tokens } from "./SqlTokens.js"
+import type { ParsedStatement } from "./ParsedStatement.js"
 import type { Token } from "./SqlTokens.js"
 import { callRefusal } from "./catalog/Callables.js"
 import type { CallRefusal } from "./catalog/Callables.js"
@@ -60,12 +60,10 @@ const WRITING_STATEMENTS = new Set(
 )
 
 /** The statement's kind when it is one that writes (or otherwise does not only read). */
-export const refusedStatement = (sql: string): string | undefined => {
-  const first = statementWord(sql)
-  return first !== undefined && WRITING_STATEMENTS.has(first.text.toLowerCase())
+export const refusedStatement = ({ first }: ParsedStatement): string | undefined =>
+  first !== undefined && WRITING_STATEMENTS.has(first.text.toLowerCase())
     ? first.text.toUpperCase()
     : undefined
-}
 
 const editDistance = (a: string, b: string): number => {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
@@ -87,8 +85,7 @@ const editDistance = (a: string, b: string): number => {
  * A syntax error for SQL whose first word starts no statement at all (`SELEC 1`), with
  * the reading statement it is closest to; `undefined` for any other SQL.
  */
-export const unknownStatement = (sql: string): QueryRefused | undefined => {
-  const first = statementWord(sql)
+export const unknownStatement = ({ first }: ParsedStatement): QueryRefused | undefined => {
   const word = first?.text.toLowerCase()
   if (word !== undefined && (STATEMENTS.has(word) || WRITING_STATEMENTS.has(word))) return undefined
   const closest = [...STATEMENTS].find((statement) => editDistance(statement, word ?? "") <= 2)
@@ -103,8 +100,7 @@ export const unknownStatement = (sql: string): QueryRefused | undefined => {
 }
 
 /** What `sql` may not do, if anything. */
-export const forbiddenReference = (sql: string): string | undefined => {
-  const list = tokens(sql)
+export const forbiddenReference = ({ tokens: list }: ParsedStatement): string | undefined => {
   for (let i = 0; i < list.length; i++) {
     const token = list[i]!
     if (token.kind === "escapedIdentifier") return "identifiers written with escape sequences"
@@ -140,9 +136,9 @@ const UNSHOWABLE_CREATE = new Set(
 )
 
 /** The `SHOW …` form `sql` asks for, when it is not one a query may ask for. */
-export const refusedShow = (sql: string): string | undefined => {
-  const list = tokens(sql).filter((token) => token.text !== "(")
-  if (list[0]?.text.toLowerCase() !== "show") return undefined
+export const refusedShow = (statement: ParsedStatement): string | undefined => {
+  if (statement.first?.text.toLowerCase() !== "show") return undefined
+  const list = statement.tokens.filter((token) => token.text !== "(")
   const words = list.slice(1, 3).map((token) => token.text.toLowerCase())
   if (!SHOWABLE.has(words[0] ?? "")) return `SHOW ${words[0]?.toUpperCase() ?? ""}`.trim()
   if (words[0] === "create" && UNSHOWABLE_CREATE.has(words[1] ?? ""))
@@ -153,8 +149,7 @@ export const refusedShow = (sql: string): string | undefined => {
 const isName = (token: Token) => token.kind === "identifier" || token.kind === "escapedIdentifier"
 
 /** The first call in `sql` the catalog does not allow: `file('/etc/passwd')`, `cout(*)`. */
-export const refusedCall = (sql: string): CallRefusal | undefined => {
-  const list = tokens(sql)
+export const refusedCall = ({ tokens: list }: ParsedStatement): CallRefusal | undefined => {
   for (let i = 0; i + 1 < list.length; i++) {
     const token = list[i]!
     if (!isName(token) || list[i + 1]!.text !== "(") continue
@@ -179,22 +174,23 @@ const callRefused = (refusal: CallRefusal): QueryRefused | Forbidden =>
       })
 
 /** Whether anything but comments follows a `;` (the engine would run each statement). */
-export const severalStatements = (sql: string): boolean => {
-  const list = tokens(sql)
+export const severalStatements = ({ tokens: list }: ParsedStatement): boolean => {
   const end = list.findIndex((token) => token.kind === "punctuation" && token.text === ";")
   return end !== -1 && list.slice(end + 1).some((token) => token.text !== ";")
 }
 
-export const guard = (sql: string): Effect.Effect<void, QueryRefused | Forbidden> => {
-  if (severalStatements(sql))
+export const guard = (
+  statement: ParsedStatement
+): Effect.Effect<void, QueryRefused | Forbidden> => {
+  if (severalStatements(statement))
     return Effect.fail(
       new QueryRefused({
         message: "The SQL holds more than one statement.",
         hint: "Send one statement per request."
       })
     )
-  const kind = refusedStatement(sql)
-  const unknown = kind === undefined ? unknownStatement(sql) : undefined
+  const kind = refusedStatement(statement)
+  const unknown = kind === undefined ? unknownStatement(statement) : undefined
   if (unknown !== undefined) return Effect.fail(unknown)
   if (kind !== undefined)
     return Effect.fail(
@@ -203,8 +199,8 @@ export const guard = (sql: string): Effect.Effect<void, QueryRefused | Forbidden
         hint: READ_ONLY_HINT
       })
     )
-  const what = forbiddenReference(sql) ?? refusedShow(sql)
+  const what = forbiddenReference(statement) ?? refusedShow(statement)
   if (what !== undefined) return Effect.fail(refuse(what))
-  const call = refusedCall(sql)
+  const call = refusedCall(statement)
   return call === undefined ? Effect.void : Effect.fail(callRefused(call))
 }

@@ -26,10 +26,12 @@ import { engineAccessError } from "../engine/EngineAccess.js"
 import { enginesEmbedded, QueryConfig, SluiceConfig } from "../config/SluiceConfig.js"
 import { engineDatabase } from "../databases/EngineDatabase.js"
 import { resultTooLarge } from "../engine/EngineMessage.js"
-import { reportTables } from "../requestlog/RequestAnnotations.js"
+import { reportExplain, reportTables } from "../requestlog/RequestAnnotations.js"
 import { QUERY_SETTINGS } from "../tables/Layout.js"
 import { makeHints } from "./Hints.js"
 import { toQueryFailure } from "./QueryErrors.js"
+import { parseStatement } from "./ParsedStatement.js"
+import type { ParsedStatement } from "./ParsedStatement.js"
 import { guard } from "./QueryGuard.js"
 import { engineRows, reshapeJson } from "./JsonResult.js"
 import { queryIdTaken, RunningQueries } from "./RunningQueries.js"
@@ -45,6 +47,13 @@ const checkSize = (sql: string, max: number) =>
         })
       )
     : Effect.void
+
+/** For the request log: the tables a statement reads (`table:`), and whether it explains. */
+const reportStatement = (parsed: ParsedStatement) =>
+  Effect.zipRight(
+    reportTables(parsed.references.tables.map((t) => t.table)),
+    parsed.first?.text.toLowerCase() === "explain" ? reportExplain : Effect.void
+  )
 
 /** chDB's streaming path does not apply `max_result_bytes`: the bytes we send are counted. */
 const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number) => {
@@ -231,8 +240,10 @@ export const QueryRunnerLive = Layer.scoped(
       database: DatabaseName,
       statement: QueryStatement
     ) {
+      const parsed = parseStatement(statement.sql)
+      yield* reportStatement(parsed)
       yield* checkSize(statement.sql, limits.maxSqlBytes)
-      yield* guard(statement.sql)
+      yield* guard(parsed)
       const prepared = yield* prepare(scope, database, statement)
       const r: Run = {
         ...prepared,
@@ -241,7 +252,7 @@ export const QueryRunnerLive = Layer.scoped(
           clusterId: scope.clusterId,
           database,
           engineDatabase: prepared.engineDatabase,
-          sql: statement.sql
+          references: parsed.references
         })
       }
       if (statement.format === "JSON") return yield* jsonResult(r)

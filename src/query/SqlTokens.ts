@@ -66,10 +66,6 @@ const commentEnd = (sql: string, from: number): number => {
   return sql.length
 }
 
-/** The word a statement starts with (`select`, `explain` …), lowercased; past any `(`. */
-export const statementWord = (sql: string): Token | undefined =>
-  tokens(sql).find((token) => token.text !== "(")
-
 export const tokens = (sql: string): ReadonlyArray<Token> => {
   const out: Array<Token> = []
   let i = 0

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import {
-  forbiddenReference,
-  refusedCall,
-  refusedShow,
-  refusedStatement,
-  unknownStatement,
-  severalStatements
-} from "../../src/query/QueryGuard.js"
+import { parseStatement } from "../../src/query/ParsedStatement.js"
+import * as Guard from "../../src/query/QueryGuard.js"
+
+// Each check reads the statement as the runner hands it over: lexed once.
+const forbiddenReference = (sql: string) => Guard.forbiddenReference(parseStatement(sql))
+const refusedCall = (sql: string) => Guard.refusedCall(parseStatement(sql))
+const refusedShow = (sql: string) => Guard.refusedShow(parseStatement(sql))
+const refusedStatement = (sql: string) => Guard.refusedStatement(parseStatement(sql))
+const unknownStatement = (sql: string) => Guard.unknownStatement(parseStatement(sql))
+const severalStatements = (sql: string) => Guard.severalStatements(parseStatement(sql))
 
 describe("QueryGuard", () => {
   it("refuses system tables that show statements, however they are written", () => {
