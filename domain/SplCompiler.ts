@@ -70,5 +70,17 @@ export class SplCompiler extends Context.Tag("sluice/SplCompiler")<
       window: SearchWindow,
       storedFields?: ReadonlyArray<string>
     ) => Effect.Effect<CompiledSearch, SplRefused>
+    /**
+     * The rows field statistics describe: `spl`'s stages up to `population` (0 being the
+     * base search alone) followed by `table` of `fields`, the parsed search extended by
+     * that command.
+     */
+    readonly compileFieldTable: (
+      spl: string,
+      window: SearchWindow,
+      storedFields: ReadonlyArray<string>,
+      population: number,
+      fields: ReadonlyArray<string>
+    ) => Effect.Effect<CompiledSearch, SplRefused>
   }
 >() {}

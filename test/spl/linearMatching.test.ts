@@ -9,7 +9,6 @@ import { Effect } from "effect"
 import { SplCompiler } from "../../domain/SplCompiler.js"
 import { captures, matching, renamedBy } from "../../src/spl/compiler/FieldPatterns.js"
 import { MAX_SPL_LENGTH } from "../../src/spl/compiler/Parse.js"
-import { populationTableSpl } from "../../src/spl/search/FieldStatistics.js"
 import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 
 describe("wildcard field names", () => {
@@ -52,16 +51,34 @@ describe("wildcard field names", () => {
 })
 
 describe("field statistics' population", () => {
-  it.effect("is the search up to the stage, without the pipe and blanks before the next", () =>
+  it.effect("is the parsed search up to the stage, extended by a table of the fields", () =>
     Effect.gen(function* () {
+      const compiler = yield* SplCompiler
       const spl = "x   |  eval a=1  \n |  stats count"
-      const compiled = yield* Effect.flatMap(SplCompiler, (c) => c.compile(spl, {}))
-      expect(populationTableSpl(spl, compiled.stages, 1, ["a"])).toBe(
-        "x   |  eval a=1 | table 'host', 'source', 'sourcetype', 'index', 'a'"
-      )
-      expect(populationTableSpl(spl, compiled.stages, 2, [])).toBe(
-        `${spl} | table 'host', 'source', 'sourcetype', 'index'`
-      )
+      const compiled = yield* compiler.compile(spl, {})
+      // Each the same rows as the search written out by hand.
+      const cases = [
+        [1, ["host", "a"], "x | eval a=1 | table host, a"],
+        [2, ["index"], `${spl} | table index`],
+        [0, ["source", "a*"], "x | table source, a*"]
+      ] as const
+      for (const [population, fields, written] of cases) {
+        const table = yield* compiler.compileFieldTable(spl, {}, [], population, fields)
+        const expected = yield* compiler.compile(written, {})
+        expect([table.unorderedSql, table.columns], written).toEqual([
+          expected.unorderedSql,
+          expected.columns
+        ])
+      }
+      expect(compiled.stages).toHaveLength(3)
+    }).pipe(Effect.provide(SplCompilerLive))
+  )
+
+  it.effect("takes field names as they are, quotes and commas included", () =>
+    Effect.gen(function* () {
+      const compiler = yield* SplCompiler
+      const table = yield* compiler.compileFieldTable("x", {}, [], 0, ["it's", 'a "b"', "c, d"])
+      expect(table.columns).toEqual(["it's", 'a "b"', "c, d"])
     }).pipe(Effect.provide(SplCompilerLive))
   )
 })

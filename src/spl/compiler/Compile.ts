@@ -133,6 +133,48 @@ export const compileSearch = (
   now: number,
   stored: ReadonlyArray<string> = []
 ): CompiledSearch => {
+  checkWindow(requested)
+  // Parsed once for both compilations: the parser is a good part of a compilation's time.
+  return compileParsed(spl, parsePipeline(spl), requested, now, stored)
+}
+
+/**
+ * The rows that describe a search's population (its stages up to `population`, 0 being
+ * the base search alone) with the `fields` of `table` appended: the parsed search
+ * extended by a command, never text spliced into the search.
+ */
+export const compileTable = (
+  spl: string,
+  requested: SearchWindow,
+  now: number,
+  stored: ReadonlyArray<string>,
+  population: number,
+  fields: ReadonlyArray<string>
+): CompiledSearch => {
+  checkWindow(requested)
+  const pipeline = parsePipeline(spl)
+  const table: Command = {
+    command: "table",
+    fields,
+    at: spl.length,
+    text: `table ${fields.join(", ")}`
+  }
+  return compileParsed(
+    spl,
+    { search: pipeline.search, commands: [...pipeline.commands.slice(0, population), table] },
+    requested,
+    now,
+    stored
+  )
+}
+
+const compileParsed = (
+  spl: string,
+  pipeline: Pipeline,
+  requested: SearchWindow,
+  now: number,
+  stored: ReadonlyArray<string>
+): CompiledSearch => {
   const first: JsonFields = {
     columns: new Map(),
     numbers: new Map(),
@@ -140,9 +182,6 @@ export const compileSearch = (
     whole: true,
     stored
   }
-  checkWindow(requested)
-  // Parsed once for both compilations: the parser is a good part of a compilation's time.
-  const pipeline = parsePipeline(spl)
   const carrying = compileWith(spl, pipeline, requested, now, first)
   // No field read: the JSON carried along is never read either (the engine prunes it).
   if (first.read.size === 0) return carrying

@@ -5,13 +5,12 @@
  * the indexes it was seen in.
  *
  * The population's events are read by the compiler itself: the filtering prefix of the
- * search followed by `table` of the metadata and of every field `spl_events` knows (its
- * ALIAS columns), so a field is read exactly as SPL reads it (as text). One statement
+ * parsed search extended by `table` of the metadata and of every field `spl_events`
+ * knows (its ALIAS columns), so a field is read exactly as SPL reads it (as text). One statement
  * then turns the columns into (field, value) pairs and aggregates them; an extra pair
  * `('', '')` per event counts the population.
  */
 import { Schema } from "effect"
-import type { SplStage as CompiledStage } from "../../../domain/SplCompiler.js"
 import { FieldStatistics, TopValue } from "../../../domain/api/SplApi.js"
 import { quoteIdentifier, quoteString } from "../../engine/Sql.js"
 import { usableName } from "../compiler/Rows.js"
@@ -21,7 +20,7 @@ export const TOP_VALUES = 5
 /** Most fields described; past it the first ones by name (metadata always). */
 export const MAX_DESCRIBED_FIELDS = 200
 
-const METADATA = ["host", "source", "sourcetype", "index"] as const
+export const METADATA = ["host", "source", "sourcetype", "index"] as const
 
 /** What `DESCRIBE TABLE spl_events` answers that matters here. */
 export const DescribedColumn = Schema.Struct({ name: Schema.String, default_type: Schema.String })
@@ -41,30 +40,7 @@ export const storedFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>
 export const eventFields = (columns: ReadonlyArray<typeof DescribedColumn.Type>) =>
   storedFields(columns).slice(0, MAX_DESCRIBED_FIELDS)
 
-const splName = (name: string) => `'${name.replace(/[\\']/g, "\\$&")}'`
-
-/** `text` without a last `|` and the blanks around it; `/\s*\|\s*$/` took quadratic time. */
-const withoutTrailingPipe = (text: string) => {
-  const trimmed = text.trimEnd()
-  return trimmed.endsWith("|") ? trimmed.slice(0, -1).trimEnd() : text
-}
-
-/**
- * The SPL of the population (the search up to `stages[last]`) followed by `table` of the
- * metadata and `fields`.
- */
-export const populationTableSpl = (
-  spl: string,
-  stages: ReadonlyArray<CompiledStage>,
-  last: number,
-  fields: ReadonlyArray<string>
-) => {
-  const next = stages[last + 1]
-  const prefix = next === undefined ? spl : withoutTrailingPipe(spl.slice(0, next.position))
-  return `${prefix} | table ${[...METADATA, ...fields].map(splName).join(", ")}`
-}
-
-/** The statement over `tableSql` (the rows of `populationTableSpl`) with its `names`. */
+/** The statement over `tableSql` (the population's `table` of its `names`). */
 export const fieldStatisticsSql = (tableSql: string, names: ReadonlyArray<string>) => {
   const pairs = [
     `('', CAST('' AS Nullable(String)))`,

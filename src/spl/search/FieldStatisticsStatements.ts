@@ -1,7 +1,7 @@
 /**
  * Running the field statistics (FieldStatistics.ts): the population's `table` of the
- * table's fields (StoredFields.ts) compiled by the compiler and aggregated in one
- * statement. When that SQL is over the budget, half the fields are described, then half
+ * metadata and the table's fields (StoredFields.ts), compiled by the compiler as the
+ * parsed search extended by that command, and aggregated in one statement. When that SQL is over the budget, half the fields are described, then half
  * of those … down to the metadata alone.
  */
 import { Effect } from "effect"
@@ -14,7 +14,7 @@ import {
   FieldRow,
   fieldStatistics,
   fieldStatisticsSql,
-  populationTableSpl,
+  METADATA,
   storedFields
 } from "./FieldStatistics.js"
 import { populationStage } from "./StageCounts.js"
@@ -34,7 +34,7 @@ export const statisticsOfFields = (
     const last = populationStage(compiled.stages)
     for (;;) {
       const table = yield* compiler
-        .compile(populationTableSpl(compiled.spl, compiled.stages, last, fields), window, stored)
+        .compileFieldTable(compiled.spl, window, stored, last, [...METADATA, ...fields])
         .pipe(Effect.either)
       const sql =
         table._tag === "Right"

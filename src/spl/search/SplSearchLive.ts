@@ -1,5 +1,5 @@
 /**
- * `SplSearch` over the compiler and the user-level SQL path. A search is at most four
+ * `SplSearch` over the compiler and `QueryRunner`'s path for sluice's own statements. A search is at most four
  * statements, one after another under the search's query id: the table's fields when
  * the search has a `*` or asks for field statistics (StoredFields.ts), the result (one
  * row past the cap, to know it is truncated), the stage counts with the timeline, and
@@ -8,11 +8,7 @@
 import { Effect, Layer, Option } from "effect"
 import { AppIds } from "../../../domain/AppIds.js"
 import { AppRegistry } from "../../../domain/AppRegistry.js"
-import {
-  ColumnMeta,
-  QueryStatistics,
-  type QueryResult as JsonResult
-} from "../../../domain/api/QueryApi.js"
+import { ColumnMeta, QueryStatistics } from "../../../domain/api/QueryApi.js"
 import {
   SplExplain,
   SplExplainedStage,
@@ -22,6 +18,7 @@ import {
 import type { ClusterScope } from "../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import { QueryRunner } from "../../../domain/QueryRunner.js"
+import type { CompiledRows } from "../../../domain/QueryRunner.js"
 import { SplCompiler } from "../../../domain/SplCompiler.js"
 import type { CompiledSearch } from "../../../domain/SplCompiler.js"
 import { SplSearch } from "../../../domain/SplSearch.js"
@@ -36,7 +33,7 @@ import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
 import { pivotSeries } from "../compiler/Pivot.js"
 
-const total = (results: ReadonlyArray<JsonResult>) =>
+const total = (results: ReadonlyArray<CompiledRows>) =>
   new QueryStatistics({
     elapsed: results.reduce((sum, r) => sum + r.statistics.elapsed, 0),
     rows_read: results.reduce((sum, r) => sum + r.statistics.rows_read, 0),
@@ -82,9 +79,9 @@ const explained = (compiled: CompiledSearch) =>
  */
 const presented = (
   compiled: CompiledSearch,
-  meta: JsonResult["meta"],
-  rows: JsonResult["data"]
-): Pick<JsonResult, "meta" | "data"> => {
+  meta: CompiledRows["meta"],
+  rows: CompiledRows["data"]
+): Pick<CompiledRows, "meta" | "data"> => {
   if (compiled.series === undefined) return { meta, data: rows }
   const pivoted = pivotSeries(rows, compiled.series)
   const valueType = meta.find((column) => column.name === compiled.series?.value)?.type ?? "String"

@@ -13,7 +13,8 @@ import type { Target } from "./Statements.js"
 
 export const describeEvents = (target: Target) =>
   Effect.gen(function* () {
-    const result = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`)
+    // Reads no events: no table for the request log, as a DESCRIBE names none.
+    const result = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`, [])
     return { result, columns: yield* rowsAs(DescribedColumn, result) }
   })
 
