@@ -31,6 +31,8 @@ import { InvitationsRepo } from "../src/identity/InvitationsRepo.js"
 import { OidcVerifier } from "../src/identity/OidcVerifier.js"
 import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
 import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
+import { AttemptLimiters } from "../src/identity/AttemptLimiter.js"
+import { DeviceLogins } from "../src/identity/DeviceLogins.js"
 import { PasswordLogin } from "../src/identity/PasswordLogin.js"
 import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
@@ -94,7 +96,9 @@ export const IdentityLive = Layer.mergeAll(
       SessionTokens.Default,
       OidcVerifier.Default,
       ApiKeyTokens.Default,
-      Passwords.Default
+      Passwords.Default,
+      AttemptLimiters.Default,
+      DeviceLogins.Default
     )
   ),
   Layer.provideMerge(ServiceSecrets.Default)

@@ -1,12 +1,13 @@
 /**
- * `DeviceAuthorization` in this process's memory: a login lives ten minutes, so it need
- * not survive a restart (the command line starts again). Anyone may start one, so starts
- * are limited per client address, and the number waiting in all is bounded (memory);
- * user codes that are not found count against the address that typed them, so codes
- * cannot be guessed at speed (RFC 8628 §5.1). Time is the Effect `Clock`.
+ * `DeviceAuthorization`: a login lives ten minutes, kept in the control plane
+ * (`DeviceLogins`) so that every node sees it. Anyone may start one, so starts are limited
+ * per client address, and the number waiting in all is bounded; user codes that are not
+ * found count against the address that typed them, so codes cannot be guessed at speed
+ * (RFC 8628 §5.1). The limits are counted for all nodes together (`AttemptLimiters`).
+ * Time is the Effect `Clock`.
  */
 import { randomBytes, randomInt, timingSafeEqual } from "node:crypto"
-import { Clock, Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import {
   DeviceAuthorization,
   DeviceLoginGranted,
@@ -21,9 +22,10 @@ import {
   TooManyRequests,
   Unauthorized
 } from "../../domain/Errors.js"
-import type { UserId } from "../../domain/Ids.js"
-import { makeAttemptLimiter } from "./AttemptLimiter.js"
-import type { AttemptLimit } from "./AttemptLimiter.js"
+import { AttemptLimiters, makeAttemptLimiter } from "./AttemptLimiter.js"
+import type { AttemptLimit, AttemptLimiter, Refusal } from "./AttemptLimiter.js"
+import { DeviceLogins, digest, memoryDeviceLogins } from "./DeviceLogins.js"
+import type { DeviceLoginStore, LoginUser, StoredLogin } from "./DeviceLogins.js"
 import { PasswordLogin } from "./PasswordLogin.js"
 import { SessionTokens } from "./SessionTokens.js"
 
@@ -37,26 +39,7 @@ export const CODE_LIMIT: AttemptLimit = { attempts: 10, windowSeconds: LOGIN_SEC
 // RFC 8628 §6.1: consonants only (no words), none that read alike; 20^8 codes.
 const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
 
-interface User {
-  readonly id: UserId
-  readonly email: string
-  readonly session_generation: number
-}
-
-type State =
-  | { readonly _tag: "waiting" }
-  | { readonly _tag: "signedIn"; readonly user: User; readonly pageSession: string }
-  | { readonly _tag: "approved"; readonly user: User }
-  | { readonly _tag: "denied" }
-
-interface Login {
-  readonly deviceCode: string
-  readonly userCode: string
-  /** The address that started it, shown to the user who decides in the console. */
-  readonly client: string
-  readonly expiresAt: number
-  state: State
-}
+type User = LoginUser
 
 /** `BCDF-GHJK`, whatever case and separators the user typed. */
 export const normalizeUserCode = (typed: string) => {
@@ -70,6 +53,9 @@ const newUserCode = () =>
       ""
     )
   )
+
+/** The states a login is still waiting for a decision in. */
+const SIGNABLE = { tags: ["waiting", "signedIn"] } as const
 
 const sameSecret = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -113,7 +99,10 @@ const tooManyCodes = (retryAfterSeconds: number) =>
     retryAfterSeconds
   })
 
-/** The device flow over a sign-in and a token issuer (the live ones, or a test's). */
+/**
+ * The device flow over a sign-in and a token issuer (the live ones, or a test's), its
+ * logins kept in `logins` and its limits counted by `limiter`'s (both in memory unless given).
+ */
 export const makeDeviceAuthorization = (dependencies: {
   readonly signIn: (
     email: string,
@@ -121,28 +110,28 @@ export const makeDeviceAuthorization = (dependencies: {
     client: string
   ) => Effect.Effect<User, Unauthorized | TooManyRequests>
   readonly issue: (user: User) => Effect.Effect<string>
+  readonly logins?: DeviceLoginStore
+  readonly limiter?: (name: string, refused: Refusal) => AttemptLimiter
 }) => {
-  const starts = makeAttemptLimiter(tooManyStarts)
-  const guesses = makeAttemptLimiter(tooManyCodes)
-  const byDevice = new Map<string, Login>()
-  const byUser = new Map<string, Login>()
-  const forget = (login: Login) => {
-    byDevice.delete(login.deviceCode)
-    byUser.delete(login.userCode)
-  }
-  /** The live login under `code` in `index`, forgetting it once expired. */
-  const find = (index: Map<string, Login>, code: string) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const login = index.get(code)
-      if (login === undefined) return Effect.fail(expired)
-      if (login.expiresAt <= now) {
-        forget(login)
-        return Effect.fail(expired)
+  const limiter =
+    dependencies.limiter ?? ((_: string, refused: Refusal) => makeAttemptLimiter(refused))
+  const starts = limiter("device-login-start", tooManyStarts)
+  const guesses = limiter("device-login-code", tooManyCodes)
+  const logins = dependencies.logins ?? memoryDeviceLogins()
+  /** The live login `lookup` finds, forgetting it once expired. */
+  const find = (lookup: Effect.Effect<Option.Option<StoredLogin>>) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const found = yield* lookup
+      if (Option.isNone(found)) return yield* expired
+      if (found.value.expiresAt <= now) {
+        yield* logins.remove(found.value.deviceCodeHash)
+        return yield* expired
       }
-      return Effect.succeed(login)
+      return found.value
     })
   const awaitingLogin = (userCode: string) =>
-    Effect.flatMap(find(byUser, normalizeUserCode(userCode)), (login) =>
+    Effect.flatMap(find(logins.byUser(normalizeUserCode(userCode))), (login) =>
       login.state._tag === "waiting" || login.state._tag === "signedIn"
         ? Effect.succeed(login)
         : Effect.fail(login.state._tag === "denied" ? denied : expired)
@@ -163,21 +152,20 @@ export const makeDeviceAuthorization = (dependencies: {
     start: Effect.fn("DeviceAuthorization.start")(function* (client: string) {
       yield* starts.take([[`address:${client}`, START_LIMIT]])
       const now = yield* Clock.currentTimeMillis
-      for (const login of byDevice.values()) if (login.expiresAt <= now) forget(login)
-      if (byDevice.size >= MAX_WAITING) return yield* tooMany
+      if ((yield* logins.sweep(now)) >= MAX_WAITING) return yield* tooMany
+      const deviceCode = randomBytes(32).toString("base64url")
       let userCode = newUserCode()
-      while (byUser.has(userCode)) userCode = newUserCode()
-      const login: Login = {
-        deviceCode: randomBytes(32).toString("base64url"),
-        userCode,
-        client,
-        expiresAt: now + LOGIN_SECONDS * 1000,
-        state: { _tag: "waiting" }
-      }
-      byDevice.set(login.deviceCode, login)
-      byUser.set(login.userCode, login)
+      const add = (code: string) =>
+        logins.add({
+          deviceCodeHash: digest(deviceCode),
+          userCode: code,
+          client,
+          expiresAt: now + LOGIN_SECONDS * 1000,
+          state: { _tag: "waiting" }
+        })
+      while (!(yield* add(userCode))) userCode = newUserCode()
       return new DeviceLoginStarted({
-        deviceCode: login.deviceCode,
+        deviceCode,
         userCode,
         expiresInSeconds: LOGIN_SECONDS,
         intervalSeconds: POLL_SECONDS
@@ -185,14 +173,15 @@ export const makeDeviceAuthorization = (dependencies: {
     }),
 
     poll: Effect.fn("DeviceAuthorization.poll")(function* (deviceCode: string) {
-      const login = yield* find(byDevice, deviceCode)
+      const login = yield* find(logins.byDevice(digest(deviceCode)))
       const state = login.state
       if (state._tag === "denied") return yield* denied
       if (state._tag !== "approved") return yield* pending
-      // Spent: the token is handed out once.
-      forget(login)
-      const token = yield* dependencies.issue(state.user)
-      return new DeviceLoginGranted({ token, userId: state.user.id, email: state.user.email })
+      // Spent: the token is handed out once, by the one poll that takes the login.
+      const user = yield* logins.spend(login.deviceCodeHash)
+      if (Option.isNone(user)) return yield* expired
+      const token = yield* dependencies.issue(user.value)
+      return new DeviceLoginGranted({ token, userId: user.value.id, email: user.value.email })
     }),
 
     awaiting: Effect.fn("DeviceAuthorization.awaiting")(function* (
@@ -213,7 +202,12 @@ export const makeDeviceAuthorization = (dependencies: {
       // Looked up again: the password check took time, the login may have moved on.
       const login = yield* awaitingLogin(userCode)
       const pageSession = randomBytes(32).toString("base64url")
-      login.state = { _tag: "signedIn", user, pageSession }
+      const moved = yield* logins.move(login.userCode, SIGNABLE, {
+        _tag: "signedIn",
+        user,
+        pageSessionHash: digest(pageSession)
+      })
+      if (!moved) return yield* awaitingLogin(userCode).pipe(Effect.zipRight(expired))
       return new DeviceLoginSignedIn({
         userCode: login.userCode,
         email: user.email,
@@ -229,14 +223,16 @@ export const makeDeviceAuthorization = (dependencies: {
     ) {
       const login = yield* awaitingLogin(userCode)
       const state = login.state
-      if (
-        state._tag !== "signedIn" ||
-        !sameSecret(state.pageSession, Redacted.value(pageSession))
-      ) {
+      const presented = digest(Redacted.value(pageSession))
+      if (state._tag !== "signedIn" || !sameSecret(state.pageSessionHash, presented)) {
         return yield* staleSession
       }
-      login.state =
+      const moved = yield* logins.move(
+        login.userCode,
+        { tags: ["signedIn"], pageSessionHash: presented },
         decision === "approve" ? { _tag: "approved", user: state.user } : { _tag: "denied" }
+      )
+      if (!moved) return yield* staleSession
       return decision
     }),
 
@@ -257,7 +253,12 @@ export const makeDeviceAuthorization = (dependencies: {
       client: string
     ) {
       const login = yield* typedLogin(userCode, client)
-      login.state = decision === "approve" ? { _tag: "approved", user } : { _tag: "denied" }
+      const moved = yield* logins.move(
+        login.userCode,
+        SIGNABLE,
+        decision === "approve" ? { _tag: "approved", user } : { _tag: "denied" }
+      )
+      if (!moved) return yield* awaitingLogin(userCode).pipe(Effect.zipRight(expired))
       return decision
     })
   })
@@ -268,8 +269,14 @@ export const DeviceAuthorizationLive = Layer.effect(
   Effect.gen(function* () {
     const sessions = yield* SessionTokens
     const passwords = yield* PasswordLogin
+    const limiters = yield* AttemptLimiters
     // The token carries the session generation of the sign-in: a password changed before
     // the command line collects it ends that session too.
-    return makeDeviceAuthorization({ signIn: passwords.login, issue: sessions.issue })
+    return makeDeviceAuthorization({
+      signIn: passwords.login,
+      issue: sessions.issue,
+      logins: yield* DeviceLogins,
+      limiter: limiters.make
+    })
   })
 )

@@ -3,14 +3,14 @@
  * device-login page, a password change). Unknown users are verified against a decoy hash:
  * same work, same answer, so the response does not tell whether an email has an account.
  *
- * Failed sign-ins are throttled per account and per client address (`AttemptLimiter`, in
- * this process's memory), before any password is checked; an unknown email counts as a
- * known one does.
+ * Failed sign-ins are throttled per account and per client address (`AttemptLimiter`,
+ * counted in the control plane for every node), before any password is checked; an
+ * unknown email counts as a known one does.
  */
 import { Effect, Option } from "effect"
 import type { Redacted } from "effect"
 import { TooManyRequests, Unauthorized } from "../../domain/Errors.js"
-import { makeAttemptLimiter } from "./AttemptLimiter.js"
+import { AttemptLimiters } from "./AttemptLimiter.js"
 import type { AttemptLimit, LimitedKey } from "./AttemptLimiter.js"
 import { Passwords } from "./Passwords.js"
 import { UsersRepo } from "./UsersRepo.js"
@@ -36,7 +36,7 @@ export class PasswordLogin extends Effect.Service<PasswordLogin>()("sluice/Passw
   effect: Effect.gen(function* () {
     const users = yield* UsersRepo
     const passwords = yield* Passwords
-    const limiter = makeAttemptLimiter(tooMany)
+    const limiter = (yield* AttemptLimiters).make("sign-in", tooMany)
     return {
       /** `client` is the caller's address as `ClientAddress` keys it. */
       login: Effect.fn("PasswordLogin.login")(function* (

@@ -3,9 +3,13 @@
  * login lives ten minutes, an approved one hands out its token once, a denied one stays
  * denied, and a decision needs the page session of the latest sign-in. The sign-in and
  * the token issuer are stand-ins; the HTTP suite (`deviceLogin.test.ts`) runs the real ones.
+ * Every rule holds with the logins and limits in memory and in the control plane (PGlite),
+ * where the service keeps them for all its nodes.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Redacted, TestClock } from "effect"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it, layer } from "@effect/vitest"
+import type { Vitest } from "@effect/vitest"
+import { Context, Effect, Exit, Layer, Redacted, TestClock } from "effect"
 import { Unauthorized } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
 import {
@@ -13,6 +17,11 @@ import {
   normalizeUserCode
 } from "../../src/identity/DeviceAuthorizationLive.js"
 import { escapeHtml } from "../../src/identity/DeviceLoginPage.js"
+import { makeAttemptLimiter, makeSqlAttemptLimiter } from "../../src/identity/AttemptLimiter.js"
+import type { AttemptLimiter, Refusal } from "../../src/identity/AttemptLimiter.js"
+import { memoryDeviceLogins, sqlDeviceLogins } from "../../src/identity/DeviceLogins.js"
+import type { DeviceLoginStore } from "../../src/identity/DeviceLogins.js"
+import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
 
 const ALICE = {
   id: UserId.make("6f1c2a52-0d5c-4e8e-9c43-0a1f7d3e2b11"),
@@ -28,16 +37,52 @@ const PASSWORD = "right"
 const CLIENT = "192.0.2.1"
 const OTHER_CLIENT = "2001:db8::/64"
 
-const devices = () =>
-  makeDeviceAuthorization({
-    signIn: (email, password) => {
-      const user = [ALICE, BOB].find((u) => u.email === email)
-      return user !== undefined && Redacted.value(password) === PASSWORD
-        ? Effect.succeed(user)
-        : Effect.fail(new Unauthorized({ message: "Wrong email or password." }))
-    },
-    issue: (user) => Effect.succeed(`session-of-${user.email}`)
-  })
+/** Where a test's flow keeps its logins and counts its limits, empty at its start. */
+class Backing extends Context.Tag("test/Backing")<
+  Backing,
+  Effect.Effect<{
+    readonly logins: DeviceLoginStore
+    readonly limiter: (name: string, refused: Refusal) => AttemptLimiter
+  }>
+>() {}
+
+const inMemory = Layer.succeed(
+  Backing,
+  Effect.sync(() => ({
+    logins: memoryDeviceLogins(),
+    limiter: (_: string, refused: Refusal) => makeAttemptLimiter(refused)
+  }))
+)
+
+const inControlPlane = Layer.effect(
+  Backing,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    Effect.orDie(
+      Effect.zipRight(
+        sql`DELETE FROM device_logins`.pipe(Effect.zipRight(sql`DELETE FROM attempt_windows`)),
+        Effect.succeed({
+          logins: sqlDeviceLogins(sql),
+          limiter: (name: string, refused: Refusal) => makeSqlAttemptLimiter(sql, name, refused)
+        })
+      )
+    )
+  )
+).pipe(Layer.provide(ControlPlaneSql.inMemory))
+
+const devices = Effect.flatMap(Backing, (fresh) =>
+  Effect.map(fresh, (backing) =>
+    makeDeviceAuthorization({
+      signIn: (email, password) => {
+        const user = [ALICE, BOB].find((u) => u.email === email)
+        return user !== undefined && Redacted.value(password) === PASSWORD
+          ? Effect.succeed(user)
+          : Effect.fail(new Unauthorized({ message: "Wrong email or password." }))
+      },
+      issue: (user) => Effect.succeed(`session-of-${user.email}`),
+      ...backing
+    })
+  )
+)
 
 const failure = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
   Effect.map(Effect.exit(effect), (exit) =>
@@ -54,10 +99,10 @@ const failure = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A
 
 const password = Redacted.make(PASSWORD)
 
-describe("device authorization", () => {
+const rules = (it: Vitest.MethodsNonLive<Backing>) => {
   it.effect("a login approved before its ten minutes are up hands out one token", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(CLIENT)
       expect(started.expiresInSeconds).toBe(600)
       yield* TestClock.adjust("599 seconds")
@@ -76,7 +121,7 @@ describe("device authorization", () => {
 
   it.effect("at ten minutes the login has expired everywhere", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const waiting = yield* flow.start(CLIENT)
       const signedIn = yield* flow.start(CLIENT)
       const session = yield* flow.signIn(signedIn.userCode, BOB.email, password, CLIENT)
@@ -95,7 +140,7 @@ describe("device authorization", () => {
 
   it.effect("an approved login not collected in time expires too", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(CLIENT)
       const session = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
       yield* flow.decide(started.userCode, session.pageSession, "approve")
@@ -106,7 +151,7 @@ describe("device authorization", () => {
 
   it.effect("a denied login stays denied and cannot be signed in to again", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(CLIENT)
       const session = yield* flow.signIn(started.userCode, ALICE.email, password, CLIENT)
       expect(yield* flow.decide(started.userCode, session.pageSession, "deny")).toBe("deny")
@@ -123,7 +168,7 @@ describe("device authorization", () => {
 
   it.effect("a decision needs the page session of the latest sign-in", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(CLIENT)
       expect(
         yield* failure(flow.signIn(started.userCode, ALICE.email, Redacted.make("no"), CLIENT))
@@ -143,7 +188,7 @@ describe("device authorization", () => {
 
   it.effect("user codes are found however they are typed", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(CLIENT)
       const [head, tail] = started.userCode.split("-")
       for (const typed of [
@@ -161,7 +206,7 @@ describe("device authorization", () => {
 
   it.effect("starts are limited per client address, not from one pool anyone can drain", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       let started = 0
       while (started < 100 && Exit.isSuccess(yield* Effect.exit(flow.start(CLIENT)))) started++
       expect(started).toBe(20)
@@ -179,7 +224,7 @@ describe("device authorization", () => {
 
   it.effect("user codes not found are limited per address; found ones are not", () =>
     Effect.gen(function* () {
-      const flow = devices()
+      const flow = yield* devices
       const started = yield* flow.start(OTHER_CLIENT)
       for (let i = 0; i < 30; i++) yield* flow.awaiting(started.userCode, CLIENT)
       for (let i = 0; i < 10; i++) {
@@ -200,7 +245,12 @@ describe("device authorization", () => {
       expect(yield* flow.awaiting(later.userCode, CLIENT)).toBe(later.userCode)
     })
   )
+}
 
+layer(inMemory)("device authorization, in memory", rules)
+layer(inControlPlane, { timeout: 60_000 })("device authorization, in the control plane", rules)
+
+describe("device authorization", () => {
   it("codes normalise to XXXX-XXXX; HTML is escaped", () => {
     expect(normalizeUserCode("bcdf ghjk")).toBe("BCDF-GHJK")
     expect(normalizeUserCode("BCDF-GHJKL")).toBe("")

@@ -7,6 +7,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
+import { DeviceStartResponse, DeviceTokenResponse } from "../../domain/api/DeviceLoginApi.js"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import { eventually } from "../support/eventually.js"
 import { TestNodes } from "../support/nodes.js"
@@ -15,6 +16,8 @@ import { bodyOf } from "../support/server.js"
 import type { Reply } from "../support/server.js"
 
 const ORG = "?organization=default"
+/** What the command line sends with its device-login requests. */
+const CLI = { "x-service-client": "cli", "x-service-client-version": "2.3.0" }
 const IN_DEFAULT = `${ORG}&cluster=default`
 /** 10 looks 20 ms apart: well under the caches' lifetime, even with slow answers. */
 const SOON = { attempts: 10, pauseMs: 20 } as const
@@ -77,6 +80,65 @@ layer(TestNodes.layer(3), { timeout: 180_000 })("three nodes", (it) => {
           expect(withKey.status, `node ${i}: ${withKey.text}`).toBe(200)
           const withSession = yield* nodes.callOn(i, "GET", "/v1/keys", { token: session })
           expect(withSession.status, `node ${i}: ${withSession.text}`).toBe(200)
+        }
+      })
+    )
+  })
+
+  describe("kept in PostgreSQL", () => {
+    it.effect(
+      "a device login started on one node is approved on another and collected on a third",
+      () =>
+        Effect.gen(function* () {
+          const nodes = yield* TestNodes
+          const started = yield* nodes.callOn(0, "POST", "/v1/auth/cli/device/start", {
+            body: {},
+            headers: CLI
+          })
+          expect(started.status, started.text).toBe(200)
+          const login = bodyOf(DeviceStartResponse, started)
+          const collect = (i: number) =>
+            nodes.callOn(i, "POST", "/v1/auth/cli/device/token", {
+              body: { device_code: login.device_code },
+              headers: CLI
+            })
+          expect(errorOf(yield* collect(2))).toBe("authorization_pending")
+          const session = yield* sessionOn(nodes, 1)
+          const approved = yield* nodes.callOn(1, "POST", "/v1/auth/cli/device/approval", {
+            token: session,
+            body: { user_code: login.user_code, decision: "approve" }
+          })
+          expect(approved.status, approved.text).toBe(200)
+          const granted = yield* collect(2)
+          expect(granted.status, granted.text).toBe(200)
+          const token = bodyOf(DeviceTokenResponse, granted)
+          expect(token.email).toBe(nodes.admin.email)
+          // Handed out once, whichever node is asked next.
+          expect(errorOf(yield* collect(0))).toBe("expired_token")
+          const keys = yield* nodes.callOn(0, "GET", `/v1/keys${IN_DEFAULT}`, {
+            token: token.token
+          })
+          expect(keys.status, keys.text).toBe(200)
+        })
+    )
+
+    it.effect("failed sign-ins are counted across the nodes", () =>
+      Effect.gen(function* () {
+        const nodes = yield* TestNodes
+        const email = "nobody-here@example.com"
+        // The account's allowance is 10 failures in 15 minutes, wherever they are sent.
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const refused = yield* nodes.call("POST", "/v1/auth/login", {
+            body: { email, password: "wrong password" }
+          })
+          expect(refused.status, refused.text).toBe(401)
+        }
+        for (let i = 0; i < nodes.size; i++) {
+          const held = yield* nodes.callOn(i, "POST", "/v1/auth/login", {
+            body: { email, password: "wrong password" }
+          })
+          expect(held.status, `node ${i}: ${held.text}`).toBe(429)
+          expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0)
         }
       })
     )

@@ -2,7 +2,7 @@
  * What the sign-in throttles and the command line's device logins keep, so that every
  * node of one control plane counts and sees the same: attempt windows per key (an
  * account, a client address), and the logins waiting for approval. Times are epoch
- * milliseconds on the service's clock; secrets are kept as SHA-256 digests.
+ * milliseconds on the service's clock; secrets and throttled keys are kept as SHA-256 digests.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
