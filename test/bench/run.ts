@@ -12,6 +12,7 @@ import { login } from "./login.js"
 import { metrics } from "./metrics.js"
 import { metricsDayAlone } from "./metricsDay.js"
 import { otlp } from "./otlp.js"
+import { propagation } from "./propagation.js"
 import { query } from "./query.js"
 import { spl } from "./spl.js"
 
@@ -25,6 +26,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   spl,
   metrics,
   "metrics-day": metricsDayAlone,
+  propagation,
   cli,
   footprint,
   console: consoleBench
