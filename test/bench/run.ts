@@ -14,6 +14,8 @@ import { metricsDayAlone } from "./metricsDay.js"
 import { otlp } from "./otlp.js"
 import { propagation } from "./propagation.js"
 import { query } from "./query.js"
+import { scale } from "./scale.js"
+import { scaleWrites } from "./scaleWrites.js"
 import { spl } from "./spl.js"
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -27,6 +29,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   metrics,
   "metrics-day": metricsDayAlone,
   propagation,
+  scale,
+  "scale-writes": scaleWrites,
   cli,
   footprint,
   console: consoleBench

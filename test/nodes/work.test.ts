@@ -10,6 +10,7 @@ import { Effect, Fiber, Schema } from "effect"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
 import { eventually } from "../support/eventually.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { TestNodes } from "../support/nodes.js"
 import type { Nodes } from "../support/nodes.js"
 import { bodyOf } from "../support/server.js"
@@ -219,6 +220,60 @@ layer(TestNodes.layer(3, { SLUICE_QUERY_TIMEOUT_SECONDS: "30" }), { timeout: 300
     )
 
     it.effect(
+      "a remote write acknowledged by a node killed right after is read through the others",
+      () =>
+        Effect.gen(function* () {
+          const nodes = yield* TestNodes
+          const login = yield* nodes.callOn(0, "POST", "/v1/auth/login", {
+            body: { email: nodes.admin.email, password: nodes.admin.password }
+          })
+          const session = bodyOf(LoginResponse, login).token
+          const installed = yield* nodes.callOn(
+            0,
+            "PUT",
+            `/v1/apps/metrics-app${ORG}&cluster=default`,
+            {
+              token: session
+            }
+          )
+          expect(installed.status, installed.text).toBe(200)
+          yield* eventually(
+            "the metrics-app on node 2",
+            Effect.map(
+              nodes.callOn(2, "GET", "/metrics-compat/api/v1/labels", { token: nodes.admin.key }),
+              (reply) => (reply.status === 200 ? true : undefined)
+            )
+          )
+          const at = Date.now() - 10_000
+          const written = yield* nodes.callOn(2, "POST", "/metrics-compat/api/v1/write", {
+            token: nodes.admin.key,
+            rawBody: remoteWriteBody([
+              { labels: { __name__: "acked_before_kill", job: "nodes" }, samples: [[at, 42]] }
+            ]),
+            headers: REMOTE_WRITE_HEADERS
+          })
+          expect(written.status, written.text).toBeLessThan(300)
+          yield* nodes.kill(2, "SIGKILL")
+          const read = yield* nodes.callOn(
+            0,
+            "GET",
+            `/metrics-compat/api/v1/query?query=acked_before_kill&time=${(at + 1000) / 1000}`,
+            { token: nodes.admin.key }
+          )
+          expect(read.status, read.text).toBe(200)
+          expect(read.json).toMatchObject({
+            data: {
+              result: [
+                { metric: { __name__: "acked_before_kill" }, value: [expect.anything(), "42"] }
+              ]
+            }
+          })
+          yield* nodes.restart(2)
+        }),
+      120_000
+    )
+
+    it.effect(
       "kill -9 during four clients' inserts: retried with their tokens, every row lands once",
       () =>
         Effect.gen(function* () {
@@ -370,7 +425,8 @@ layer(TestNodes.layer(3, { SLUICE_QUERY_TIMEOUT_SECONDS: "30" }), { timeout: 300
             `steady load: ${answered.length} answered, ${failed.length} failed on a stopping node`
           )
         }),
-      240_000
+      // A restart under load takes 1.5 minutes on two busy cores.
+      600_000
     )
   }
 )
