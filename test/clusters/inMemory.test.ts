@@ -80,8 +80,14 @@ layer(InMemoryLive(), { timeout: 120_000 })("capabilities in memory", (it) => {
       const duplicate = yield* Effect.flip(lifecycle.update(renamed, { name: "default" }))
       expect(duplicate._tag).toBe("DuplicateClusterName")
 
+      // Deleted is gone at once, on every node: no phase, and no engine for a data request.
       yield* lifecycle.delete(renamed)
-      expect(Option.getOrThrow(yield* lifecycle.stateOf(created.id)).phase).toBe("deleting")
+      expect(Option.isNone(yield* lifecycle.stateOf(created.id))).toBe(true)
+      const gone = yield* Effect.flip((yield* Engines).forCluster(created.id))
+      expect([gone._tag, gone.message]).toEqual([
+        "EngineUnavailable",
+        "The cluster no longer exists."
+      ])
     })
   )
 
