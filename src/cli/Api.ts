@@ -15,8 +15,14 @@ import { clientHeaders } from "./Version.js"
 
 const clientOf = (session: Session) =>
   Effect.promise(async () => {
-    const [{ makeSluiceClient }, { FetchHttpClient, HttpClient, HttpClientRequest }] =
-      await Promise.all([import("../../domain/Client.js"), import("@effect/platform")])
+    // Modules by their own paths: the package's index would bring its API-docs pages along.
+    const [{ makeSluiceClient }, FetchHttpClient, HttpClient, HttpClientRequest] =
+      await Promise.all([
+        import("../../domain/Client.js"),
+        import("@effect/platform/FetchHttpClient"),
+        import("@effect/platform/HttpClient"),
+        import("@effect/platform/HttpClientRequest")
+      ])
     const headed = Layer.effect(
       HttpClient.HttpClient,
       Effect.map(

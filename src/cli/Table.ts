@@ -108,4 +108,6 @@ export const bytes = (n: number) => {
   return unit === 0 ? `${n} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`
 }
 
-export const count = (n: number) => n.toLocaleString("en-US")
+// By hand for whole numbers: the first toLocaleString loads ICU's data, tens of ms at start.
+export const count = (n: number) =>
+  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US")

@@ -6,9 +6,11 @@
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit } from "effect"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { badUsage, CliError } from "./CliError.js"
 import { commands, summaries } from "./commands/index.js"
 import * as Completions from "./Completions.js"
@@ -76,7 +78,8 @@ const program = (
       })
     )
   ),
-  Effect.provide(NodeContext.layer),
+  // What the parser needs, without NodeContext's process and worker services: less to load.
+  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)),
   // Help without the parser's own options on every page (the root help names them once).
   Effect.provide(CliConfig.layer({ showBuiltIns: false }))
 )

@@ -7,8 +7,8 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { DateTime, Effect, Option } from "effect"
 import type { Cluster, SizeOption } from "../../../domain/api/ClusterModels.js"
-import { CreateClusterRequest, UpdateClusterRequest } from "../../../domain/api/ClusterModels.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import * as Charts from "../Charts.js"
 import { badUsage, failure } from "../CliError.js"
 import * as Duration from "../Duration.js"
@@ -165,7 +165,7 @@ const create = Command.make(
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
       const { size, catalog } = yield* sizeFrom(session, flags.size)
-      const payload = yield* checked(CreateClusterRequest, {
+      const payload = yield* checked((yield* contract).CreateClusterRequest, {
         name: flags.name,
         replicas: Option.getOrElse(flags.replicas, () => catalog.min_number_of_replicas),
         size: { cpu_cores: size.cpu_cores, memory_gib: size.memory_gib },
@@ -204,7 +204,7 @@ const update = Command.make(
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
       const found = yield* byName(session, flags.target)
-      const payload = yield* checked(UpdateClusterRequest, {
+      const payload = yield* checked((yield* contract).UpdateClusterRequest, {
         ...Option.match(flags.rename, { onNone: () => ({}), onSome: (name) => ({ name }) }),
         ...Option.match(flags.idleTimeout, {
           onNone: () => ({}),

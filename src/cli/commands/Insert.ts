@@ -2,8 +2,9 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Effect, Option } from "effect"
+import { Effect, Fiber, Option } from "effect"
 import type { InsertTransform } from "../../../domain/api/TablesApi.js"
+import type { CliError } from "../CliError.js"
 import { badUsage, failure } from "../CliError.js"
 import * as Http from "../Http.js"
 import * as InsertSource from "../InsertSource.js"
@@ -93,6 +94,15 @@ export const insert = Command.make(
           })
         } else {
           const batches = InsertSource.batchesOf(records, flags.batchBytes)
+          // One batch is read and cut while the one before it is sent: at most two in
+          // flight, each with its own token, so a rerun still inserts nothing twice.
+          let sending: Fiber.RuntimeFiber<number, CliError> | undefined
+          const sent = Effect.gen(function* () {
+            if (sending === undefined) return
+            rows += yield* Fiber.join(sending)
+            sending = undefined
+            progress.update(rows, doneBytes + readBytes)
+          })
           while (true) {
             const next = yield* Effect.tryPromise({
               try: () => batches.next(),
@@ -104,12 +114,18 @@ export const insert = Command.make(
             })
             if (next.done === true) break
             const batch = next.value
-            yield* post(batch.body, "application/x-ndjson", {
-              insert_deduplication_token: InsertSource.tokenOf(flags.table, source, batch)
-            })
-            rows += batch.rows
-            progress.update(rows, doneBytes + readBytes)
+            const fiber = yield* Effect.fork(
+              Effect.as(
+                post(batch.body, "application/x-ndjson", {
+                  insert_deduplication_token: InsertSource.tokenOf(flags.table, source, batch)
+                }),
+                batch.rows
+              )
+            )
+            yield* sent
+            sending = fiber
           }
+          yield* sent
         }
         doneBytes += source.size ?? readBytes
         progress.update(rows, doneBytes)

@@ -3,8 +3,8 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Effect } from "effect"
-import { CreateKeyRequest } from "../../../domain/api/KeysApi.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import { failure } from "../CliError.js"
 import { confirmed, jsonOption, printJson, printTable, when, yesOption } from "../Listing.js"
 import { checked } from "../Names.js"
@@ -52,7 +52,7 @@ const create = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const payload = yield* checked(CreateKeyRequest, {
+      const payload = yield* checked((yield* contract).CreateKeyRequest, {
         name: flags.name,
         permission: flags.permission
       })

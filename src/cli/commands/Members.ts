@@ -8,9 +8,9 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Effect } from "effect"
 import type { Member } from "../../../domain/api/OrganizationsApi.js"
-import { AddMemberRequest } from "../../../domain/api/OrganizationsApi.js"
 import type { SluiceClient } from "../../../domain/Client.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import { failure } from "../CliError.js"
 import { confirmed, jsonOption, printJson, printTable, when, yesOption } from "../Listing.js"
 import { checked } from "../Names.js"
@@ -85,7 +85,7 @@ const add = Command.make(
       const session = yield* signedIn(flags)
       const org = organizationOf(session)
       const password = flags.password ? yield* secret("Password for the new account") : undefined
-      const payload = yield* checked(AddMemberRequest, {
+      const payload = yield* checked((yield* contract).AddMemberRequest, {
         email: flags.email,
         role: flags.role,
         ...(password === undefined ? {} : { password })

@@ -2,8 +2,8 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { Effect } from "effect"
-import { OrganizationName } from "../../../domain/api/OrganizationsApi.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import { failure } from "../CliError.js"
 import { confirmed, jsonOption, printJson, printTable, yesOption } from "../Listing.js"
 import { nameOf } from "../Names.js"
@@ -47,7 +47,11 @@ const create = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const name = yield* nameOf(OrganizationName, "organization name", flags.name)
+      const name = yield* nameOf(
+        (yield* contract).OrganizationName,
+        "organization name",
+        flags.name
+      )
       const created = yield* withClient(session, (client) =>
         client.organizations.create({ payload: { organization_name: name } })
       )
@@ -71,7 +75,7 @@ const rename = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const to = yield* nameOf(OrganizationName, "organization name", flags.to)
+      const to = yield* nameOf((yield* contract).OrganizationName, "organization name", flags.to)
       yield* withClient(session, (client) =>
         client.organizations.rename({
           path: { org: flags.name },

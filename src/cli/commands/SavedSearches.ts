@@ -3,9 +3,8 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
-import { CreateSavedSearchRequest } from "../../../domain/api/SavedSearchesApi.js"
-import { SavedSearchId } from "../../../domain/Ids.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import { badUsage, failure } from "../CliError.js"
 import {
   confirmed,
@@ -28,7 +27,8 @@ const appScope = (session: Session) => ({
 })
 
 const idArg = Args.text({ name: "id" }).pipe(Args.withDescription("The saved search's id"))
-const searchId = (text: string) => nameOf(SavedSearchId, "saved search id", text)
+const searchId = (text: string) =>
+  Effect.flatMap(contract, (c) => nameOf(c.SavedSearchId, "saved search id", text))
 
 const listOptions = {
   ...scopeOptions,
@@ -141,7 +141,7 @@ const create = Command.make(
             "Example: sluice saved-searches create errors --spl 'status>=500'"
           )
         )
-      const payload = yield* checked(CreateSavedSearchRequest, {
+      const payload = yield* checked((yield* contract).CreateSavedSearchRequest, {
         name: flags.name,
         spl,
         ...some("earliest", flags.earliest),

@@ -2,8 +2,8 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { Effect } from "effect"
-import { DatabaseName, TableName } from "../../../domain/Ids.js"
 import { withClient } from "../Api.js"
+import { contract } from "../Contract.js"
 import { failure } from "../CliError.js"
 import { errorLine, line } from "../Output.js"
 import {
@@ -54,7 +54,7 @@ const tablesList = Command.make("list", listOptions, listTables).pipe(
 const tablesDescribe = Command.make("describe", { ...listOptions, table: tableArg }, (flags) =>
   Effect.gen(function* () {
     const session = yield* signedIn(flags)
-    const table = yield* nameOf(TableName, "table name", flags.table)
+    const table = yield* nameOf((yield* contract).TableName, "table name", flags.table)
     const answer = yield* withClient(session, (client) =>
       client.tables.describe({ path: { table }, urlParams: dataScope(session) })
     )
@@ -82,7 +82,7 @@ const tablesDrop = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const table = yield* nameOf(TableName, "table name", flags.table)
+      const table = yield* nameOf((yield* contract).TableName, "table name", flags.table)
       const where = session.database === undefined ? table : `${session.database}.${table}`
       if (!(yield* confirmed(flags.yes, `drop table ${where} and all its rows`)))
         return yield* Effect.fail(failure("Not dropped."))
@@ -127,7 +127,7 @@ const databasesList = Command.make("list", listOptions, listDatabases).pipe(
 const databasesCreate = Command.make("create", { ...scopeOptions, name: databaseArg }, (flags) =>
   Effect.gen(function* () {
     const session = yield* signedIn(flags)
-    const name = yield* nameOf(DatabaseName, "database name", flags.name)
+    const name = yield* nameOf((yield* contract).DatabaseName, "database name", flags.name)
     const answer = yield* withClient(session, (client) =>
       client.databases.create({ payload: { name }, urlParams: scopeOnly(dataScope(session)) })
     )
@@ -141,7 +141,7 @@ const databasesDelete = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const database = yield* nameOf(DatabaseName, "database name", flags.name)
+      const database = yield* nameOf((yield* contract).DatabaseName, "database name", flags.name)
       if (!(yield* confirmed(flags.yes, `delete database ${database} and all its tables`)))
         return yield* Effect.fail(failure("Not deleted."))
       yield* withClient(session, (client) =>
