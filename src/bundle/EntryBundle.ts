@@ -13,6 +13,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { cacheDirectory } from "./CacheDirectory.js"
+import { withEsbuild } from "./Esbuild.js"
 
 const sourceFiles = (root: string): Array<string> =>
   fs
@@ -52,19 +53,20 @@ export const bundleOf = (entry: string, name: string, external: ReadonlyArray<st
     const dir = cacheDirectory()
     const file = path.join(dir, `${name}-${bundleKey(entry)}.mjs`)
     if (fs.existsSync(file)) return file
-    const esbuild = await import("esbuild")
-    const result = await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      write: false,
-      logLevel: "silent",
-      external: [...external],
-      // Bundled CommonJS packages call `require`, which an ES module does not have.
-      banner: { js: requireBanner }
-    })
+    const result = await withEsbuild((esbuild) =>
+      esbuild.build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        write: false,
+        logLevel: "silent",
+        external: [...external],
+        // Bundled CommonJS packages call `require`, which an ES module does not have.
+        banner: { js: requireBanner }
+      })
+    )
     fs.mkdirSync(dir, { recursive: true })
     // Written aside, then renamed: another process may be writing the same bundle.
     const partial = `${file}.${process.pid}.tmp`

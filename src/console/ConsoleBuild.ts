@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { withEsbuild } from "../bundle/Esbuild.js"
 
 const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -90,46 +91,47 @@ export const buildConsole = async (): Promise<ConsoleFiles> => {
   if (fs.existsSync(path.join(dir, "index.html"))) {
     return { dir, names: fs.readdirSync(path.join(dir, "assets")) }
   }
-  const esbuild = await import("esbuild")
   const partial = `${dir}.${process.pid}.tmp`
-  const worker = await esbuild.build({
-    absWorkingDir: project,
-    entryPoints: [workerEntry],
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    outdir: path.join(partial, "assets"),
-    entryNames: "[name]-[hash]",
-    logLevel: "silent",
-    metafile: true,
-    write: true
-  })
-  const workerName = path.basename(Object.keys(worker.metafile.outputs)[0] ?? "")
-  const result = await esbuild.build({
-    absWorkingDir: project,
-    entryPoints: [mainEntry],
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    outdir: path.join(partial, "assets"),
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunk-[hash]",
-    assetNames: "[name]-[hash]",
-    jsx: "automatic",
-    jsxImportSource: "preact",
-    define: {
-      "process.env.NODE_ENV": '"production"',
-      SLUICE_CONSOLE_VERSION: JSON.stringify(version()),
-      SLUICE_EXPORT_WORKER: JSON.stringify(workerName)
-    },
-    logLevel: "silent",
-    metafile: true,
-    write: true
+  const result = await withEsbuild(async (esbuild) => {
+    const worker = await esbuild.build({
+      absWorkingDir: project,
+      entryPoints: [workerEntry],
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: "es2022",
+      minify: true,
+      outdir: path.join(partial, "assets"),
+      entryNames: "[name]-[hash]",
+      logLevel: "silent",
+      metafile: true,
+      write: true
+    })
+    const workerName = path.basename(Object.keys(worker.metafile.outputs)[0] ?? "")
+    return esbuild.build({
+      absWorkingDir: project,
+      entryPoints: [mainEntry],
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      minify: true,
+      outdir: path.join(partial, "assets"),
+      entryNames: "[name]-[hash]",
+      chunkNames: "chunk-[hash]",
+      assetNames: "[name]-[hash]",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      define: {
+        "process.env.NODE_ENV": '"production"',
+        SLUICE_CONSOLE_VERSION: JSON.stringify(version()),
+        SLUICE_EXPORT_WORKER: JSON.stringify(workerName)
+      },
+      logLevel: "silent",
+      metafile: true,
+      write: true
+    })
   })
   const outputs = Object.entries(result.metafile.outputs)
   // Lazily imported modules are entry points of their own in the metafile: the page's is main.
