@@ -62,6 +62,12 @@ export class CancelQueryRequest extends Schema.Class<CancelQueryRequest>("Cancel
   query_id: QueryId
 }) {}
 
+/**
+ * The response header of a non-JSON result's hints (a JSON result has them in its body):
+ * a JSON array of sentences.
+ */
+export const HINTS_HEADER = "x-service-hints"
+
 const queryDescription = [
   "Read-only SQL (SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS).",
   "The response carries `x-service-query-id`.",

@@ -112,7 +112,6 @@ export const makeHints = Effect.gen(function* () {
 
 export type QueryHints = Effect.Effect.Success<typeof makeHints>
 
-export const HINTS_HEADER = "x-service-hints"
 const HEADER_MAX_BYTES = 4_096
 
 /**
