@@ -3,8 +3,8 @@
  * series (4 groups × 50 pods, each pod one of 10 `le` buckets) with a sample every 15 s
  * for 25 h (1.2 M samples), written as 25 one-hour bodies per sender by 4 senders at once
  * until readable (history accepted on both sides: Prometheus with its out-of-order
- * window), then four range queries over the whole day at a 2-minute step, best of three
- * per side, answers compared. Each figure comes with the CPU seconds each side's
+ * window), then four range queries over the whole day at a 2-minute step and one at
+ * 1-hour steps (windows with gaps between them), best of three per side, answers compared. Each figure comes with the CPU seconds each side's
  * processes used (Prometheus; sluice's server and its engine workers).
  */
 import { Effect, Schema } from "effect"
@@ -37,6 +37,8 @@ export const DAY_QUERIES = [
   "histogram_quantile(0.9, sum by (le) (rate(bench_day_total[5m])))",
   "max_over_time(bench_day_total[30m])"
 ]
+/** A day at hourly steps, as a dashboard over weeks asks: windows with gaps between them. */
+const HOURLY_QUERY = "sum by (group) (rate(bench_day_total[5m]))"
 
 interface DaySeries {
   readonly labels: Record<string, string>
@@ -164,15 +166,19 @@ export const metricsDay = (server: ServerProcess) =>
         `${(writes.prometheus.seconds / writes.sluice.seconds).toFixed(2)} (target ≥ 1.0)`
     )
 
-    const range = (query: string) =>
+    const range = (query: string, step: number) =>
       new URLSearchParams({
         query,
         start: String(DAY_START / 1000 + 0.123),
         end: String(DAY_END / 1000 + 0.123),
-        step: "120"
+        step: String(step)
       })
     const decode = Schema.decodeUnknownSync(Schema.parseJson(ApiReply))
-    for (const query of DAY_QUERIES) {
+    const asked = [
+      ...DAY_QUERIES.map((query) => ({ query, step: 120 })),
+      { query: HOURLY_QUERY, step: 3600 }
+    ]
+    for (const { query, step } of asked) {
       const best = { prometheus: Infinity, sluice: Infinity }
       const cpu = { prometheus: 0, sluice: 0 }
       const answers: Partial<Record<Side, string>> = {}
@@ -182,7 +188,7 @@ export const metricsDay = (server: ServerProcess) =>
             const { url, key, pids } = sides[side]
             const before = sumCpu(pids())
             const seconds = await timed(async () => {
-              answers[side] = await getText(`${url}/api/v1/query_range?${range(query)}`, key)
+              answers[side] = await getText(`${url}/api/v1/query_range?${range(query, step)}`, key)
             })
             cpu[side] += sumCpu(pids()) - before
             best[side] = Math.min(best[side], seconds)
@@ -190,7 +196,7 @@ export const metricsDay = (server: ServerProcess) =>
       })
       const differs = difference(false, decode(answers.prometheus!), decode(answers.sluice!))
       console.log(
-        `day: ${query}: prometheus ${(best.prometheus * 1000).toFixed(0)} ms, sluice ` +
+        `day: ${query} at ${step / 60}-minute steps: prometheus ${(best.prometheus * 1000).toFixed(0)} ms, sluice ` +
           `${(best.sluice * 1000).toFixed(0)} ms (best of 3; CPU over the 3: prometheus ` +
           `${cpu.prometheus.toFixed(2)} s, sluice ${cpu.sluice.toFixed(2)} s); ratio ` +
           `${(best.sluice / best.prometheus).toFixed(2)} (target ≤ 1.5); answers ` +

@@ -7,8 +7,9 @@ import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import type { Windows } from "./Selectors.js"
-import { sampleRuns } from "./SampleRows.js"
-import { labelsSql, metadataSql, samplesSql, seriesSql } from "./SeriesSql.js"
+import { sampleCounts, sampleRuns } from "./SampleRows.js"
+import { labelsSql, metadataSql, sampleCountsSql, samplesSql, seriesSql } from "./SeriesSql.js"
+import { SLICE_SAMPLES, SliceGatherer, timeSlices } from "./SlicedReads.js"
 import type { RawSeries } from "../evaluator/Values.js"
 import { labelsKey } from "../evaluator/Values.js"
 
@@ -32,6 +33,9 @@ const decodeMetadataRow = Schema.decodeUnknownSync(
     })
   )
 )
+
+/** Reads spanning less than this are read in one statement without counting first. */
+const COUNTED_READ_MS = 3_600_000
 
 export const makeFetch = (
   runner: QueryRunner["Type"],
@@ -78,14 +82,40 @@ export const makeFetch = (
       return (id: string) => known.get(keyOf(id))
     })
 
+  const read = (sql: string) => Effect.map(bytes(sql, "RowBinary"), sampleRuns)
+
   /**
-   * Samples in `(from, to]` (those `windows` holds, when given) per selected series, in the label order Prometheus hands
-   * series on (ties in topk and bottomk go to the first).
+   * A read over more than an hour first counts its samples, and reads them in slices of
+   * time when they are many (SlicedReads.ts).
+   */
+  const sampleRunsOf = (
+    matchers: ReadonlyArray<Matcher>,
+    from: number,
+    to: number,
+    windows: Windows | undefined
+  ) =>
+    Effect.gen(function* () {
+      if (to - from <= COUNTED_READ_MS) return yield* read(samplesSql(matchers, from, to, windows))
+      const counts = sampleCounts(
+        yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary")
+      )
+      let total = 0
+      for (const count of counts.values()) total += count
+      const slices = Math.ceil(total / SLICE_SAMPLES)
+      if (slices <= 1) return yield* read(samplesSql(matchers, from, to, windows))
+      const gathered = new SliceGatherer(counts)
+      for (const slice of timeSlices(from, to, slices))
+        gathered.add(yield* read(samplesSql(matchers, slice.from, slice.to, windows)))
+      return gathered.runs()
+    })
+
+  /**
+   * Samples in `(from, to]` (those `windows` holds, when given) per selected series, in
+   * the label order Prometheus hands series on (ties in topk and bottomk go to the first).
    */
   const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number, windows?: Windows) =>
     Effect.gen(function* () {
-      const body = yield* bytes(samplesSql(matchers, from, to, windows), "RowBinary")
-      const runs = sampleRuns(body)
+      const runs = yield* sampleRunsOf(matchers, from, to, windows)
       const labelsById = yield* labelsOf(runs.map((run) => run.id))
       const out: Array<RawSeries> = []
       for (const run of runs) {

@@ -98,3 +98,14 @@ export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
   }
   return runs
 }
+
+/** The `RowBinary` result of `sampleCountsSql`: `(id UInt64, count UInt64)` rows. */
+export const sampleCounts = (bytes: Uint8Array): Map<string, number> => {
+  if (bytes.byteLength % 16 !== 0)
+    throw new Error(`a sample counts result of ${bytes.byteLength} bytes is not rows of 16`)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const counts = new Map<string, number>()
+  for (let at = 0; at < bytes.byteLength; at += 16)
+    counts.set(view.getBigUint64(at, true).toString(), Number(view.getBigUint64(at + 8, true)))
+  return counts
+}

@@ -50,9 +50,8 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
  * number printed or parsed, a NaN's payload, the stale marker's, kept): 16 bytes a
  * sample, where a row per sample took 24 and a decoding step each. With `windows`, only
  * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
- * Labels come from a
- * second, smaller statement only for series not seen before (an id names one label set
- * for good).
+ * Labels come from a second, smaller statement only for series not seen before (an id
+ * names one label set for good).
  */
 export const samplesSql = (
   matchers: ReadonlyArray<Matcher>,
@@ -62,15 +61,32 @@ export const samplesSql = (
 ) =>
   `SELECT id, groupArray(t), groupArray(value) FROM (` +
   `SELECT id, toFloat64(toUnixTimestamp64Milli(timestamp)) AS t, value ` +
-  `FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
-  `WHERE id IN (${selectedIds(matchers)}) ` +
+  `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows)} ` +
+  `ORDER BY id, timestamp) GROUP BY id`
+
+/** How many samples `samplesSql` would read per series: `(id UInt64, count UInt64)` rows. */
+export const sampleCountsSql = (
+  matchers: ReadonlyArray<Matcher>,
+  from: number,
+  to: number,
+  windows?: Windows
+) =>
+  `SELECT id, count() FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
+  `WHERE ${samplesWhere(matchers, from, to, windows)} GROUP BY id`
+
+const samplesWhere = (
+  matchers: ReadonlyArray<Matcher>,
+  from: number,
+  to: number,
+  windows: Windows | undefined
+) =>
+  `id IN (${selectedIds(matchers)}) ` +
   `AND timestamp > fromUnixTimestamp64Milli(toInt64(${Math.floor(from)}), 'UTC') ` +
-  `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC') ` +
+  `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC')` +
   (windows === undefined
     ? ""
-    : `AND positiveModulo(toInt64(${windows.phase}) - toUnixTimestamp64Milli(timestamp), ` +
-      `toInt64(${windows.step})) < ${windows.range} `) +
-  `ORDER BY id, timestamp) GROUP BY id`
+    : ` AND positiveModulo(toInt64(${windows.phase}) - toUnixTimestamp64Milli(timestamp), ` +
+      `toInt64(${windows.step})) < ${windows.range}`)
 
 /** The label sets of these series ids (decimal text). */
 export const labelsSql = (ids: ReadonlyArray<string>) =>
