@@ -98,8 +98,16 @@ const listenOnce = (
       yield* Deferred.succeed(listening, void 0)
       yield* Effect.forever(Effect.zipRight(Effect.sleep(HEARTBEAT_EVERY), beat(HEARTBEAT_WAIT)))
     })
-    return yield* Effect.raceFirst(received, heartbeats)
-  }).pipe(Effect.scoped)
+    // Disconnected: on a dead connection the stream's UNLISTEN may never answer, and
+    // listening again must not wait for it.
+    return yield* Effect.raceFirst(Effect.disconnect(received), heartbeats)
+  }).pipe(
+    Effect.scoped,
+    // A defect (a finalizer's query on a dead connection) is a reason to listen again too.
+    Effect.catchAllDefect((defect) =>
+      Effect.fail(new Error(defect instanceof Error ? defect.message : String(defect)))
+    )
+  )
 
 export class ControlPlaneEvents extends Context.Tag("sluice/ControlPlaneEvents")<
   ControlPlaneEvents,
