@@ -3,7 +3,8 @@
  * start` (after the install's `postinstall`, where there is one) on a fresh data directory, timed until `/health` answers, then left alone
  * `BENCH_FOOTPRINT_IDLE_MS` (default 10 s) and every process of its tree read from /proc
  * (npm and its shell included). Then a second cluster is created and left idle, then
- * paused, each read again; then the service is stopped (SIGINT to its process group, as
+ * paused, then resumed and left idle, each read again; then the service is stopped
+ * (SIGINT to its process group, as
  * Ctrl-C does) and started again on the same directory. The same runs for the commit
  * `BENCH_FOOTPRINT_BASE` (default: the last that starts before the footprint work; the
  * next few only start with files their authors had not committed yet), checked out into
@@ -128,6 +129,8 @@ interface Service {
   readonly pid: number
   readonly url: string
   readonly startMs: number
+  /** The 1-minute load average when it answered: times on a busy machine say little alone. */
+  readonly load: number
 }
 
 /** `npm start` in `root` on `dataDir`, until `/health` answers. */
@@ -164,7 +167,7 @@ const start = async (root: string, dataDir: string): Promise<Service> => {
     if (ok) break
     await sleep(20)
   }
-  return { pid: child.pid!, url, startMs: performance.now() - begin }
+  return { pid: child.pid!, url, startMs: performance.now() - begin, load: os.loadavg()[0]! }
 }
 
 /** Ctrl-C to the process group, then waits until every process of the tree is gone. */
@@ -201,12 +204,21 @@ const until = async (service: Service, token: string, id: string, phase: string)
   }
 }
 
+interface Timed {
+  readonly ms: number
+  readonly load: number
+}
+
+const timed = (t: Timed) => `${seconds(t.ms)} (load ${t.load.toFixed(1)})`
+
 interface SideFigures {
-  readonly firstStartMs: number
-  readonly restartMs: number
+  readonly firstStart: Timed
+  readonly restart: Timed
   readonly idle: ReadonlyArray<Reading>
   readonly secondCluster: ReadonlyArray<Reading>
   readonly paused: ReadonlyArray<Reading>
+  readonly resumed: ReadonlyArray<Reading>
+  readonly resume: Timed
   readonly restarted: ReadonlyArray<Reading>
 }
 
@@ -217,6 +229,7 @@ const measure = async (root: string): Promise<SideFigures> => {
   try {
     const first = await start(root, dataDir)
     let idle: Array<Reading>, secondCluster: Array<Reading>, paused: Array<Reading>
+    let resumed: Array<Reading>, resume: Timed
     try {
       await sleep(IDLE_MS)
       idle = readTree(first.pid)
@@ -238,6 +251,12 @@ const measure = async (root: string): Promise<SideFigures> => {
       await until(first, token, id, "paused")
       await sleep(IDLE_MS)
       paused = readTree(first.pid)
+      const resuming = performance.now()
+      await api(first, token, "POST", `/v1/clusters/${id}/resume${q}`)
+      await until(first, token, id, "ready")
+      resume = { ms: performance.now() - resuming, load: os.loadavg()[0]! }
+      await sleep(IDLE_MS)
+      resumed = readTree(first.pid)
     } finally {
       await stop(first)
     }
@@ -250,11 +269,13 @@ const measure = async (root: string): Promise<SideFigures> => {
       await stop(second)
     }
     return {
-      firstStartMs: first.startMs,
-      restartMs: second.startMs,
+      firstStart: { ms: first.startMs, load: first.load },
+      restart: { ms: second.startMs, load: second.load },
       idle,
       secondCluster,
       paused,
+      resumed,
+      resume,
       restarted
     }
   } finally {
@@ -296,8 +317,8 @@ export const footprint = async () => {
   console.log(`${"".padEnd(34)}${column(`before (${base.commit})`)}${column("after")}`)
   const row = (label: string, a: string, b: string) =>
     console.log(`${label.padEnd(34)}${column(a)}${column(b)}`)
-  row("first start → /health", seconds(before.firstStartMs), seconds(after.firstStartMs))
-  row("restart → /health", seconds(before.restartMs), seconds(after.restartMs))
+  row("first start → /health", timed(before.firstStart), timed(after.firstStart))
+  row("restart → /health", timed(before.restart), timed(after.restart))
   for (const [step, pick] of [
     ["idle after first start", (f: SideFigures) => f.idle],
     ["idle after restart", (f: SideFigures) => f.restarted]
@@ -327,6 +348,17 @@ export const footprint = async () => {
     "  shared once +",
     delta(before, before.secondCluster, sharedOnce),
     delta(after, after.secondCluster, sharedOnce)
+  )
+  row("second cluster resume → ready", timed(before.resume), timed(after.resume))
+  row(
+    "second cluster resumed, idle: tree RSS +",
+    delta(before, before.resumed, total),
+    delta(after, after.resumed, total)
+  )
+  row(
+    "  shared once +",
+    delta(before, before.resumed, sharedOnce),
+    delta(after, after.resumed, sharedOnce)
   )
   row(
     "second cluster paused: tree RSS +",
