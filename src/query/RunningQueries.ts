@@ -2,13 +2,17 @@
  * The queries running in this process, by the scope that started them: SQL queries and
  * URL loads (whose `started` line names their id). A client's `query_id` is only a name
  * within its organization, cluster and database: the engine runs each query under an id
- * of our own, so equal client ids never meet there.
+ * of our own, so equal client ids never meet there. With other nodes on the control
+ * plane, a cancel for a query this node does not run is asked of them (CancelElsewhere.ts).
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { Scope } from "effect"
 import type { EngineError } from "../../domain/Engine.js"
 import { Conflict, NotFound, Unavailable } from "../../domain/Errors.js"
 import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
+import { SluiceConfig } from "../config/SluiceConfig.js"
+import { ControlPlaneEvents } from "../events/ControlPlaneEvents.js"
+import { makeCancelElsewhere } from "./CancelElsewhere.js"
 
 export interface QueryScope {
   readonly organizationId: OrganizationId
@@ -32,8 +36,12 @@ const keyOf = (scope: QueryScope, queryId: string) =>
   JSON.stringify([scope.organizationId, scope.clusterId, scope.database, queryId])
 
 export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/RunningQueries", {
-  sync: () => {
+  scoped: Effect.gen(function* () {
     const running = new Map<string, Running>()
+    const otherNodes = Option.isSome((yield* SluiceConfig).databaseUrl)
+    const elsewhere = yield* makeCancelElsewhere(yield* ControlPlaneEvents, (key) =>
+      running.get(key)
+    )
 
     const add = (scope: QueryScope, queryId: string, entry: Running) =>
       Effect.suspend(() => {
@@ -65,8 +73,10 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
       scope: QueryScope,
       queryId: string
     ) {
-      const entry = running.get(keyOf(scope, queryId))
+      const key = keyOf(scope, queryId)
+      const entry = running.get(key)
       if (entry === undefined) {
+        if (otherNodes && (yield* elsewhere.ask(key))) return
         return yield* new NotFound({
           message: `No query with id '${queryId}' is running in database '${scope.database}'.`,
           hint: "Only the organization, cluster and database that started a query may cancel it, while it runs."
@@ -84,5 +94,5 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
     })
 
     return { register, whileRegistered, cancel }
-  }
+  })
 }) {}

@@ -74,7 +74,9 @@ const runner = QueryRunnerLive.pipe(
   Layer.provide(
     Layer.mergeAll(
       engines,
-      RunningQueries.Default,
+      RunningQueries.Default.pipe(
+        Layer.provide(Layer.merge(ControlPlaneEvents.local, SluiceConfig.layer))
+      ),
       partial(Provisioner, {}),
       QueryConfig.layer,
       SluiceConfig.layer,

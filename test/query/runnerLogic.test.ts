@@ -46,7 +46,9 @@ const runnerOver = (engines: Layer.Layer<Engines>) =>
     Layer.provide(
       Layer.mergeAll(
         engines,
-        RunningQueries.Default,
+        RunningQueries.Default.pipe(
+          Layer.provide(Layer.merge(ControlPlaneEvents.local, SluiceConfig.layer))
+        ),
         partial(Provisioner, {}),
         QueryConfig.layer,
         SluiceConfig.layer,
