@@ -257,6 +257,9 @@ const measure = async (root: string): Promise<SideFigures> => {
       resume = { ms: performance.now() - resuming, load: os.loadavg()[0]! }
       await sleep(IDLE_MS)
       resumed = readTree(first.pid)
+      // Paused again, so the restart brings back the default cluster alone, as before.
+      await api(first, token, "POST", `/v1/clusters/${id}/stop${q}`)
+      await until(first, token, id, "paused")
     } finally {
       await stop(first)
     }
@@ -351,7 +354,7 @@ export const footprint = async () => {
   )
   row("second cluster resume → ready", timed(before.resume), timed(after.resume))
   row(
-    "second cluster resumed, idle: tree RSS +",
+    "second cluster resumed: tree RSS +",
     delta(before, before.resumed, total),
     delta(after, after.resumed, total)
   )
