@@ -24,8 +24,11 @@ export class QueryConfig extends Context.Tag("sluice/QueryConfig")<
   static readonly layer = Layer.effect(QueryConfig, queryConfig)
 }
 
+/** Where this node keeps its embedded engines, control plane and sockets. */
+export const dataDir = Config.string("SLUICE_DATA_DIR").pipe(Config.withDefault("./data"))
+
 export const sluiceConfig = Config.all({
-  dataDir: Config.string("SLUICE_DATA_DIR").pipe(Config.withDefault("./data")),
+  dataDir,
   host: Config.string("SLUICE_HOST").pipe(Config.withDefault("127.0.0.1")),
   port: port("SLUICE_PORT", 8080),
   /** The address users reach the service at (the device login page's links), no trailing `/`. */

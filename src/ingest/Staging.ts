@@ -7,7 +7,8 @@
  * dropped since, which the first insert into it finds out (`created` false): it then
  * creates the table and tries again.
  * The first insert into a database in this process also drops staging tables that a
- * previous process left behind (only this process writes to its engine).
+ * previous process of this node left behind (TableLocks names them per node), and those
+ * of releases before staging tables were named per node.
  * On a ClickHouse cluster too, a staging table is a plain table of the node sluice writes
  * through (Layout.createTableSql): its statements carry no `ON CLUSTER`.
  */
@@ -75,7 +76,8 @@ export const acquireStaging = (
         engine,
         StagingRow,
         `SELECT name FROM system.tables WHERE database = ${quoteString(database)} ` +
-          `AND startsWith(name, ${quoteString(Layout.STAGING_PREFIX)})`
+          `AND (startsWith(name, ${quoteString(locks.stagingPrefix)}) ` +
+          `OR match(name, ${quoteString(`^${Layout.STAGING_PREFIX}[0-9a-f]{32}$`)}))`
       )
       yield* Effect.forkDaemon(
         leftovers.pipe(

@@ -7,8 +7,16 @@
  * dropped with the table and whenever a statement on it fails. Also a pool of empty
  * staging tables per database, so most inserts create none, and the names of all
  * staging tables this process owns, so leftovers of a crashed process can be dropped.
+ *
+ * Staging tables carry the node's tag (its host and data directory), the same across its
+ * restarts: on a ClickHouse server shared by several nodes, a node sweeps only what it
+ * left itself, never another node's staging tables in use.
  */
+import { createHash } from "node:crypto"
+import * as os from "node:os"
+import * as path from "node:path"
 import { Effect } from "effect"
+import { dataDir } from "../config/SluiceConfig.js"
 import { STAGING_PREFIX } from "./Layout.js"
 import type { TableLayout } from "./Layout.js"
 
@@ -22,8 +30,16 @@ export interface TableState {
   columns: Map<string, ReadonlyArray<string>> | undefined
 }
 
+const nodeTag = (dir: string) =>
+  createHash("sha256")
+    .update(`${os.hostname()}\u0000${path.resolve(dir)}`)
+    .digest("hex")
+    .slice(0, 8)
+
 export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks", {
-  sync: () => {
+  effect: Effect.gen(function* () {
+    /** Every staging table this node makes starts with it. */
+    const stagingPrefix = `${STAGING_PREFIX}${nodeTag(yield* dataDir)}_`
     const states = new Map<string, TableState>()
     const stateOf = (database: string, table: string): TableState => {
       const key = `${database}\u0000${table}`
@@ -40,12 +56,13 @@ export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks"
     const ours = new Set<string>()
     const swept = new Set<string>()
     return {
+      stagingPrefix,
       stateOf,
       // Pooled per layout: rows move only between tables of one structure.
       takeStaging: (database: string, layout: TableLayout): string | undefined =>
         idleStaging.get(`${database}\u0000${layout}`)?.pop(),
       newStaging: (database: string): string => {
-        const name = `${STAGING_PREFIX}${crypto.randomUUID().replaceAll("-", "")}`
+        const name = `${stagingPrefix}${crypto.randomUUID().replaceAll("-", "")}`
         ours.add(`${database}\u0000${name}`)
         return name
       },
@@ -78,5 +95,5 @@ export class TableLocks extends Effect.Service<TableLocks>()("sluice/TableLocks"
           )
         }
     }
-  }
+  })
 }) {}

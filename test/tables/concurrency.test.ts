@@ -52,32 +52,52 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })(
       })
     )
 
-    it.effect("staging tables a previous process left behind are dropped, ours are reused", () =>
-      Effect.gen(function* () {
-        const server = yield* TestServer
-        yield* createDatabase(server, "sweep")
-        yield* sql(server, "CREATE TABLE __staging_leftover (x UInt8) ENGINE = Memory", "sweep")
-        const reply = yield* insert(server, "t", batch(1, 3), {
-          "content-type": "application/json",
-          "x-service-database": "sweep"
+    it.effect(
+      "staging tables this node's previous process left behind are dropped, another node's kept",
+      () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const json = { "content-type": "application/json" }
+          const staging = (database: string) =>
+            Effect.map(
+              sql(
+                server,
+                "SELECT name FROM system.tables " +
+                  "WHERE database = currentDatabase() AND startsWith(name, '__staging_')",
+                database
+              ),
+              (rows) => rows.map((r) => String(r.name)).sort()
+            )
+          // This node's staging tables share a prefix: learn it from one it pooled.
+          yield* createDatabase(server, "learn")
+          yield* insert(server, "t", batch(1, 3), { ...json, "x-service-database": "learn" })
+          const [pooled] = yield* staging("learn")
+          const ownPrefix = /^__staging_[0-9a-f]{8}_/.exec(pooled ?? "")?.[0]
+          expect(ownPrefix).toBeDefined()
+
+          yield* createDatabase(server, "sweep")
+          const ownLeftover = `${ownPrefix}${"0".repeat(32)}`
+          const olderRelease = `__staging_${"a".repeat(32)}`
+          const otherNode = `__staging_0badc0de_${"b".repeat(32)}`
+          for (const name of [ownLeftover, olderRelease, otherNode]) {
+            yield* sql(server, `CREATE TABLE ${name} (x UInt8) ENGINE = Memory`, "sweep")
+          }
+          const reply = yield* insert(server, "t", batch(1, 3), {
+            ...json,
+            "x-service-database": "sweep"
+          })
+          expect(reply.json).toEqual({ inserted: 3 })
+          // The sweep runs in the background after the insert has answered.
+          const left = yield* eventually(
+            "this node's and the older release's leftovers to be dropped",
+            Effect.map(staging("sweep"), (names) =>
+              names.includes(ownLeftover) || names.includes(olderRelease) ? undefined : names
+            )
+          )
+          // Another node's table (in use on a shared server) stays, beside the one pooled.
+          expect(left).toContain(otherNode)
+          expect(left.length).toBe(2)
         })
-        expect(reply.json).toEqual({ inserted: 3 })
-        const staging = () =>
-          sql(
-            server,
-            "SELECT name FROM system.tables " +
-              "WHERE database = currentDatabase() AND startsWith(name, '__staging_')",
-            "sweep"
-          )
-        // The sweep runs in the background after the insert has answered.
-        const left = yield* eventually(
-          "the leftover staging table to be dropped",
-          Effect.map(staging(), (rows) =>
-            rows.some((r) => r.name === "__staging_leftover") ? undefined : rows
-          )
-        )
-        expect(left.length).toBe(1)
-      })
     )
 
     it.effect("the same token and body insert once, by parameter or idempotency-key", () =>
