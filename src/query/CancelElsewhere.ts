@@ -6,7 +6,13 @@
  */
 import { Clock, Deferred, Duration, Effect, Option, Schema } from "effect"
 import type { ControlPlaneEventsShape } from "../events/ControlPlaneEvents.js"
-import type { Running } from "./RunningQueries.js"
+import type { EngineError } from "../../domain/Engine.js"
+
+/** A query or URL load running in this process. */
+export interface Running {
+  /** Stops it (a kill in the engine, or interrupting the work that runs the statements). */
+  readonly stop: Effect.Effect<void, EngineError>
+}
 
 const ASKED = "query-cancel"
 const ANSWERED = "query-cancelled"

@@ -7,12 +7,12 @@
  */
 import { Effect, Option } from "effect"
 import type { Scope } from "effect"
-import type { EngineError } from "../../domain/Engine.js"
 import { Conflict, NotFound, Unavailable } from "../../domain/Errors.js"
 import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { ControlPlaneEvents } from "../events/ControlPlaneEvents.js"
 import { makeCancelElsewhere } from "./CancelElsewhere.js"
+import type { Running } from "./CancelElsewhere.js"
 
 export interface QueryScope {
   readonly organizationId: OrganizationId
@@ -20,10 +20,7 @@ export interface QueryScope {
   readonly database: DatabaseName
 }
 
-export interface Running {
-  /** Stops it (a kill in the engine, or interrupting the work that runs the statements). */
-  readonly stop: Effect.Effect<void, EngineError>
-}
+export type { Running } from "./CancelElsewhere.js"
 
 /** A query of that id runs in the same scope (here, or on a shared server). */
 export const queryIdTaken = (queryId: string) =>
