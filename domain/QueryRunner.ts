@@ -40,9 +40,9 @@ export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement
 
 /**
  * A statement sluice compiled itself (an SPL search's, a PromQL read's): it skips the
- * user's guard and gets no hints, but runs as a user's statement does in every other
- * way: read-only, under the cluster's limits, the result-size limit and the query
- * timeout, registered for cancel by its id.
+ * user's SQL size limit and gets no hints, but runs as a user's statement does in every
+ * other way: the guard (read-only, the reviewed function catalog), the cluster's limits,
+ * the result-size limit and the query timeout, registered for cancel by its id.
  */
 export class CompiledStatement extends Schema.Class<CompiledStatement>("CompiledStatement")({
   sql: Schema.String,
@@ -106,18 +106,19 @@ export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
     ) => Effect.Effect<void, NotFound | Unavailable>
     /**
      * Runs a statement sluice compiled (`CompiledStatement`) and answers its result
-     * whole, in its format, as the engine made it. `Conflict`: its id is running.
+     * whole, in its format, as the engine made it. `Conflict`: its id is running;
+     * `QueryRefused`/`Forbidden`: the guard refused it (a compiler's slip).
      */
     readonly runCompiled: (
       scope: ClusterScope,
       database: DatabaseName,
       statement: CompiledStatement
-    ) => Effect.Effect<Uint8Array, QueryFailure | Conflict>
+    ) => Effect.Effect<Uint8Array, QueryFailure | Forbidden | Conflict>
     /** `runCompiled` asking for `JSON` whatever the statement's format, the document decoded. */
     readonly runCompiledRows: (
       scope: ClusterScope,
       database: DatabaseName,
       statement: CompiledStatement
-    ) => Effect.Effect<CompiledRows, QueryFailure | Conflict>
+    ) => Effect.Effect<CompiledRows, QueryFailure | Forbidden | Conflict>
   }
 >() {}

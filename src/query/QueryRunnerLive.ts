@@ -261,13 +261,16 @@ export const QueryRunnerLive = Layer.scoped(
       return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryResult
     })
 
-    // Sluice's own SQL: no guard, no hints, read whole as the engine made it.
+    // Sluice's own SQL: no size limit, no hints, read whole as the engine made it. It
+    // still passes the guard (read-only, the function catalog): the SQL SPL and PromQL
+    // compile carries a caller's words, and a compiler's slip must not reach the host.
     const runCompiled = Effect.fnUntraced(function* (
       scope: ClusterScope,
       database: DatabaseName,
       statement: CompiledStatement
     ) {
       yield* reportTables(statement.tables)
+      yield* guard(parseStatement(statement.sql))
       const { bytes } = yield* wholeResult(yield* prepare(scope, database, statement))
       return bytes
     })
@@ -278,6 +281,7 @@ export const QueryRunnerLive = Layer.scoped(
       statement: CompiledStatement
     ) {
       yield* reportTables(statement.tables)
+      yield* guard(parseStatement(statement.sql))
       const r = yield* prepare(scope, database, {
         sql: statement.sql,
         format: "JSON",

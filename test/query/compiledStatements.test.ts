@@ -1,6 +1,6 @@
 /**
- * `QueryRunner.runCompiled`: sluice's own statements skip the user's guard and hints but
- * keep everything else of the user path: read-only, the limits and the timeout in the
+ * `QueryRunner.runCompiled`: sluice's own statements skip the user's size limit and hints but
+ * keep everything else of the user path: the guard, read-only, the limits and the timeout in the
  * engine's settings, registered for cancel by their id. The engine is a partial double
  * that records what it was asked.
  */
@@ -115,12 +115,11 @@ const runnerOver = (engines: Layer.Layer<Engines>) =>
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 
-// Past the user's size limit (64 bytes here), reading `system`, calling a function the
-// catalog denies: each of these the guard refuses on the user path.
-const ownSql = `SELECT name, getSetting('max_threads') FROM system.tables WHERE database = 'default'`
+// Past the user's size limit (64 bytes here), which the user path refuses.
+const ownSql = `SELECT toString(number) AS n, number * 2 AS twice FROM numbers(3) WHERE number > 0`
 
 describe("QueryRunner.runCompiled", () => {
-  it.effect("runs sluice's SQL past the guard, read-only under the limits and timeout", () => {
+  it.effect("runs sluice's SQL past the size limit, read-only under the limits and timeout", () => {
     const asked: Array<Asked> = []
     return Effect.gen(function* () {
       const runner = yield* QueryRunner
@@ -148,6 +147,32 @@ describe("QueryRunner.runCompiled", () => {
       })
     }).pipe(Effect.provide(runnerOver(engineAnswering(bytesOf("a\t8\n"), asked))))
   })
+
+  it.effect(
+    "holds sluice's SQL to the guard: no host call or server state reaches the engine",
+    () => {
+      const asked: Array<Asked> = []
+      return Effect.gen(function* () {
+        const runner = yield* QueryRunner
+        const compiled = (sql: string) =>
+          Effect.flip(
+            runner.runCompiled(
+              scope,
+              database,
+              new CompiledStatement({ sql, format: "TSV", queryId: "own", tables: [] })
+            )
+          )
+        const file = yield* compiled("SELECT * FROM file('/etc/passwd', 'LineAsString')")
+        expect(file._tag).toBe("Forbidden")
+        expect(file.message).toContain("file")
+        const setting = yield* compiled("SELECT getServerSetting('path')")
+        expect(setting._tag).toBe("Forbidden")
+        const write = yield* compiled("INSERT INTO t VALUES (1)")
+        expect(write._tag).toBe("QueryRefused")
+        expect(asked).toHaveLength(0)
+      }).pipe(Effect.provide(runnerOver(engineAnswering(bytesOf("a\t8\n"), asked))))
+    }
+  )
 
   it.effect("answers a JSON result's rows as the engine wrote them, and its failure", () => {
     const document = {

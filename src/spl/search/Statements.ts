@@ -1,6 +1,6 @@
 /**
- * Running a search's statements as sluice's own (`QueryRunner.runCompiledRows`: no guard,
- * no hints; read-only, the limits and cancel by id as a user's query), each a `JSON`
+ * Running a search's statements as sluice's own (`QueryRunner.runCompiledRows`: no hints,
+ * no SQL size limit; the guard, the limits and cancel by id as a user's query), each a `JSON`
  * result read whole and decoded once. Statements run one after another under the
  * search's query id, so a cancel stops whichever is running and the search fails with it.
  */
