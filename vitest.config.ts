@@ -31,7 +31,11 @@ const isolated = [
   "test/spl/searchWindow.test.ts",
   "test/prometheus/promtool.test.ts",
   "test/prometheus/functionsAgainstPrometheus.test.ts",
-  "test/prometheus/apiAgainstPrometheus.test.ts"
+  "test/prometheus/apiAgainstPrometheus.test.ts",
+  // vi.mock of the lexer, which earlier files of a shared process have already loaded.
+  "test/query/parsedOnce.test.ts",
+  // Counts this process's esbuild children, which other files' builds may leave running.
+  "test/bundle/Esbuild.test.ts"
 ]
 
 /**
