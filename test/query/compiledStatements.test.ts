@@ -5,41 +5,12 @@
  * that records what it was asked.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Deferred, Effect, Fiber, FiberId, Layer, Stream } from "effect"
-import { ClusterScope } from "../../domain/Authorization.js"
+import { Deferred, Effect, Fiber, FiberId, Layer, Stream } from "effect"
 import { Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
-import { ApiKeyCaller } from "../../domain/Identity.js"
-import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
-import { Provisioner } from "../../domain/Provisioner.js"
 import { CompiledStatement, QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
-import { QueryConfig, SluiceConfig } from "../../src/config/SluiceConfig.js"
-import { ControlPlaneEvents } from "../../src/events/ControlPlaneEvents.js"
-import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
-import { RunningQueries } from "../../src/query/RunningQueries.js"
-import { TableEvents } from "../../src/tables/TableEvents.js"
 import { partial } from "../support/doubles.js"
-
-const organizationId = OrganizationId.make("00000000-0000-4000-8000-000000000001")
-const clusterId = ClusterId.make("00000000-0000-4000-8000-000000000002")
-const database = DatabaseName.make("default")
-const scope = new ClusterScope({
-  organizationId,
-  organizationName: "acme",
-  clusterId,
-  clusterName: "main",
-  defaultDatabase: undefined,
-  caller: new ApiKeyCaller({
-    keyId: ApiKeyId.make("00000000-0000-4000-8000-000000000003"),
-    keyName: "ci",
-    permission: "read_only",
-    organizationId,
-    organizationName: "acme",
-    clusterId,
-    clusterName: "main",
-    defaultDatabase: database
-  })
-})
+import { database, queryRunnerOver, scope } from "../support/queryRunner.js"
 
 interface Asked {
   readonly sql: string
@@ -87,31 +58,11 @@ const engineAnswering = (
 }
 
 const runnerOver = (engines: Layer.Layer<Engines>) =>
-  QueryRunnerLive.pipe(
-    Layer.provide(
-      Layer.mergeAll(
-        engines,
-        RunningQueries.Default.pipe(
-          Layer.provide(Layer.merge(ControlPlaneEvents.local, SluiceConfig.layer))
-        ),
-        partial(Provisioner, {}),
-        QueryConfig.layer,
-        SluiceConfig.layer,
-        TableEvents.Default.pipe(Layer.provide(ControlPlaneEvents.local))
-      )
-    ),
-    Layer.provide(
-      Layer.setConfigProvider(
-        ConfigProvider.fromMap(
-          new Map([
-            ["SLUICE_QUERY_MAX_SQL_BYTES", "64"],
-            ["SLUICE_QUERY_MAX_RESULT_BYTES", "4096"],
-            ["SLUICE_QUERY_TIMEOUT_SECONDS", "7"]
-          ])
-        )
-      )
-    )
-  )
+  queryRunnerOver(engines, {
+    SLUICE_QUERY_MAX_SQL_BYTES: "64",
+    SLUICE_QUERY_MAX_RESULT_BYTES: "4096",
+    SLUICE_QUERY_TIMEOUT_SECONDS: "7"
+  })
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 

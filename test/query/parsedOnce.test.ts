@@ -5,46 +5,17 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
-import { ConfigProvider, Effect, Layer, Stream } from "effect"
-import { ClusterScope } from "../../domain/Authorization.js"
+import { Effect, Stream } from "effect"
 import { Engines } from "../../domain/Engine.js"
-import { ApiKeyCaller } from "../../domain/Identity.js"
-import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
-import { Provisioner } from "../../domain/Provisioner.js"
 import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
-import { QueryConfig, SluiceConfig } from "../../src/config/SluiceConfig.js"
-import { ControlPlaneEvents } from "../../src/events/ControlPlaneEvents.js"
-import { QueryRunnerLive } from "../../src/query/QueryRunnerLive.js"
-import { RunningQueries } from "../../src/query/RunningQueries.js"
 import * as SqlTokens from "../../src/query/SqlTokens.js"
 import { RequestAnnotations } from "../../src/requestlog/RequestAnnotations.js"
-import { TableEvents } from "../../src/tables/TableEvents.js"
 import { partial } from "../support/doubles.js"
+import { database, queryRunnerOver, scope } from "../support/queryRunner.js"
 
 vi.mock("../../src/query/SqlTokens.js", async (original) => {
   const lexer = await original<typeof SqlTokens>()
   return { ...lexer, tokens: vi.fn(lexer.tokens) }
-})
-
-const organizationId = OrganizationId.make("00000000-0000-4000-8000-000000000001")
-const clusterId = ClusterId.make("00000000-0000-4000-8000-000000000002")
-const database = DatabaseName.make("default")
-const scope = new ClusterScope({
-  organizationId,
-  organizationName: "acme",
-  clusterId,
-  clusterName: "main",
-  defaultDatabase: undefined,
-  caller: new ApiKeyCaller({
-    keyId: ApiKeyId.make("00000000-0000-4000-8000-000000000003"),
-    keyName: "ci",
-    permission: "read_only",
-    organizationId,
-    organizationName: "acme",
-    clusterId,
-    clusterName: "main",
-    defaultDatabase: database
-  })
 })
 
 const document = JSON.stringify({
@@ -70,21 +41,7 @@ const engines = partial(Engines, {
     })
 })
 
-const runner = QueryRunnerLive.pipe(
-  Layer.provide(
-    Layer.mergeAll(
-      engines,
-      RunningQueries.Default.pipe(
-        Layer.provide(Layer.merge(ControlPlaneEvents.local, SluiceConfig.layer))
-      ),
-      partial(Provisioner, {}),
-      QueryConfig.layer,
-      SluiceConfig.layer,
-      TableEvents.Default.pipe(Layer.provide(ControlPlaneEvents.local))
-    )
-  ),
-  Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
-)
+const runner = queryRunnerOver(engines)
 
 const lexed = () => vi.mocked(SqlTokens.tokens).mock.calls.length
 

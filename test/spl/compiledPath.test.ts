@@ -7,36 +7,13 @@ import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { ColumnMeta, QueryStatistics } from "../../domain/api/QueryApi.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
-import { ClusterScope } from "../../domain/Authorization.js"
-import { ApiKeyCaller } from "../../domain/Identity.js"
-import { ApiKeyId, ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { QueryRunner } from "../../domain/QueryRunner.js"
 import type { CompiledStatement } from "../../domain/QueryRunner.js"
 import { SplSearch, SplSearchQuery } from "../../domain/SplSearch.js"
 import { SplCompilerLive } from "../../src/spl/compiler/SplCompilerLive.js"
 import { SplSearchLive } from "../../src/spl/search/SplSearchLive.js"
 import { partial } from "../support/doubles.js"
-
-const organizationId = OrganizationId.make("00000000-0000-4000-8000-000000000001")
-const clusterId = ClusterId.make("00000000-0000-4000-8000-000000000002")
-const database = DatabaseName.make("default")
-const scope = new ClusterScope({
-  organizationId,
-  organizationName: "acme",
-  clusterId,
-  clusterName: "main",
-  defaultDatabase: undefined,
-  caller: new ApiKeyCaller({
-    keyId: ApiKeyId.make("00000000-0000-4000-8000-000000000003"),
-    keyName: "ci",
-    permission: "read_only",
-    organizationId,
-    organizationName: "acme",
-    clusterId,
-    clusterName: "main",
-    defaultDatabase: database
-  })
-})
+import { database, scope } from "../support/queryRunner.js"
 
 const statistics = new QueryStatistics({ elapsed: 0.25, rows_read: 10, bytes_read: 100 })
 const event = { _time: "2026-01-01 00:00:00.000", _raw: "GET /a", host: "web-1", n: "42" }
