@@ -164,3 +164,25 @@ export const minuteSlices = (
       }))
       .filter((s) => s.samples.length > 0)
   })
+
+/**
+ * A histogram whose first bucket holds exactly a tenth of the observations and whose next
+ * bucket is empty, so `histogram_quantile(0.1, rate(…))` lands on the boundary between
+ * them: which side it picks depends on the last bit of each rate, that is on the order
+ * of the multiplications in the rate's extrapolation. The demo histogram hit such a
+ * boundary at one step of one series on one machine's data.
+ */
+export const boundarySeries = (): ReadonlyArray<TestSeries> => {
+  const bucket = (le: string, value: (i: number) => number): TestSeries => ({
+    labels: { __name__: "sluice_boundary_bucket", le },
+    samples: Array.from({ length: (DATA_MINUTES * 60_000) / SCRAPE }, (_, i) => [
+      DATA_START + 1234 + i * SCRAPE,
+      value(i)
+    ])
+  })
+  return [
+    bucket("1", (i) => 1000 + i),
+    bucket("2", (i) => 1000 + i),
+    bucket("+Inf", (i) => 10_000 + 10 * i)
+  ]
+}

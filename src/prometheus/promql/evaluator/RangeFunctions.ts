@@ -43,9 +43,16 @@ const extrapolated =
     let interval = sampled
     interval += durationToStart < threshold ? durationToStart : average / 2
     interval += durationToEnd < threshold ? durationToEnd : average / 2
-    result *= interval / sampled
-    return isRate ? result / (range / 1000) : result
+    // Prometheus's order of operations, to the last bit: a quantile on a bucket boundary
+    // picks its bucket by comparing rates, and `r * (a / b) / c` can differ from
+    // `r * ((a / b) / c)` in the last place.
+    let factor = interval / sampled
+    if (isRate) factor /= rangeSeconds(range)
+    return result * factor
   }
+
+/** Go's `time.Duration.Seconds()` of a range in milliseconds: whole seconds plus the rest. */
+const rangeSeconds = (range: number) => Math.trunc(range / 1000) + (range % 1000) / 1000
 
 const instant =
   (isRate: boolean): RangeFunction =>
