@@ -1,5 +1,5 @@
 /**
- * The README's settings table and the settings the service reads agree: every `SLUICE_*`
+ * The settings table (src/config/README.md) and the settings the service reads agree: every `SLUICE_*`
  * name a `Config` definition reads has a row, and every row is read by one.
  */
 import { execFileSync } from "node:child_process"
@@ -24,7 +24,7 @@ const readByConfig = (): ReadonlyArray<string> =>
     .flatMap((text) => [...text.matchAll(/\(\s*"(SLUICE_[A-Z0-9_]+)"/g)].map((m) => m[1]!))
 
 const inReadme = (): ReadonlyArray<string> =>
-  [...read("README.md").matchAll(/^\| `(SLUICE_[A-Z0-9_]+)`/gm)].map((m) => m[1]!)
+  [...read("src/config/README.md").matchAll(/^\| `(SLUICE_[A-Z0-9_]+)`/gm)].map((m) => m[1]!)
 
 describe("the settings table", () => {
   it("has a row for each setting the service reads, and no other", () => {

@@ -1,6 +1,6 @@
 /**
- * The compliance tester's comparison (shared/conformance/promql/README.md "How results
- * are compared"), re-implemented: outcome against `should_fail`, then the matrices (ours
+ * The upstream compliance tester's comparison ("How results are compared"),
+ * re-implemented: outcome against `should_fail`, then the matrices (ours
  * sorted by label set), label sets exact, timestamps exact, values within a relative
  * 1e-5 with NaN equal to NaN. Instant results compare the same way as one-step matrices.
  */

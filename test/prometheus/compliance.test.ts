@@ -1,5 +1,5 @@
 /**
- * The PromQL compliance suite (shared/conformance/promql/, 539 queries) against a real
+ * The PromQL compliance suite (the upstream tester's 539 queries) against a real
  * Prometheus fed the same remote-write bytes: each query as a range query (the upstream
  * tester's way) and as an instant query at the end time, compared by the tester's rules.
  * Prints the counts and the differing ids by reason, and holds the counts reached (a
@@ -25,7 +25,7 @@ const INSTANT_EQUAL_AT_LEAST = 539
 const ADMIN = "metrics-compliance@example.com"
 const PASSWORD = "metrics compliance password"
 // The 539 queries of the Prometheus compliance suite, expanded (a copy of
-// shared/conformance/promql/queries.json, kept in the repo so a fresh clone runs them).
+// tester's queries.json, kept in the repo so a fresh clone runs them).
 const QUERIES_FILE = path.join(import.meta.dirname, "fixtures/promql-compliance-queries.json")
 const Queries = Schema.Array(
   Schema.Struct({ id: Schema.Number, query: Schema.String, should_fail: Schema.Boolean })

@@ -1,6 +1,6 @@
 /**
  * Demo-service-equivalent samples for the PromQL compliance queries
- * (shared/conformance/promql/README.md "If you generate equivalent data"): three
+ * (as the upstream compliance tester describes equivalent data): three
  * instances scraped every 5 s at their own millisecond offsets, the exact metric names,
  * labels and instance strings, a classic histogram with 26 buckets per label set, and
  * real stale markers for `demo_intermittent_metric` in odd minutes. Deterministic: one
