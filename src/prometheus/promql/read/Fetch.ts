@@ -1,14 +1,18 @@
-/** Reads selected series and their samples through the user-level SQL path. */
-import { Chunk, Effect, Schema, Stream } from "effect"
+/**
+ * Reads selected series and their samples: statements sluice compiled, run whole through
+ * `QueryRunner.runCompiled` (the guard, no hints, the bytes as the engine wrote them).
+ */
+import { Effect, Schema } from "effect"
 import type { ClusterScope } from "../../../../domain/Authorization.js"
 import type { DatabaseName } from "../../../../domain/Ids.js"
-import { QueryRunner, QueryStatement } from "../../../../domain/QueryRunner.js"
+import { CompiledStatement, QueryRunner } from "../../../../domain/QueryRunner.js"
 import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import type { Windows } from "./Selectors.js"
 import { sampleCounts, sampleRuns } from "./SampleRows.js"
 import { labelsSql, metadataSql, sampleCountsSql, samplesSql, seriesSql } from "./SeriesSql.js"
+import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
 import { SLICE_SAMPLES, SliceGatherer, timeSlices } from "./SlicedReads.js"
 import type { RawSeries } from "../evaluator/Values.js"
 import { labelsKey } from "../evaluator/Values.js"
@@ -43,25 +47,19 @@ export const makeFetch = (
   database: DatabaseName,
   known: KnownLabels
 ) => {
-  const bytes = (sql: string, format: StatementFormat) =>
-    Effect.gen(function* () {
-      const result = yield* runner.run(
-        scope,
-        database,
-        // Evaluation needs every sample read: one piece, not a stream.
-        new QueryStatement({ sql, format, queryId: crypto.randomUUID(), whole: true })
-      )
-      if (result._tag === "Whole") return result.body
-      const rest = yield* Stream.runCollect(result.rest)
-      return Buffer.concat([...result.head, ...Chunk.toReadonlyArray(rest)])
-    })
-  const text = (sql: string, format: StatementFormat) =>
-    Effect.map(bytes(sql, format), (body) => new TextDecoder().decode(body))
+  const bytes = (sql: string, format: StatementFormat, table: string) =>
+    runner.runCompiled(
+      scope,
+      database,
+      new CompiledStatement({ sql, format, queryId: crypto.randomUUID(), tables: [table] })
+    )
+  const text = (sql: string, format: StatementFormat, table: string) =>
+    Effect.map(bytes(sql, format, table), (body) => new TextDecoder().decode(body))
 
   const lines = (body: string) => body.split("\n").filter((line) => line.length > 0)
 
   const series = (matchers: ReadonlyArray<Matcher>, from?: number, to?: number) =>
-    Effect.map(text(seriesSql(matchers, from, to), "JSONEachRow"), (body) =>
+    Effect.map(text(seriesSql(matchers, from, to), "JSONEachRow", SERIES_TABLE), (body) =>
       lines(body).map((line) => {
         const row = decodeSeriesRow(line)
         return { id: row.id, labels: row.series_labels }
@@ -75,14 +73,14 @@ export const makeFetch = (
     Effect.gen(function* () {
       const missing = ids.filter((id) => known.get(keyOf(id)) === undefined)
       if (missing.length > 0)
-        for (const line of lines(yield* text(labelsSql(missing), "JSONEachRow"))) {
+        for (const line of lines(yield* text(labelsSql(missing), "JSONEachRow", SERIES_TABLE))) {
           const row = decodeSeriesRow(line)
           known.remember(keyOf(row.id), row.series_labels)
         }
       return (id: string) => known.get(keyOf(id))
     })
 
-  const read = (sql: string) => Effect.map(bytes(sql, "RowBinary"), sampleRuns)
+  const read = (sql: string) => Effect.map(bytes(sql, "RowBinary", SAMPLES_TABLE), sampleRuns)
 
   /**
    * A read over more than an hour first counts its samples, and reads them in slices of
@@ -97,7 +95,7 @@ export const makeFetch = (
     Effect.gen(function* () {
       if (to - from <= COUNTED_READ_MS) return yield* read(samplesSql(matchers, from, to, windows))
       const counts = sampleCounts(
-        yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary")
+        yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
       )
       let total = 0
       for (const count of counts.values()) total += count
@@ -128,7 +126,7 @@ export const makeFetch = (
     })
 
   const metadata = (metric: string | undefined) =>
-    Effect.map(text(metadataSql(metric), "JSONEachRow"), (body) =>
+    Effect.map(text(metadataSql(metric), "JSONEachRow", METADATA_TABLE), (body) =>
       lines(body).map((line) => decodeMetadataRow(line))
     )
 
