@@ -9,7 +9,7 @@
  * engine has really stopped).
  */
 import { Context, Schema } from "effect"
-import type { Effect, Stream } from "effect"
+import type { Effect, Scope, Stream } from "effect"
 import type { ClusterPaused } from "./Errors.js"
 import { ClusterId } from "./Ids.js"
 
@@ -82,6 +82,12 @@ export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
 export const WHOLE_INSERT_BYTES = 4 * 1024 * 1024
 
 /** One engine: the data plane of one cluster. */
+/** A result's first pieces, and the rest of it unless it ended within them. */
+export interface OpenedResult {
+  readonly head: ReadonlyArray<Uint8Array>
+  readonly rest: Stream.Stream<Uint8Array, EngineError> | undefined
+}
+
 export interface AnalyticalEngine {
   /**
    * What this engine's database names start with: empty when the engine belongs to one
@@ -105,6 +111,17 @@ export interface AnalyticalEngine {
     request: QueryRequest,
     maxBytes: number
   ) => Effect.Effect<Uint8Array, EngineError>
+  /**
+   * Runs a statement and reads its first `pieces` pieces in one call; the rest, when the
+   * result did not end within them, streams as `query` would. Where a result that fits
+   * in those pieces (most small ones) is then answered whole, this spares the stream's
+   * pull per piece and end. The statement belongs to the scope: closing it before the
+   * result ends stops the query. Optional: callers fall back to `query`.
+   */
+  readonly queryOpen?: (
+    request: QueryRequest,
+    pieces: number
+  ) => Effect.Effect<OpenedResult, EngineError, Scope.Scope>
   /** Streams `body` into a table; the body is never buffered whole. */
   readonly insert: <E>(
     request: InsertRequest,

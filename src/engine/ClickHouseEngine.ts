@@ -46,6 +46,15 @@ export const make = (
         })
       ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))
 
+    const queryOpen = (request: QueryRequest, pieces: number) =>
+      Effect.gen(function* () {
+        const format = yield* Sql.formatName(request.format)
+        const statement = yield* statements.begin(request.queryId, request.settings, {
+          database: request.database
+        })
+        return yield* Query.open(statement, request, format, pieces)
+      }).pipe(Effect.withSpan("Engine.queryOpen", { attributes: { queryId: request.queryId } }))
+
     const queryWhole = Effect.fn("Engine.queryWhole")(function* (
       request: QueryRequest,
       maxBytes: number
@@ -99,6 +108,7 @@ export const make = (
       databasePrefix: options.databasePrefix ?? "",
       query,
       queryWhole,
+      queryOpen,
       insert,
       insertWhole,
       command,

@@ -4,7 +4,8 @@
  * settings and the current database are applied to that session.
  */
 import { Effect, Option, Stream } from "effect"
-import type { EngineError, QueryRequest } from "../../domain/Engine.js"
+import type { Scope } from "effect"
+import type { EngineError, OpenedResult, QueryRequest } from "../../domain/Engine.js"
 import { resultTooLarge } from "./EngineMessage.js"
 import * as Sql from "./Sql.js"
 import type { NativeSession, Statement } from "./Statements.js"
@@ -153,28 +154,33 @@ const natively = (
  * pending `next()`, i.e. until the engine ends the query, and the kill that would end it
  * runs only after that finalizer.
  */
-const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
-  Effect.gen(function* () {
-    const iterator = chunks[Symbol.asyncIterator]()
-    yield* Effect.addFinalizer(() =>
+const iteratorOf = (chunks: AsyncIterable<Uint8Array>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => chunks[Symbol.asyncIterator]()),
+    (iterator) =>
       Effect.sync(() => {
         void iterator.return?.().catch(() => undefined)
       })
+  )
+
+const pullFrom = (statement: Statement, iterator: AsyncIterator<Uint8Array>) => {
+  const fail = (error: unknown) => {
+    statement.settle(false)
+    return Option.some(statement.failure(error))
+  }
+  return Stream.repeatEffectOption(
+    Effect.tryPromise({ try: () => iterator.next(), catch: fail }).pipe(
+      Effect.flatMap((next) => {
+        if (next.done !== true) return Effect.succeed(next.value)
+        statement.settle(true)
+        return Effect.fail(Option.none())
+      })
     )
-    const fail = (error: unknown) => {
-      statement.settle(false)
-      return Option.some(statement.failure(error))
-    }
-    return Stream.repeatEffectOption(
-      Effect.tryPromise({ try: () => iterator.next(), catch: fail }).pipe(
-        Effect.flatMap((next) => {
-          if (next.done !== true) return Effect.succeed(next.value)
-          statement.settle(true)
-          return Effect.fail(Option.none())
-        })
-      )
-    )
-  })
+  )
+}
+
+const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
+  Effect.map(iteratorOf(chunks), (iterator) => pullFrom(statement, iterator))
 
 const chunksOf = (statement: Statement, request: QueryRequest, format: string) =>
   statement.native === undefined
@@ -184,6 +190,41 @@ const chunksOf = (statement: Statement, request: QueryRequest, format: string) =
 /** The result stream; the statement settles when it ends. */
 export const run = (statement: Statement, request: QueryRequest, format: string) =>
   Effect.flatMap(chunksOf(statement, request, format), (chunks) => pull(statement, chunks))
+
+/** Up to `pieces` pieces of `iterator`, and whether it ended within them. */
+const readPieces = async (iterator: AsyncIterator<Uint8Array>, pieces: number) => {
+  const head: Array<Uint8Array> = []
+  while (head.length < pieces) {
+    const next = await iterator.next()
+    if (next.done === true) return { head, ended: true }
+    head.push(next.value)
+  }
+  return { head, ended: false }
+}
+
+/**
+ * The first `pieces` pieces, read in one promise, and the rest as a stream unless the
+ * result ended within them (the statement then settles at once).
+ */
+export const open = (
+  statement: Statement,
+  request: QueryRequest,
+  format: string,
+  pieces: number
+): Effect.Effect<OpenedResult, EngineError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const iterator = yield* iteratorOf(yield* chunksOf(statement, request, format))
+    const read = yield* Effect.tryPromise({
+      try: () => readPieces(iterator, pieces),
+      catch: (error) => {
+        statement.settle(false)
+        return statement.failure(error)
+      }
+    })
+    if (!read.ended) return { head: read.head, rest: pullFrom(statement, iterator) }
+    statement.settle(true)
+    return { head: read.head, rest: undefined }
+  })
 
 /** All of `chunks` in one buffer, or `undefined` once they pass `maxBytes` (reading stops there). */
 const readAtMost = async (chunks: AsyncIterable<Uint8Array>, maxBytes: number) => {

@@ -55,13 +55,20 @@ const reportStatement = (parsed: ParsedStatement) =>
     parsed.first?.text.toLowerCase() === "explain" ? reportExplain : Effect.void
   )
 
-/** chDB's streaming path does not apply `max_result_bytes`: the bytes we send are counted. */
-const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number) => {
-  let sent = 0
-  return Stream.mapChunksEffect(result, (chunk) => {
+/**
+ * chDB's streaming path does not apply `max_result_bytes`: the bytes we send are counted
+ * (`sent` of them already).
+ */
+const limitBytes = (result: Stream.Stream<Uint8Array, EngineError>, max: number, sent = 0) =>
+  Stream.mapChunksEffect(result, (chunk) => {
     for (const bytes of chunk) sent += bytes.length
     return sent <= max ? Effect.succeed(chunk) : Effect.fail(resultTooLarge(max))
   })
+
+const bytesOf = (pieces: ReadonlyArray<Uint8Array>) => {
+  let size = 0
+  for (const piece of pieces) size += piece.byteLength
+  return size
 }
 
 /** The next piece of a pulled result; `None` once it has ended. */
@@ -146,15 +153,22 @@ export const QueryRunnerLive = Layer.scoped(
         const scope = yield* Scope.make()
         const opened = yield* Effect.gen(function* () {
           yield* running.register(run.scope, run.queryId, run.registration)
-          const pull = yield* Stream.toPull(
-            limitBytes(run.engine.query(run.request), limits.maxResultBytes)
-          )
+          const max = limits.maxResultBytes
+          if (run.engine.queryOpen !== undefined) {
+            const { head, rest } = yield* run.engine.queryOpen(run.request, 2)
+            const sent = bytesOf(head)
+            if (sent > max) return yield* Effect.fail(resultTooLarge(max))
+            return {
+              read: head,
+              rest: rest === undefined ? undefined : limitBytes(rest, max, sent)
+            }
+          }
+          const pull = yield* Stream.toPull(limitBytes(run.engine.query(run.request), max))
           const first = yield* nextPiece(pull)
           const second = Option.isNone(first) ? first : yield* nextPiece(pull)
           return {
-            pull,
-            read: Chunk.appendAll(piecesOf(first), piecesOf(second)),
-            ended: Option.isNone(second)
+            read: Chunk.toReadonlyArray(Chunk.appendAll(piecesOf(first), piecesOf(second))),
+            rest: Option.isNone(second) ? undefined : Stream.repeatEffectChunkOption(pull)
           }
         }).pipe(
           Scope.extend(scope),
@@ -162,13 +176,13 @@ export const QueryRunnerLive = Layer.scoped(
           Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Scope.close(scope, exit)))
         )
         const hints = yield* run.hints
-        if (opened.ended) {
+        if (opened.rest === undefined) {
           // The query is over: its registration and engine stream go before the answer does.
           yield* Scope.close(scope, Exit.void)
-          const body = Buffer.concat(Chunk.toReadonlyArray(opened.read))
+          const body = Buffer.concat(opened.read)
           return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryResult
         }
-        const rest = Stream.repeatEffectChunkOption(opened.pull).pipe(
+        const rest = opened.rest.pipe(
           Stream.catchAll((error) => Stream.fromEffect(run.failed(error))),
           Stream.ensuring(Scope.close(scope, Exit.void))
         )
@@ -176,7 +190,7 @@ export const QueryRunnerLive = Layer.scoped(
           _tag: "Streamed",
           queryId: run.queryId,
           hints,
-          head: Chunk.toReadonlyArray(opened.read),
+          head: opened.read,
           rest
         } satisfies QueryResult
       })
