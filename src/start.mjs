@@ -36,22 +36,26 @@ const bundleKey = () => {
 }
 
 /**
- * `@effect/platform`'s index loads every module of the package, the API reference pages
- * among them (Scalar's and Swagger UI's scripts as strings): ~20 MB of heap and 34 MB RSS
- * the service never uses. Each name imported from the index is imported from its own
- * module instead (`import { A, B as C }` -> `import * as A from ".../A"`, ...).
+ * A package's index loads every module of the package: `@effect/platform`'s the API
+ * reference pages (Scalar's and Swagger UI's scripts as strings, ~20 MB of heap and 34 MB
+ * RSS), `@effect/platform-node`'s `@effect/cluster` and the worker and cluster modules,
+ * `@effect/sql`'s the event journal and queues, none of which the service uses. Each name
+ * imported from these indexes (every export of theirs is a module namespace) is imported
+ * from its own module instead (`import { A, B as C }` -> `import * as A from ".../A"`, ...).
  */
 const platformModules = (source) =>
-  source.replace(/import\s*\{([^}]*)\}\s*from\s*"@effect\/platform"/g, (_, names) =>
-    names
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== "" && !name.startsWith("type "))
-      .map((name) => {
-        const [imported, local = imported] = name.split(/\s+as\s+/)
-        return `import * as ${local} from "@effect/platform/${imported}";`
-      })
-      .join(" ")
+  source.replace(
+    /import\s*\{([^}]*)\}\s*from\s*"(@effect\/(?:platform|platform-node|sql|rpc))"/g,
+    (_, names, pkg) =>
+      names
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "" && !name.startsWith("type "))
+        .map((name) => {
+          const [imported, local = imported] = name.split(/\s+as\s+/)
+          return `import * as ${local} from "${pkg}/${imported}";`
+        })
+        .join(" ")
   )
 
 /** Each module keeps its own location: several find files beside themselves. */

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { cacheDirectory } from "../../src/bundle/CacheDirectory.js"
+import { workerCommand } from "../../src/provisioner/WorkerCommand.js"
 
 const project = path.join(import.meta.dirname, "../..")
 
 describe("the service's bundle (npm start)", () => {
-  it("imports each @effect/platform module by its own path, never the package's index", () => {
+  it("imports each module of @effect/platform, platform-node, sql and rpc by its own path, never a package's index", () => {
     const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
       cwd: project,
       encoding: "utf8"
@@ -18,5 +20,25 @@ describe("the service's bundle (npm start)", () => {
     // The index loads the API reference pages (Scalar's, Swagger UI's): ~20 MB of heap.
     expect(bundle).not.toMatch(/from\s*"@effect\/platform"/)
     expect(bundle).toContain('from "@effect/platform/HttpApiBuilder"')
+    // platform-node's loads @effect/cluster, sql's its event journal: the service uses neither.
+    expect(bundle).not.toMatch(/from\s*"@effect\/(platform-node|sql|rpc)"/)
+    expect(bundle).toContain('from "@effect/platform-node/NodeRuntime"')
+    expect(bundle).toContain('from "@effect/sql/SqlClient"')
+    expect(bundle).toContain('from "@effect/rpc/RpcClient"')
   })
+})
+
+describe("the engine worker's bundle", () => {
+  it.effect("leaves out undici, which only platform-node's HTTP client needs", () =>
+    Effect.gen(function* () {
+      const [file] = yield* workerCommand
+      expect(file).toMatch(/engine-worker-[0-9a-f]+\.mjs$/)
+      const bundle = fs.readFileSync(file!, "utf8")
+      // esbuild names each bundled file in a comment: the socket server's is in, the HTTP
+      // client's and undici's are not.
+      expect(bundle).toContain("@effect/platform-node-shared/dist/esm/NodeSocketServer.js")
+      expect(bundle).not.toContain("@effect/platform-node/dist/esm/NodeHttpClient.js")
+      expect(bundle).not.toContain("node_modules/undici/")
+    })
+  )
 })
