@@ -7,7 +7,7 @@
 import { Context } from "effect"
 import type { Effect } from "effect"
 import type { AppId } from "./AppIds.js"
-import type { ClusterScope, DataAction, ScopeParams } from "./Authorization.js"
+import type { ClusterScope, DataAction, ScopeNames } from "./Authorization.js"
 import type {
   AppNotInstalled,
   BadRequest,
@@ -19,8 +19,8 @@ import type {
 import type { Caller } from "./Identity.js"
 import type { DatabaseName } from "./Ids.js"
 
-/** Which cluster and database a request names; absent ones are inferred (see `ScopeParams`). */
-export type AppParams = ScopeParams & { readonly database: string | undefined }
+/** Which cluster and database a request names; absent ones are inferred (see `ScopeNames`). */
+export type AppParams = ScopeNames & { readonly database: string | undefined }
 
 /** Where an app request acts: the caller's cluster scope and the selected database. */
 export interface AppPlace {

@@ -45,9 +45,14 @@ export class OrganizationScope extends Schema.Class<OrganizationScope>("Organiza
  * Which organization and cluster a request names. An absent organization is the user's
  * only one; an absent cluster is the organization's only one, else its cluster `default`.
  */
-export interface ScopeParams {
+export interface ScopeNames {
   readonly organization?: string | undefined
   readonly cluster?: string | undefined
+}
+
+/** `ScopeNames` and the database a request names (absent: the credential's default). */
+export interface DataScopeNames extends ScopeNames {
+  readonly database?: string | undefined
 }
 
 export class Authorization extends Context.Tag("sluice/Authorization")<
@@ -69,7 +74,7 @@ export class Authorization extends Context.Tag("sluice/Authorization")<
     readonly clusterScope: (
       caller: Caller,
       action: DataAction,
-      params: ScopeParams
+      params: ScopeNames
     ) => Effect.Effect<ClusterScope, BadRequest | Forbidden | NotFound>
   }
 >() {}

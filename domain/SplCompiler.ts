@@ -18,7 +18,7 @@ export const SearchWindow = Schema.Struct({
 export type SearchWindow = typeof SearchWindow.Type
 
 /** One command of the pipeline, the base search being the first (`search`). */
-export class SplStage extends Schema.Class<SplStage>("SplStage")({
+export class CompiledStage extends Schema.Class<CompiledStage>("CompiledStage")({
   /** The command's name as the subset knows it (`search`, `where`, `stats` …). */
   command: Schema.String,
   /** The command's text as written, arguments included. */
@@ -32,7 +32,7 @@ export class SplStage extends Schema.Class<SplStage>("SplStage")({
 /** A compiled search: its stages and the SQL of the whole pipeline. */
 export class CompiledSearch extends Schema.Class<CompiledSearch>("CompiledSearch")({
   spl: Schema.String,
-  stages: Schema.Array(SplStage),
+  stages: Schema.Array(CompiledStage),
   /** The whole search; equal to the last stage's `sql`. */
   sql: Schema.String,
   /**

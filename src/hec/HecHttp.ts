@@ -7,7 +7,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import type { ScopeParams } from "../../domain/Authorization.js"
+import type { DataScopeNames } from "../../domain/Authorization.js"
 import { CollectorRefusal, EventCollector } from "../../domain/EventCollector.js"
 import type { EventDefaults, RawMetadata } from "../../domain/EventCollector.js"
 import type { AppNotInstalled } from "../../domain/Errors.js"
@@ -34,7 +34,7 @@ const answered = <R>(
     Effect.catchAllDefect(internal)
   )
 
-type Params = ScopeParams & { readonly database?: string | undefined }
+type Params = DataScopeNames
 
 const bodyRules = hecBodyRules()
 

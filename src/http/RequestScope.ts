@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { Authorization } from "../../domain/Authorization.js"
-import type { DataAction, ScopeParams } from "../../domain/Authorization.js"
+import type { DataAction, DataScopeNames, ScopeNames } from "../../domain/Authorization.js"
 import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
@@ -14,7 +14,7 @@ import { requestedDatabase } from "./DatabaseParam.js"
 export const requestScopes = Effect.gen(function* () {
   const authorization = yield* Authorization
   const selection = yield* DatabaseSelection
-  const clusterScope = (action: DataAction, params: ScopeParams) =>
+  const clusterScope = (action: DataAction, params: ScopeNames) =>
     Effect.flatMap(CurrentCaller, (caller) => authorization.clusterScope(caller, action, params))
   return {
     user: Effect.flatMap(CurrentCaller, authorization.user),
@@ -24,10 +24,7 @@ export const requestScopes = Effect.gen(function* () {
       ),
     clusterScope,
     /** The cluster scope and the selected database of a data request. */
-    dataScope: Effect.fnUntraced(function* (
-      action: DataAction,
-      params: ScopeParams & { readonly database?: string | undefined }
-    ) {
+    dataScope: Effect.fnUntraced(function* (action: DataAction, params: DataScopeNames) {
       const scope = yield* clusterScope(action, params)
       const database = yield* selection.select(scope, yield* requestedDatabase(params.database))
       return { scope, database }

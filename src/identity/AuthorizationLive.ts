@@ -4,7 +4,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { Authorization, ClusterScope, OrganizationScope } from "../../domain/Authorization.js"
-import type { DataAction, ScopeParams } from "../../domain/Authorization.js"
+import type { DataAction, ScopeNames } from "../../domain/Authorization.js"
 import { BadRequest, Forbidden, NotFound } from "../../domain/Errors.js"
 import type { Caller, OrganizationRole, Permission, UserCaller } from "../../domain/Identity.js"
 import { ClustersRepo } from "../clusters/ClustersRepo.js"
@@ -94,7 +94,7 @@ export const AuthorizationLive = Layer.effect(
       clusterScope: Effect.fnUntraced(function* (
         caller: Caller,
         action: DataAction,
-        params: ScopeParams
+        params: ScopeNames
       ) {
         if (caller._tag === "ApiKeyCaller") {
           const mismatch =

@@ -6,7 +6,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
-import type { ScopeParams } from "../../domain/Authorization.js"
+import type { DataScopeNames } from "../../domain/Authorization.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import { requestedDatabase } from "../http/DatabaseParam.js"
 import { wholeBody } from "../http/RequestBody.js"
@@ -24,7 +24,7 @@ export const OtlpHttpLive = HttpApiBuilder.group(SluiceApi, "otlp", (handlers) =
     const handle =
       (signal: OtlpSignal) =>
       (input: {
-        readonly urlParams: ScopeParams & { readonly database?: string | undefined }
+        readonly urlParams: DataScopeNames
         readonly tableOverride: string | undefined
         readonly request: HttpServerRequest.HttpServerRequest
       }) =>

@@ -9,7 +9,7 @@ import { Clock, Effect, Option } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { AppAccess } from "../../domain/AppAccess.js"
 import { AppIds } from "../../domain/AppIds.js"
-import type { ScopeParams } from "../../domain/Authorization.js"
+import type { DataScopeNames } from "../../domain/Authorization.js"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.js"
 import type { QueryRefused } from "../../domain/Errors.js"
 import { CurrentCaller } from "../../domain/Identity.js"
@@ -45,7 +45,7 @@ const explainWanted = (params: ApiParams) => params.get("explain") === "true"
 const explained = ({ result, selectors }: ExplainedQuery) =>
   success({ ...resultData(result), explain: selectors })
 
-type Where = ScopeParams & { readonly database?: string | undefined }
+type Where = DataScopeNames
 
 /** `/metadata`'s `limit` and `limit_per_metric`: Go's `Atoi`, -1 when absent. */
 const metadataLimit = (text: string | undefined, name: string) =>

@@ -4,7 +4,7 @@
  * columns later stages need; `output` turns it into the rows a user sees (the visible
  * fields, in the rows' order).
  */
-import { CompiledSearch, SplStage } from "../../../domain/SplCompiler.js"
+import { CompiledSearch, CompiledStage } from "../../../domain/SplCompiler.js"
 import type { SearchWindow } from "../../../domain/SplCompiler.js"
 import type { Command, Pipeline } from "./Ast.js"
 import { SQL_BUDGET } from "./Budget.js"
@@ -230,12 +230,12 @@ const compileWith = (
     from: ident(EVENTS_TABLE),
     where: conditions
   })
-  const stages: Array<SplStage> = []
+  const stages: Array<CompiledStage> = []
   const record = (stage: Stage, command: string, text: string, position: number) => {
     const sql = output(stage)
     if (sql.length > SQL_BUDGET)
       refuse(command, position, `the search compiles to more than ${SQL_BUDGET} bytes of SQL`)
-    stages.push(new SplStage({ command, expression: text.trim(), position, sql }, TYPED))
+    stages.push(new CompiledStage({ command, expression: text.trim(), position, sql }, TYPED))
   }
   record(base, "search", pipeline.search?.text ?? "", pipeline.search?.at ?? 0)
   let current = base

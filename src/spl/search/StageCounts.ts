@@ -5,7 +5,7 @@
  * the count before it. Only the first `MEASURED_STAGES`, and only while the probes fit
  * the SQL budget; every other stage is `null`. All probes go in one statement.
  */
-import type { SplStage as CompiledStage } from "../../../domain/SplCompiler.js"
+import type { CompiledStage } from "../../../domain/SplCompiler.js"
 import { SplStage } from "../../../domain/api/SplApi.js"
 import { quoteIdentifier } from "../../engine/Sql.js"
 
