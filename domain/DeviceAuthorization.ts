@@ -51,6 +51,9 @@ export class DeviceLoginRequest extends Schema.Class<DeviceLoginRequest>("Device
   userCode: Schema.String,
   /** The address that started the login, as the service saw it. */
   client: Schema.String,
+  /** The program that started it, as it named itself; null when it named none. */
+  clientName: Schema.NullOr(Schema.String),
+  clientVersion: Schema.NullOr(Schema.String),
   /** Epoch milliseconds on the service's clock. */
   startedAt: Schema.Number,
   expiresAt: Schema.Number
@@ -70,10 +73,14 @@ export class DeviceAuthorization extends Context.Tag("sluice/DeviceAuthorization
   DeviceAuthorization,
   {
     /**
-     * A new login for `client` (the caller's address); `TooManyRequests` when that address
-     * started too many lately, or too many wait in all.
+     * A new login for `client` (the caller's address), started by `software` (the program
+     * as it named itself, shown to the user asked to approve); `TooManyRequests` when that
+     * address started too many lately, or too many wait in all.
      */
-    readonly start: (client: string) => Effect.Effect<DeviceLoginStarted, TooManyRequests>
+    readonly start: (
+      client: string,
+      software?: { readonly name: string; readonly version: string | null }
+    ) => Effect.Effect<DeviceLoginStarted, TooManyRequests>
     /** The token once approved (then the code is spent); pending, denied or expired else. */
     readonly poll: (
       deviceCode: string

@@ -37,6 +37,13 @@ export class DeviceLoginAwaiting extends Schema.Class<DeviceLoginAwaiting>("Devi
   user_code: Schema.String,
   /** The address that started the login, as the service saw it. */
   client_address: Schema.String,
+  /**
+   * The program that started it, as it named itself (`x-service-client`, else its user
+   * agent's product; nothing checks it): `cli`, `curl`… Null when it named none.
+   */
+  client_name: Schema.NullOr(Schema.String),
+  /** That program's version (`x-service-client-version`, else its user agent's), or null. */
+  client_version: Schema.NullOr(Schema.String),
   started_at: Schema.DateTimeUtc,
   /** Seconds left to decide. */
   expires_in: Schema.Int
@@ -134,7 +141,7 @@ export class DeviceLoginApi extends HttpApiGroup.make("deviceLogin")
       .middleware(Authentication)
       .annotate(
         OpenApi.Description,
-        "For a signed-in user (a session token; an API key is a 403): the login awaiting approval under `user_code`, with the address that started it. 400 `expired_token` for a code unknown, expired or used; codes not found count per client address as on the approval page."
+        "For a signed-in user (a session token; an API key is a 403): the login awaiting approval under `user_code`, with the address and the program (as it named itself) that started it. 400 `expired_token` for a code unknown, expired or used; codes not found count per client address as on the approval page."
       )
   )
   .add(

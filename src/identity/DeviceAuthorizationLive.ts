@@ -25,7 +25,7 @@ import {
 import { AttemptLimiters, makeAttemptLimiter } from "./AttemptLimiter.js"
 import type { AttemptLimit, AttemptLimiter, Refusal } from "./AttemptLimiter.js"
 import { DeviceLogins, digest, memoryDeviceLogins } from "./DeviceLogins.js"
-import type { DeviceLoginStore, LoginUser, StoredLogin } from "./DeviceLogins.js"
+import type { ClientSoftware, DeviceLoginStore, LoginUser, StoredLogin } from "./DeviceLogins.js"
 import { PasswordLogin } from "./PasswordLogin.js"
 import { SessionTokens } from "./SessionTokens.js"
 
@@ -149,7 +149,10 @@ export const makeDeviceAuthorization = (dependencies: {
   }
 
   return DeviceAuthorization.of({
-    start: Effect.fn("DeviceAuthorization.start")(function* (client: string) {
+    start: Effect.fn("DeviceAuthorization.start")(function* (
+      client: string,
+      software?: ClientSoftware
+    ) {
       yield* starts.take([[`address:${client}`, START_LIMIT]])
       const now = yield* Clock.currentTimeMillis
       if ((yield* logins.sweep(now)) >= MAX_WAITING) return yield* tooMany
@@ -160,6 +163,7 @@ export const makeDeviceAuthorization = (dependencies: {
           deviceCodeHash: digest(deviceCode),
           userCode: code,
           client,
+          software: software ?? null,
           expiresAt: now + LOGIN_SECONDS * 1000,
           state: { _tag: "waiting" }
         })
@@ -241,6 +245,8 @@ export const makeDeviceAuthorization = (dependencies: {
       return new DeviceLoginRequest({
         userCode: login.userCode,
         client: login.client,
+        clientName: login.software?.name ?? null,
+        clientVersion: login.software?.version ?? null,
         startedAt: login.expiresAt - LOGIN_SECONDS * 1000,
         expiresAt: login.expiresAt
       })

@@ -22,6 +22,7 @@ import { CurrentCaller } from "../../domain/Identity.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
 import { clientAddress } from "./http/ClientAddress.js"
+import { clientSoftwareOf } from "./http/ClientSoftware.js"
 import { formOf, notAForm, page, pageUrl, present, slowedDown } from "./DeviceLoginPageHttp.js"
 import type { Field } from "./DeviceLoginPageHttp.js"
 import { UsersRepo } from "./UsersRepo.js"
@@ -126,6 +127,8 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
           return new DeviceLoginAwaiting({
             user_code: awaiting.userCode,
             client_address: awaiting.client,
+            client_name: awaiting.clientName,
+            client_version: awaiting.clientVersion,
             started_at: DateTime.unsafeMake(awaiting.startedAt),
             expires_in: Math.max(
               0,
@@ -148,7 +151,10 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
       )
       .handle("start", ({ request }) =>
         Effect.gen(function* () {
-          const started = yield* devices.start(clientOf(request))
+          const started = yield* devices.start(
+            clientOf(request),
+            clientSoftwareOf(request.headers) ?? undefined
+          )
           const uri = pageUrl(request, config, `${config.host}:${config.port}`)
           return new DeviceStartResponse({
             device_code: started.deviceCode,

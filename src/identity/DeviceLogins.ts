@@ -25,10 +25,18 @@ export type LoginState =
   | { readonly _tag: "approved"; readonly user: LoginUser }
   | { readonly _tag: "denied" }
 
+/** The program that started a login, as it named itself (nothing checks it). */
+export interface ClientSoftware {
+  readonly name: string
+  readonly version: string | null
+}
+
 export interface StoredLogin {
   readonly deviceCodeHash: string
   readonly userCode: string
   readonly client: string
+  /** Null when the client named none. */
+  readonly software: ClientSoftware | null
   readonly expiresAt: number
   readonly state: LoginState
 }
@@ -110,6 +118,8 @@ const Row = Schema.Struct({
   device_code_hash: Schema.String,
   user_code: Schema.String,
   client: Schema.String,
+  client_name: Schema.NullOr(Schema.String),
+  client_version: Schema.NullOr(Schema.String),
   expires_at: Schema.Number,
   state: Schema.Literal("waiting", "signedIn", "approved", "denied"),
   user_id: Schema.NullOr(UserId),
@@ -136,6 +146,8 @@ const loginOf = (row: typeof Row.Type): StoredLogin => ({
   deviceCodeHash: row.device_code_hash,
   userCode: row.user_code,
   client: row.client,
+  software:
+    row.client_name === null ? null : { name: row.client_name, version: row.client_version },
   expiresAt: row.expires_at,
   state: stateOf(row)
 })
@@ -172,6 +184,8 @@ export const sqlDeviceLogins = (sql: SqlClient.SqlClient): DeviceLoginStore => {
           device_code_hash: login.deviceCodeHash,
           user_code: login.userCode,
           client: login.client,
+          client_name: login.software?.name ?? null,
+          client_version: login.software?.version ?? null,
           expires_at: login.expiresAt,
           ...columnsOf(login.state)
         })} ON CONFLICT DO NOTHING RETURNING user_code`,

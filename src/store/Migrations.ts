@@ -18,6 +18,7 @@ import invitations from "./migrations/0013_invitations.js"
 import databaseStorage from "./migrations/0014_database_storage.js"
 import deviceLoginsAndAttempts from "./migrations/0015_device_logins_and_attempts.js"
 import clusterActivity from "./migrations/0016_cluster_activity.js"
+import deviceLoginSoftware from "./migrations/0017_device_login_software.js"
 
 /**
  * Every migration, by `<id>_<name>`. A migration that has shipped is never edited: later
@@ -38,7 +39,8 @@ export const migrations = {
   "0013_invitations": invitations,
   "0014_database_storage": databaseStorage,
   "0015_device_logins_and_attempts": deviceLoginsAndAttempts,
-  "0016_cluster_activity": clusterActivity
+  "0016_cluster_activity": clusterActivity,
+  "0017_device_login_software": deviceLoginSoftware
 }
 
 // The generic migrator: `PgMigrator` only adds pg_dump schema dumps, which would pull in

@@ -16,7 +16,7 @@ import type { Reply } from "../support/server.js"
 
 const ADMIN = "approval-admin@example.com"
 const PASSWORD = "approval admin password"
-const CLI = { "x-service-client": "cli" }
+const CLI = { "x-service-client": "cli", "x-service-client-version": "0.1.0" }
 
 const ErrorBody = Schema.Struct({ error: Schema.String, message: Schema.String })
 
@@ -79,6 +79,8 @@ layer(
       const awaiting = bodyOf(DeviceLoginAwaiting, shown)
       expect(awaiting.user_code).toBe(started.user_code)
       expect(awaiting.client_address).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/)
+      // The program as the start request named itself.
+      expect([awaiting.client_name, awaiting.client_version]).toEqual(["cli", "0.1.0"])
       expect(awaiting.expires_in).toBeGreaterThan(590)
       expect(awaiting.expires_in).toBeLessThanOrEqual(600)
       expect(Math.abs(awaiting.started_at.epochMillis - Date.now())).toBeLessThan(60_000)
