@@ -3,13 +3,15 @@
  * capabilities, as a program embedding sluice calls them, on the in-memory composition
  * (layers/Test.ts). The rules live in the capabilities, so they hold here as they do
  * through the endpoints: `default` stays, a reserved or taken name is refused, a key's
- * token appears once and stops working when revoked, a dropped table is gone with its data.
+ * token appears once and stops working when revoked, a dropped table is gone with its data,
+ * and a request's database is chosen the same way whichever transport asks.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect, Redacted, Stream } from "effect"
 import { ApiKeys } from "../../domain/ApiKeys.js"
 import { CreateKeyRequest } from "../../domain/api/KeysApi.js"
 import { Authorization } from "../../domain/Authorization.js"
+import { DatabaseSelection } from "../../domain/DatabaseSelection.js"
 import { Databases } from "../../domain/Databases.js"
 import { Authenticator } from "../../domain/Identity.js"
 import { DatabaseName, TableName } from "../../domain/Ids.js"
@@ -105,5 +107,22 @@ layer(InMemoryLive(), { timeout: 120_000 })("management capabilities", (it) => {
       expect(yield* tagOf(tables.describe(scope, defaultDb, events))).toBe("NotFound")
       expect(yield* tagOf(tables.drop(scope, defaultDb, events))).toBe("NotFound")
     })
+  )
+
+  it.effect(
+    "selection: the key's default when none is named; unknown and invalid names refused",
+    () =>
+      Effect.gen(function* () {
+        const scope = yield* adminScope
+        const selection = yield* DatabaseSelection
+        const databases = yield* Databases
+        expect(yield* selection.select(scope, undefined)).toBe("default")
+        expect(yield* tagOf(selection.select(scope, "reports"))).toBe("DatabaseNotFound")
+        expect(yield* tagOf(selection.select(scope, "no such/name"))).toBe("InvalidDatabaseName")
+        yield* databases.create(scope, DatabaseName.make("reports"), undefined)
+        expect(yield* selection.select(scope, "reports")).toBe("reports")
+        yield* databases.remove(scope, DatabaseName.make("reports"))
+        expect(yield* tagOf(selection.select(scope, "reports"))).toBe("DatabaseNotFound")
+      })
   )
 })
