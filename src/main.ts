@@ -9,13 +9,16 @@ import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Console, Effect, Layer } from "effect"
 import { MainLive } from "../layers/Main.js"
 import { describeConfigError } from "./config/describeConfigError.js"
+import * as IdleHeap from "./runtime/IdleHeap.js"
 
 const refuseToStart = (reason: string) =>
   Console.error(`sluice: cannot start: ${reason}`).pipe(
     Effect.zipRight(Effect.sync(() => process.exit(1)))
   )
 
-Layer.launch(MainLive.pipe(Layer.ensureRequirementsType<never>())).pipe(
+Layer.launch(
+  Layer.merge(MainLive, IdleHeap.layer).pipe(Layer.ensureRequirementsType<never>())
+).pipe(
   Effect.catchIf(ConfigError.isConfigError, (e) =>
     refuseToStart(`invalid configuration: ${describeConfigError(e)}`)
   ),

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import * as v8 from "node:v8"
+import { giveBackWhenIdle } from "../../src/runtime/IdleHeap.js"
+
+const youngBytes = () =>
+  v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")!.physical_space_size
+
+const MB = 1024 * 1024
+
+/** Objects that live across a few young collections, as a burst of requests leaves them. */
+const burstOfWork = () => {
+  let kept: Array<{ readonly i: number; readonly s: string }> = []
+  for (let i = 0; i < 3_000_000; i++) {
+    kept.push({ i, s: `record ${i}` })
+    if (kept.length > 300_000) kept = kept.slice(150_000)
+  }
+  return kept.length
+}
+
+describe("IdleHeap", () => {
+  it.live("gives the young generation a burst of work grew back once the process is idle", () =>
+    Effect.gen(function* () {
+      burstOfWork()
+      expect(youngBytes()).toBeGreaterThan(8 * MB)
+      const fiber = yield* Effect.fork(giveBackWhenIdle({ every: "100 millis" }))
+      yield* Effect.promise(() =>
+        expect.poll(youngBytes, { timeout: 10_000, interval: 50 }).toBeLessThanOrEqual(8 * MB)
+      )
+      yield* Fiber.interrupt(fiber)
+    })
+  )
+})
