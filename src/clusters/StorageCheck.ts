@@ -6,12 +6,11 @@
  * for STS are `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (`AWS_SESSION_TOKEN`) when
  * set, else the SDK's default chain (profile files, container or instance role).
  */
-import { AssumeRoleCommand } from "@aws-sdk/client-sts"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Effect, Layer, Option, Redacted, Scope } from "effect"
 import type { ByoS3 } from "../../domain/api/ClusterModels.js"
 import { StorageVerification, StorageVerifier } from "../../domain/StorageVerifier.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
-import { s3Client, stsClient } from "./StorageCheckClients.js"
+import { s3Client, sdk, stsClient } from "./StorageCheckClients.js"
 import type { AwsCredentials, StorageSettings } from "./StorageCheckClients.js"
 import { probeLocation } from "./StorageCheckProbe.js"
 import { StepFailed, locationUrl, step, withoutSecrets } from "./StorageCheckSteps.js"
@@ -50,21 +49,28 @@ export const makeStorageVerifier = (
 ) =>
   Effect.gen(function* () {
     const own = Option.map(credentials, sdkCredentials)
-    const sts = yield* stsClient(settings, own)
+    // Made with the first check (the SDK loads then), kept for the verifier's lifetime.
+    const lifetime = yield* Effect.scope
+    const stsOnce = yield* Effect.cached(Scope.extend(stsClient(settings, own), lifetime))
     const ownSecrets = Option.match(own, { onNone: () => [], onSome: secretsOf })
 
     const assumeRole = (byo: ByoS3, externalId: string) =>
-      step(`Could not assume role ${byo.role_arn} with external id ${externalId}`, (abortSignal) =>
-        sts.send(
-          new AssumeRoleCommand({
-            RoleArn: byo.role_arn,
-            ExternalId: externalId,
-            RoleSessionName: "sluice-storage-check",
-            DurationSeconds: sessionSeconds
-          }),
-          { abortSignal }
-        )
-      ).pipe(
+      Effect.zip(stsOnce, sdk).pipe(
+        Effect.flatMap(([sts, { sts: commands }]) =>
+          step(
+            `Could not assume role ${byo.role_arn} with external id ${externalId}`,
+            (abortSignal) =>
+              sts.send(
+                new commands.AssumeRoleCommand({
+                  RoleArn: byo.role_arn,
+                  ExternalId: externalId,
+                  RoleSessionName: "sluice-storage-check",
+                  DurationSeconds: sessionSeconds
+                }),
+                { abortSignal }
+              )
+          )
+        ),
         Effect.flatMap(({ Credentials: c }) =>
           c?.AccessKeyId && c.SecretAccessKey
             ? Effect.succeed<AwsCredentials>({

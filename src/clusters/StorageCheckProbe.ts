@@ -3,14 +3,15 @@
  * assumed role's credentials. A probe that was written is deleted even when reading it
  * back fails, so a failed check leaves nothing behind where it can.
  */
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3"
 import type { S3Client } from "@aws-sdk/client-s3"
 import { Effect } from "effect"
 import type { S3Location } from "../../domain/api/ClusterModels.js"
+import { sdk } from "./StorageCheckClients.js"
 import { StepFailed, probeKey, step } from "./StorageCheckSteps.js"
 
 export const probeLocation = (s3: S3Client, label: "data" | "backups", location: S3Location) =>
   Effect.gen(function* () {
+    const { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } = (yield* sdk).s3
     const id = crypto.randomUUID()
     const key = probeKey(location.path, id)
     const where = `the ${label} location s3://${location.bucket}/${key}`

@@ -26,6 +26,20 @@ describe("the service's bundle (npm start)", () => {
     expect(bundle).toContain('from "@effect/sql/SqlClient"')
     expect(bundle).toContain('from "@effect/rpc/RpcClient"')
   })
+
+  it("loads the AWS SDK only when a storage check asks for it", () => {
+    const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
+      cwd: project,
+      encoding: "utf8"
+    })
+    const bundle = fs.readFileSync(
+      path.join(cacheDirectory(), /\((main-[0-9a-f]+\.mjs)\)/.exec(said)![1]!),
+      "utf8"
+    )
+    expect(bundle).not.toMatch(/from\s*"@aws-sdk\//)
+    expect(bundle).toContain('import("@aws-sdk/client-s3")')
+    expect(bundle).toContain('import("@aws-sdk/client-sts")')
+  })
 })
 
 describe("the engine worker's bundle", () => {
