@@ -65,7 +65,12 @@ describe("the logs view", () => {
 describe("command-line login", () => {
   it("approves a device login in the console, and the command line's poll gets the token", async () => {
     const started = JSON.parse(
-      (await api(sluice, "POST", "/v1/auth/cli/device/start", { body: {} })).text
+      (
+        await api(sluice, "POST", "/v1/auth/cli/device/start", {
+          body: {},
+          headers: { "x-service-client": "rtree", "x-service-client-version": "0.6.5" }
+        })
+      ).text
     ) as { device_code: string; user_code: string }
     const tokenPoll = () =>
       api(sluice, "POST", "/v1/auth/cli/device/token", {
@@ -75,6 +80,9 @@ describe("command-line login", () => {
     await page.goto(`${sluice.url}/device?user_code=${started.user_code}`)
     await poll(() => page.getByLabel("Login code").textContent()).toBe(started.user_code)
     expect(await page.getByLabel("Requesting client").textContent()).toMatch(/127\.0\.0\.1|::1/)
+    // Which program asks, as its start request named itself, and when it asked.
+    expect(await page.getByLabel("Requesting program").textContent()).toBe("rtree 0.6.5")
+    expect(await page.getByLabel("Started").textContent()).toMatch(/\d/)
     await screenshot(page, "device-login")
     await page.getByRole("button", { name: "Approve" }).click()
     await poll(() => page.getByRole("status").textContent()).toMatch(/^Approved/)

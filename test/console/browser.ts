@@ -114,9 +114,16 @@ export const api = async (
   sluice: Sluice,
   method: string,
   pathAndQuery: string,
-  options: { token?: string; body?: unknown; raw?: string; authorization?: string } = {}
+  options: {
+    token?: string
+    body?: unknown
+    raw?: string
+    authorization?: string
+    headers?: Record<string, string>
+  } = {}
 ) => {
   const headers: Record<string, string> = {
+    ...options.headers,
     authorization: options.authorization ?? `Bearer ${options.token ?? sluice.adminKey}`
   }
   if (options.body !== undefined) headers["content-type"] = "application/json"

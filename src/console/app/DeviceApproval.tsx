@@ -11,7 +11,7 @@ const asFailure = (error: unknown) =>
 
 /**
  * `/device?user_code=…`: a command-line login (`sluice login`) approved or denied by the
- * signed-in user, after seeing its code and the address that started it.
+ * signed-in user, after seeing its code, the program and address that started it, and when.
  */
 export const DeviceApproval = () => {
   const [typed, setTyped] = useState(
@@ -89,10 +89,18 @@ export const DeviceApproval = () => {
               {login.user_code}
             </p>
             <dl class="device-facts">
+              <dt>Requested by</dt>
+              <dd aria-label="Requesting program">
+                {login.client_name === null
+                  ? "a program that did not name itself"
+                  : `${login.client_name}${login.client_version === null ? "" : ` ${login.client_version}`}`}
+              </dd>
               <dt>Requested from</dt>
               <dd aria-label="Requesting client">{login.client_address}</dd>
               <dt>Started</dt>
-              <dd>{new Date(login.started_at.epochMillis).toLocaleString()}</dd>
+              <dd aria-label="Started">
+                {new Date(login.started_at.epochMillis).toLocaleString()}
+              </dd>
               <dt>Signed in as</dt>
               <dd>{session.email()}</dd>
             </dl>
