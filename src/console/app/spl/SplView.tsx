@@ -2,7 +2,7 @@ import { lazy, Suspense } from "preact/compat"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { CancelQueryRequest } from "../../../../domain/api/QueryApi.js"
 import { SplSearchRequest } from "../../../../domain/api/SplApi.js"
-import type { SplSearchResult } from "../../../../domain/api/SplApi.js"
+import type { SplCapabilities, SplSearchResult } from "../../../../domain/api/SplApi.js"
 import type { SavedSearch } from "../../../../domain/api/SavedSearchesApi.js"
 import { ApiFailure, call } from "../api.js"
 import { drafts } from "../drafts.js"
@@ -42,12 +42,18 @@ export const withFilter = (spl: string, field: string, value: string, exclude: b
   return `${head === "" ? "" : `${head} `}${term}${rest}`
 }
 
+const completionsOf = (capabilities: SplCapabilities) => [
+  ...capabilities.commands.map((c) => ({ label: c.name, type: "keyword", detail: "command" })),
+  ...capabilities.functions.map((f) => ({ label: f, type: "function", apply: `${f}(` }))
+]
+
 const keyOf = (event: Record<string, unknown>) =>
   `${String(event._time)}\u0000${String(event._raw)}`
 
 export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchParams }) => {
   const host = useRef<HTMLDivElement>(null)
   const editor = useRef<CodeEditor | null>(null)
+  const capabilities = useRef<SplCapabilities | null>(null)
   const initial = useRef(params.get("spl") ?? drafts.get("spl") ?? "*")
   const [earliest, setEarliest] = useState(params.get("earliest") ?? "-24h")
   const [latest, setLatest] = useState(params.get("latest") ?? "now")
@@ -171,9 +177,9 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       import("../editor.js"),
       import("./splLanguage.js"),
       call((client) => client.splCapabilities.capabilities()).catch(() => null)
-    ]).then(([{ createEditor }, { splLanguage }, capabilities]) => {
+    ]).then(([{ createEditor }, { splLanguage }, known]) => {
       if (gone || host.current === null) return
-      const commands = new Set(capabilities?.commands.map((c) => c.name) ?? [])
+      const commands = new Set(known?.commands.map((c) => c.name) ?? [])
       made = createEditor(host.current, {
         doc: initial.current,
         label: "SPL search",
@@ -186,15 +192,11 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         onRun: () => void runRef.current(),
         onCancel: () => void cancelRef.current()
       })
-      if (capabilities !== null)
+      capabilities.current = known
+      if (known !== null)
         made.setCompletions([
-          ...capabilities.commands.map((c) => ({
-            label: c.name,
-            type: "keyword",
-            detail: "command"
-          })),
-          ...capabilities.functions.map((f) => ({ label: f, type: "function", apply: `${f}(` })),
-          ...capabilities.builtin_fields.map((f) => ({ label: f, type: "property" }))
+          ...completionsOf(known),
+          ...known.builtin_fields.map((f) => ({ label: f, type: "property" }))
         ])
       editor.current = made
       made.focus()
@@ -206,21 +208,16 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
     }
   }, [])
 
-  // Field names of the table complete too, once a search brought them.
+  // Field names of the table complete too, once a search brought them: with the
+  // capabilities read when the editor was made, not asked again after each search.
   useEffect(() => {
     const fields = result?.field_statistics
-    if (fields === undefined || editor.current === null) return
-    void call((client) => client.splCapabilities.capabilities()).then((capabilities) =>
-      editor.current?.setCompletions([
-        ...capabilities.commands.map((c) => ({
-          label: c.name,
-          type: "keyword",
-          detail: "command"
-        })),
-        ...capabilities.functions.map((f) => ({ label: f, type: "function", apply: `${f}(` })),
-        ...fields.map((f) => ({ label: f.field, type: "property", detail: f.type }))
-      ])
-    )
+    const known = capabilities.current
+    if (fields === undefined || editor.current === null || known === null) return
+    editor.current.setCompletions([
+      ...completionsOf(known),
+      ...fields.map((f) => ({ label: f.field, type: "property", detail: f.type }))
+    ])
   }, [result])
 
   // Live tail: the last five minutes asked again every two seconds, new events on top,
