@@ -6,6 +6,7 @@
 import { Deferred, Effect } from "effect"
 import type { Scope } from "effect"
 import { EngineError } from "../../domain/Engine.js"
+import { acquireRelease } from "../stream/ScopedRelease.js"
 
 export interface InFlight {
   /** Registers an operation for the enclosing scope; fails once the engine is closing. */
@@ -24,7 +25,7 @@ export const make = (): InFlight => {
   let closing = false
 
   const enter = (queryId: string | undefined) =>
-    Effect.acquireRelease(
+    acquireRelease(
       Effect.gen(function* () {
         if (closing)
           return yield* new EngineError({

@@ -8,6 +8,7 @@ import type { Scope } from "effect"
 import type { EngineError, OpenedResult, QueryRequest } from "../../domain/Engine.js"
 import { resultTooLarge } from "./EngineMessage.js"
 import * as Sql from "./Sql.js"
+import { acquireRelease } from "../stream/ScopedRelease.js"
 import type { NativeSession, Statement } from "./Statements.js"
 import { exceptionTagOf, withoutExceptionBlock } from "./StreamedException.js"
 import { wholeLines } from "./WholeLines.js"
@@ -155,7 +156,7 @@ const natively = (
  * runs only after that finalizer.
  */
 const iteratorOf = (chunks: AsyncIterable<Uint8Array>) =>
-  Effect.acquireRelease(
+  acquireRelease(
     Effect.sync(() => chunks[Symbol.asyncIterator]()),
     (iterator) =>
       Effect.sync(() => {

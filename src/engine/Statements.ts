@@ -9,6 +9,7 @@ import type { EngineError, EngineSettings, InsertRequest } from "../../domain/En
 import { cancelledError, toEngineError } from "./EngineMessage.js"
 import * as InFlight from "./InFlight.js"
 import * as Sql from "./Sql.js"
+import { acquireRelease, addFinalizer } from "../stream/ScopedRelease.js"
 
 /** An insert of a whole body by chDB's own calls (no SQL text around the body). */
 export interface NativeInsert {
@@ -170,7 +171,7 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       const statementClient: StatementClient =
         perStatement === undefined
           ? { client }
-          : yield* Effect.acquireRelease(
+          : yield* acquireRelease(
               Effect.try({
                 try: () => (reusable ? (kept = takeIdle(setup)) : undefined) ?? perStatement(),
                 catch: toEngineError
@@ -184,7 +185,7 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
                   : closeClient(c)
             )
       // Registered last so it runs first: kill before the statement's client goes.
-      yield* Effect.addFinalizer(() => {
+      yield* addFinalizer(() => {
         if (settled || queryId === undefined) return Effect.void
         controller.abort()
         return kill(queryId).pipe(Effect.timeout(KILL_TIMEOUT), Effect.ignore)

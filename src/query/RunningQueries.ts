@@ -10,6 +10,7 @@ import type { Scope } from "effect"
 import { Conflict, NotFound, Unavailable } from "../../domain/Errors.js"
 import type { ClusterId, DatabaseName, OrganizationId } from "../../domain/Ids.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
+import { acquireRelease } from "../stream/ScopedRelease.js"
 import { ControlPlaneEvents } from "../events/ControlPlaneEvents.js"
 import { makeCancelElsewhere } from "./CancelElsewhere.js"
 import type { Running } from "./CancelElsewhere.js"
@@ -55,7 +56,7 @@ export class RunningQueries extends Effect.Service<RunningQueries>()("sluice/Run
       queryId: string,
       entry: Running
     ): Effect.Effect<void, Conflict, Scope.Scope> =>
-      Effect.asVoid(Effect.acquireRelease(add(scope, queryId, entry), remove))
+      Effect.asVoid(acquireRelease(add(scope, queryId, entry), remove))
 
     /** Runs `effect` with the query registered; 409 while one with its id runs. */
     const whileRegistered = <A, E, R>(
