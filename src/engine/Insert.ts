@@ -22,6 +22,28 @@ const wholeBody = <E>(body: Stream.Stream<Uint8Array, E>) =>
     return pieces.length === 1 ? asBuffer(pieces[0]!) : Buffer.concat(pieces)
   })
 
+/** The statement over HTTP with `values` as its body; the statement settles when it ends. */
+const execOverHttp = (statement: Statement, request: InsertRequest, values: Readable) =>
+  Effect.tryPromise({
+    try: async () => {
+      const result = await statement.client.exec({
+        query: Sql.insertStatement(request),
+        values,
+        query_id: request.queryId,
+        clickhouse_settings: statement.settings,
+        abort_signal: statement.signal
+      })
+      for await (const _ of result.stream) {
+        // An INSERT answers with an empty body; reading it releases the connection.
+      }
+      return new InsertSummary({
+        writtenRows: Number(result.summary?.written_rows ?? 0),
+        writtenBytes: Number(result.summary?.written_bytes ?? 0)
+      })
+    },
+    catch: statement.failure
+  }).pipe(Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))))
+
 const overHttp = <E>(
   statement: Statement,
   request: InsertRequest,
@@ -39,31 +61,11 @@ const overHttp = <E>(
       { objectMode: false }
     )
     yield* Effect.addFinalizer(() => Effect.sync(() => values.destroy()))
-    const summary = yield* Effect.tryPromise({
-      try: async () => {
-        const result = await statement.client.exec({
-          query: Sql.insertStatement(request),
-          values,
-          query_id: request.queryId,
-          clickhouse_settings: statement.settings,
-          abort_signal: statement.signal
-        })
-        for await (const _ of result.stream) {
-          // An INSERT answers with an empty body; reading it releases the connection.
-        }
-        return result.summary
-      },
-      catch: statement.failure
-    }).pipe(
-      Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))),
+    return yield* execOverHttp(statement, request, values).pipe(
       Effect.catchAll((error): Effect.Effect<never, EngineError | E> =>
         Option.isSome(bodyFailure) ? Effect.failCause(bodyFailure.value) : Effect.fail(error)
       )
     )
-    return new InsertSummary({
-      writtenRows: Number(summary?.written_rows ?? 0),
-      writtenBytes: Number(summary?.written_bytes ?? 0)
-    })
   })
 
 const isBlank = (bytes: Uint8Array) =>
@@ -126,5 +128,7 @@ export const whole = (
   bytes: Uint8Array
 ): Effect.Effect<InsertSummary, EngineError, Scope.Scope> =>
   statement.native === undefined
-    ? overHttp(statement, request, Stream.make(bytes))
+    ? // The bytes as the request's body as they are: a stream around them cost the
+      // runtime's operations per pull, where the client only writes them.
+      execOverHttp(statement, request, Readable.from([asBuffer(bytes)], { objectMode: false }))
     : natively(statement.native, statement, request, asBuffer(bytes))
