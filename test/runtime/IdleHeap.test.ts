@@ -23,9 +23,9 @@ describe("IdleHeap", () => {
     Effect.gen(function* () {
       burstOfWork()
       expect(youngBytes()).toBeGreaterThan(8 * MB)
-      const fiber = yield* Effect.fork(giveBackWhenIdle({ every: "100 millis" }))
+      const fiber = yield* Effect.fork(giveBackWhenIdle({ every: "200 millis" }))
       yield* Effect.promise(() =>
-        expect.poll(youngBytes, { timeout: 10_000, interval: 50 }).toBeLessThanOrEqual(8 * MB)
+        expect.poll(youngBytes, { timeout: 30_000, interval: 100 }).toBeLessThanOrEqual(8 * MB)
       )
       yield* Fiber.interrupt(fiber)
     })
