@@ -4,7 +4,7 @@
  * from its documented bits.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { sampleRuns } from "../../src/prometheus/promql/read/SampleRows.js"
+import { sampleRows, sampleRuns } from "../../src/prometheus/promql/read/SampleRows.js"
 
 const STALE = 0x7ff0000000000002n
 
@@ -67,6 +67,15 @@ describe("samples rows", () => {
     expect(run!.values[0]).toBe(1)
     expect(run!.values[2]).toBe(3)
     expect([...run!.stale]).toEqual([0, 1, 0])
+  })
+
+  it("counts the samples the engine answered, a repeated time each time it came", () => {
+    // A read cut by its LIMIT is told by this count, not by the runs' (deduplicated) lengths.
+    const { runs, rows } = sampleRows(
+      Buffer.concat([row(1n, [1000, 2000, 2000], [1, 2, 2]), row(2n, [1000], [5])])
+    )
+    expect(rows).toBe(4)
+    expect(runs.map((r) => r.times.length)).toEqual([2, 1])
   })
 
   it("bytes cut short are a defect, not fewer samples", () => {

@@ -10,7 +10,7 @@ import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import type { Windows } from "./Selectors.js"
-import { sampleCounts, sampleRuns } from "./SampleRows.js"
+import { sampleCounts, sampleRows, sampleRuns } from "./SampleRows.js"
 import { labelsSql, metadataSql, sampleCountsSql, samplesSql, seriesSql } from "./SeriesSql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
 import { SLICE_SAMPLES, SliceGatherer, timeSlices } from "./SlicedReads.js"
@@ -38,7 +38,7 @@ const decodeMetadataRow = Schema.decodeUnknownSync(
   )
 )
 
-/** Reads spanning less than this are read in one statement without counting first. */
+/** Reads spanning less than this are read in one statement, never cut or sliced. */
 const COUNTED_READ_MS = 3_600_000
 
 export const makeFetch = (
@@ -83,8 +83,11 @@ export const makeFetch = (
   const read = (sql: string) => Effect.map(bytes(sql, "RowBinary", SAMPLES_TABLE), sampleRuns)
 
   /**
-   * A read over more than an hour first counts its samples, and reads them in slices of
-   * time when they are many (SlicedReads.ts).
+   * A read over more than an hour is first tried whole, cut at one sample more than a
+   * slice holds; only when it was cut are its samples counted and read in slices of time
+   * (SlicedReads.ts). Counting first cost every long read a second statement over the same
+   * rows (a quarter of the engine's time for a day of 200 series, 1.2M samples), where a
+   * cut read wastes at most one slice's worth on reads past a slice.
    */
   const sampleRunsOf = (
     matchers: ReadonlyArray<Matcher>,
@@ -94,6 +97,14 @@ export const makeFetch = (
   ) =>
     Effect.gen(function* () {
       if (to - from <= COUNTED_READ_MS) return yield* read(samplesSql(matchers, from, to, windows))
+      const tried = sampleRows(
+        yield* bytes(
+          samplesSql(matchers, from, to, windows, SLICE_SAMPLES + 1),
+          "RowBinary",
+          SAMPLES_TABLE
+        )
+      )
+      if (tried.rows <= SLICE_SAMPLES) return tried.runs
       const counts = sampleCounts(
         yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
       )

@@ -66,7 +66,13 @@ const staleFlags = (values: Float64Array) => {
 }
 
 /** Throws on bytes that are not whole rows (a defect: the engine answered another shape). */
-export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
+export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => sampleRows(bytes).runs
+
+/**
+ * The runs, and how many samples the engine answered: a repeated timestamp counts here
+ * though its run holds it once, which tells a result cut by a `LIMIT` from a whole one.
+ */
+export const sampleRows = (bytes: Uint8Array): { runs: Array<SampleRun>; rows: number } => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const length = (at: number): readonly [count: number, next: number] => {
     let count = 0
@@ -80,6 +86,7 @@ export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
     }
   }
   const runs: Array<SampleRun> = []
+  let rows = 0
   let at = 0
   while (at < bytes.length) {
     if (at + 8 > bytes.length) throw malformed(bytes)
@@ -89,6 +96,7 @@ export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
     const [valueCount, valuesAt] = length(timesAt + count * 8)
     at = valuesAt + valueCount * 8
     if (valueCount !== count || at > bytes.length) throw malformed(bytes)
+    rows += count
     // Stale markers told by their bits before any value passes through a JavaScript number.
     const values = doubles(bytes, view, valuesAt, count)
     runs.push({
@@ -96,7 +104,7 @@ export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => {
       ...inOrder(doubles(bytes, view, timesAt, count), values, staleFlags(values))
     })
   }
-  return runs
+  return { runs, rows }
 }
 
 /** The `RowBinary` result of `sampleCountsSql`: `(id UInt64, count UInt64)` rows. */

@@ -51,18 +51,20 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
  * sample, where a row per sample took 24 and a decoding step each. With `windows`, only
  * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
  * Labels come from a second, smaller statement only for series not seen before (an id
- * names one label set for good).
+ * names one label set for good). With `limit`, at most that many samples, the first in
+ * `(id, timestamp)` order: a result of exactly `limit` samples may have been cut.
  */
 export const samplesSql = (
   matchers: ReadonlyArray<Matcher>,
   from: number,
   to: number,
-  windows?: Windows
+  windows?: Windows,
+  limit?: number
 ) =>
   `SELECT id, groupArray(t), groupArray(value) FROM (` +
   `SELECT id, toFloat64(toUnixTimestamp64Milli(timestamp)) AS t, value ` +
   `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows)} ` +
-  `ORDER BY id, timestamp) GROUP BY id`
+  `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}) GROUP BY id`
 
 /** How many samples `samplesSql` would read per series: `(id UInt64, count UInt64)` rows. */
 export const sampleCountsSql = (
