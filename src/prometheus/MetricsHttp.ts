@@ -36,7 +36,7 @@ import {
   timeParam,
   urlParams
 } from "./http/Params.js"
-import { failure, failureOf, resultData, success } from "./http/PrometheusJson.js"
+import { failure, failureOf, resultBody, resultData, success } from "./http/PrometheusJson.js"
 import { badData } from "./promql/Requests.js"
 import { RemoteWrite } from "../../domain/RemoteWrite.js"
 
@@ -121,7 +121,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           ...(timeout === undefined ? {} : { timeout })
         })
         if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
-        return success(resultData(yield* promql.instant(scope, database, request)))
+        return resultBody(yield* promql.instant(scope, database, request))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const range = (where: Where, params: ApiParams) =>
@@ -139,7 +139,7 @@ export const MetricsHttpLive = HttpApiBuilder.group(SluiceApi, "metricsCompat", 
           ...(timeout === undefined ? {} : { timeout })
         })
         if (explainWanted(params)) return explained(yield* promql.explain(scope, database, request))
-        return success(resultData(yield* promql.range(scope, database, request)))
+        return resultBody(yield* promql.range(scope, database, request))
       }).pipe(Effect.catchTags(prometheusErrors))
 
     const selectionOf = (params: ApiParams) =>

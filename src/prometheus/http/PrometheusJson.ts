@@ -33,6 +33,29 @@ export const resultData = (result: PromQLResult) => {
   }
 }
 
+/**
+ * A query's success body: a matrix written as text directly, the rest through `success`.
+ * A day's `max_over_time` at 2-minute steps is 150k points: as nested arrays handed to
+ * `JSON.stringify` they were two arrays, a number and a string per point, all alive until
+ * the body was written (measured: a sixth of the server's busy time with the collector's
+ * share). The text is what `JSON.stringify` writes of `resultData`'s shape: a number as
+ * `String` writes it, the value strings never needing an escape, labels stringified.
+ */
+export const resultBody = (result: PromQLResult) => {
+  if (result._tag !== "matrix") return success(resultData(result))
+  const parts: Array<string> = []
+  for (const s of result.series) {
+    let values = ""
+    for (const [t, v] of s.points)
+      values += `${values === "" ? "" : ","}[${seconds(t)},"${goSampleValue(v)}"]`
+    parts.push(`{"metric":${JSON.stringify(s.labels)},"values":[${values}]}`)
+  }
+  return HttpServerResponse.text(
+    `{"status":"success","data":{"resultType":"matrix","result":[${parts.join(",")}]}}`,
+    { contentType: "application/json" }
+  )
+}
+
 export const success = (data: unknown, warnings: ReadonlyArray<string> = []) =>
   HttpServerResponse.unsafeJson(
     warnings.length === 0 ? { status: "success", data } : { status: "success", data, warnings }

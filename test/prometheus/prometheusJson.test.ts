@@ -1,0 +1,71 @@
+/**
+ * A range query's body is written as text (PrometheusJson.ts `resultBody`); it must be
+ * the bytes `JSON.stringify` writes of the same answer in the API's nested shape, which
+ * is what it replaced and what Prometheus's clients parse.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { PromQLResult } from "../../domain/PromQL.js"
+import { resultBody } from "../../src/prometheus/http/PrometheusJson.js"
+
+const bodyText = (response: ReturnType<typeof resultBody>) => {
+  const body = response.body
+  if (body._tag !== "Uint8Array") throw new Error(`a ${body._tag} body`)
+  return { text: new TextDecoder().decode(body.body), contentType: body.contentType }
+}
+
+describe("range query bodies", () => {
+  it("a matrix is the text JSON.stringify writes of it", () => {
+    const result: PromQLResult = {
+      _tag: "matrix",
+      series: [
+        {
+          labels: { __name__: "up", job: 'a "quoted"\\ job\n', zone: "zürich ☃" },
+          points: [
+            [1_767_225_600_123, 1.5],
+            [1_767_225_600_000, NaN],
+            [-1, Infinity],
+            [0, -Infinity],
+            [1000.5, -0],
+            [2_000_000_000_000, 1e-7],
+            [3, 1.2345678901234568e21],
+            [4, -5e-324]
+          ]
+        },
+        { labels: {}, points: [[1, 0]] }
+      ]
+    }
+    // The values as Prometheus writes them (Go's float text); times in seconds as numbers.
+    const expected = JSON.stringify({
+      status: "success",
+      data: {
+        resultType: "matrix",
+        result: [
+          {
+            metric: { __name__: "up", job: 'a "quoted"\\ job\n', zone: "zürich ☃" },
+            values: [
+              [1_767_225_600.123, "1.5"],
+              [1_767_225_600, "NaN"],
+              [-0.001, "+Inf"],
+              [0, "-Inf"],
+              [1.0005, "-0"],
+              [2_000_000_000, "1e-07"],
+              [0.003, "1.2345678901234568e+21"],
+              [0.004, "-5e-324"]
+            ]
+          },
+          { metric: {}, values: [[0.001, "0"]] }
+        ]
+      }
+    })
+    expect(bodyText(resultBody(result))).toEqual({
+      text: expected,
+      contentType: "application/json"
+    })
+  })
+
+  it("an empty matrix", () => {
+    expect(bodyText(resultBody({ _tag: "matrix", series: [] })).text).toBe(
+      '{"status":"success","data":{"resultType":"matrix","result":[]}}'
+    )
+  })
+})
