@@ -90,6 +90,8 @@ export const createEditor = (
     readonly placeholder: string
     readonly language: Extension
     readonly extraSources?: ReadonlyArray<CompletionSource>
+    /** The editor's least height in pixels (120 unless told): it grows with its lines. */
+    readonly minHeight?: number
     readonly onChange: (text: string) => void
     readonly onRun: () => void
     readonly onCancel: () => void
@@ -120,6 +122,17 @@ export const createEditor = (
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         options.language,
         theme,
+        ...(options.minHeight === undefined
+          ? []
+          : [
+              // Above `theme`'s 120 px: of two themes, the one with the higher precedence wins.
+              Prec.highest(
+                EditorView.theme({
+                  "&": { minHeight: `${options.minHeight}px` },
+                  ".cm-scroller": { minHeight: `${options.minHeight}px` }
+                })
+              )
+            ]),
         autocompletion({ override: [listSource, ...(options.extraSources ?? [])] }),
         errorField,
         placeholder(options.placeholder),

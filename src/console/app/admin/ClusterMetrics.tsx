@@ -55,14 +55,21 @@ const MetricChart = ({
       {columns.times.length === 0 ? (
         <p class="muted">No samples in this range.</p>
       ) : (
-        <Suspense fallback={<p class="muted">Loading…</p>}>
-          <SeriesChart
-            times={columns.times}
-            series={columns.series}
-            label={`${metric.label} chart`}
-            span={span}
-          />
-        </Suspense>
+        <>
+          {columns.times.length === 1 ? (
+            <p class="small muted">
+              One sample so far in this range: a line is drawn once the next one is taken.
+            </p>
+          ) : null}
+          <Suspense fallback={<p class="muted">Loading…</p>}>
+            <SeriesChart
+              times={columns.times}
+              series={columns.series}
+              label={`${metric.label} chart`}
+              span={span}
+            />
+          </Suspense>
+        </>
       )}
     </figure>
   )

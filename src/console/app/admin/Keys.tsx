@@ -6,6 +6,7 @@ import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
 import { failureOf } from "./failure.js"
+import { Time } from "../time.js"
 
 const PERMISSIONS: ReadonlyArray<Permission> = ["admin", "read_write", "write_only", "read_only"]
 
@@ -121,8 +122,12 @@ export const Keys = ({ scope }: { scope: Scope }) => {
                 <code>{key.hint}</code>
               </td>
               <td>{key.default_database}</td>
-              <td class="small muted">{key.created_at}</td>
-              <td class="small muted">{key.last_used_at ?? "never"}</td>
+              <td class="small muted">
+                <Time value={key.created_at} />
+              </td>
+              <td class="small muted">
+                {key.last_used_at === null ? "never" : <Time value={key.last_used_at} />}
+              </td>
               <td>
                 <button
                   type="button"

@@ -4,6 +4,7 @@ import type { LogEntry } from "../../../../domain/api/LogsApi.js"
 import { ApiFailure, call } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
+import { Time } from "../time.js"
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 const SOURCES = ["ui", "cli", "api"] as const
@@ -263,7 +264,9 @@ export const LogsView = ({ scope }: { scope: Scope }) => {
           <tbody>
             {(page?.logs ?? []).map((entry) => (
               <tr key={entry.id} aria-selected={chosen?.id === entry.id}>
-                <td class="small muted">{entry.created_at}</td>
+                <td class="small muted">
+                  <Time value={entry.created_at} milliseconds />
+                </td>
                 <td>{entry.method}</td>
                 <td>
                   <button type="button" class="link" onClick={() => setChosen(entry)}>

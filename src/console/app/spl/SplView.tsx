@@ -10,7 +10,7 @@ import type { CodeEditor } from "../editor.js"
 import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
-import { Grid } from "../sql/Grid.js"
+import { Grid, gridHeight } from "../sql/Grid.js"
 import { formatCount } from "../sql/resultStream.js"
 import { Events, termsOf } from "./Events.js"
 import { FieldSidebar } from "./FieldSidebar.js"
@@ -183,6 +183,7 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       made = createEditor(host.current, {
         doc: initial.current,
         label: "SPL search",
+        minHeight: 58,
         placeholder: "status>=500 | stats count by host (Ctrl+Enter runs)",
         language: splLanguage(commands),
         onChange: (text) => {
@@ -345,7 +346,10 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
                   <Events events={events} terms={termsOf(editor.current?.text() ?? spl)} />
                 </div>
               ) : (
-                <div class="stats-grid">
+                <div
+                  class="stats-grid"
+                  style={{ height: `${gridHeight(result.data.length, 400)}px` }}
+                >
                   <Grid
                     columns={columns}
                     rows={result.data.map((row) => columns.map((c) => row[c.name]))}

@@ -2,6 +2,13 @@ import { useRef, useState } from "preact/hooks"
 import type { TimelineBucket } from "../../../../domain/api/SplApi.js"
 import { formatCount } from "../sql/resultStream.js"
 
+// The events' own times are the service's (UTC), so the range under the bars is too.
+const utcOf = (time: string) =>
+  time
+    .replace("T", " ")
+    .replace(/(:\d\d)\.000Z?$/, "$1")
+    .replace(/Z$/, "")
+
 const WIDTH = 1000
 const HEIGHT = 90
 
@@ -70,7 +77,7 @@ export const Timeline = ({
         })}
       </svg>
       <figcaption class="muted small">
-        {buckets[0]!.time} — {buckets[buckets.length - 1]!.time}
+        {utcOf(buckets[0]!.time)} — {utcOf(buckets[buckets.length - 1]!.time)} UTC
       </figcaption>
     </figure>
   )

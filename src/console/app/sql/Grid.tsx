@@ -13,6 +13,13 @@ const widthOf = (column: Column, rows: ReadonlyArray<ReadonlyArray<unknown>>, in
 }
 
 /**
+ * The height of a box holding a grid of `rows` rows: its header, the rows and room for a
+ * horizontal scroll bar, up to `most` (then it scrolls), so a few rows leave no empty box.
+ */
+export const gridHeight = (rows: number, most: number) =>
+  Math.min(most, 40 + 2 + Math.max(1, rows) * ROW_HEIGHT + 18)
+
+/**
  * The rows as a table that draws only what is in view, so 100,000 rows scroll as 50
  * do. Every value is a text node.
  */

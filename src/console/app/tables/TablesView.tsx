@@ -6,12 +6,13 @@ import { ApiFailure, call } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
-import { Grid } from "../sql/Grid.js"
+import { Grid, gridHeight } from "../sql/Grid.js"
 import { formatBytes, formatCount } from "../sql/resultStream.js"
 import { useApi } from "../useApi.js"
 import { Confirm } from "./Confirm.js"
 import { Upload } from "./Upload.js"
 import { UrlLoad } from "./UrlLoad.js"
+import { Time } from "../time.js"
 
 const failureOf = (error: unknown) =>
   error instanceof ApiFailure
@@ -110,7 +111,8 @@ const TableDetail = ({
         <>
           <p class="muted">
             {formatCount(described.value.total_rows)} rows ·{" "}
-            {formatBytes(described.value.total_bytes)} · created {described.value.created_at}
+            {formatBytes(described.value.total_bytes)} · created{" "}
+            <Time value={described.value.created_at} />
           </p>
           <h3>Columns</h3>
           <table class="list" aria-label="Columns">
@@ -136,7 +138,7 @@ const TableDetail = ({
       <h3>Sample</h3>
       <ErrorNote failure={sample.failure} />
       {sample.value === null ? null : (
-        <div class="sample">
+        <div class="sample" style={{ height: `${gridHeight(sample.value.data.length, 360)}px` }}>
           <Grid
             columns={columns}
             rows={sample.value.data.map((row) => columns.map((c) => row[c.name]))}
@@ -278,7 +280,9 @@ export const TablesView = ({ scope, selected }: { scope: Scope; selected: string
                   </td>
                   <td class="num">{formatCount(table.total_rows)}</td>
                   <td class="num">{formatBytes(table.total_bytes)}</td>
-                  <td class="muted small">{table.created_at}</td>
+                  <td class="muted small">
+                    <Time value={table.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
