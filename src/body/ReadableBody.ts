@@ -30,9 +30,9 @@ export const capped =
   <E>(body: Stream.Stream<Uint8Array, E>): Stream.Stream<Uint8Array, E | PayloadTooLarge> =>
     Stream.suspend(() => {
       let total = 0
-      return Stream.mapEffect(body, (bytes) => {
-        total += bytes.length
-        return total > limit ? Effect.fail(tooLarge()) : Effect.succeed(bytes)
+      return Stream.mapChunksEffect(body, (pieces) => {
+        for (const bytes of pieces) total += bytes.length
+        return total > limit ? Effect.fail(tooLarge()) : Effect.succeed(pieces)
       })
     })
 
@@ -78,6 +78,36 @@ export const nextBytes = (source: Readable): Promise<Uint8Array | undefined> =>
   })
 
 /**
+ * A pull takes up to this many bytes of what has already arrived: a socket brings 64 KiB
+ * a read, and each pull through a body's stream stages costs the runtime's operations
+ * (a 1 MiB insert was pulled 17-19 times, measured), where a pull of several pieces costs
+ * them once.
+ */
+const PULL_BYTES = 256 * 1024
+
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * The next piece, once one arrives, and those that arrived by the end of the event loop's
+ * turns after it, up to `PULL_BYTES`: nothing waits for bytes still to come. None at the
+ * source's end.
+ */
+const nextPieces = async (source: Readable) => {
+  const first = await nextBytes(source)
+  if (first === undefined) return []
+  const pieces = [first]
+  let size = first.length
+  while (size < PULL_BYTES) {
+    await turn()
+    const more = source.read() as Uint8Array | null
+    if (more === null) break
+    pieces.push(more)
+    size += more.length
+  }
+  return pieces
+}
+
+/**
  * The bytes of `source`; it is neither destroyed nor drained when reading stops. Each read
  * waits for the next chunk, so a source that refills as it is read is never drained in one
  * synchronous loop. Read by hand, not through `source.iterator()` with
@@ -85,10 +115,12 @@ export const nextBytes = (source: Readable): Promise<Uint8Array | undefined> =>
  * promise its release awaits), measured.
  */
 export const readableBytes = (source: Readable, unreadable: BadRequest) =>
-  Stream.repeatEffectOption(
-    Effect.tryPromise({ try: () => nextBytes(source), catch: () => Option.some(unreadable) }).pipe(
-      Effect.flatMap((bytes) =>
-        bytes === undefined ? Effect.fail(Option.none()) : Effect.succeed(bytes)
+  Stream.repeatEffectChunkOption(
+    Effect.tryPromise({ try: () => nextPieces(source), catch: () => Option.some(unreadable) }).pipe(
+      Effect.flatMap((pieces) =>
+        pieces.length === 0
+          ? Effect.fail(Option.none())
+          : Effect.succeed(Chunk.unsafeFromArray(pieces))
       )
     )
   )
@@ -114,7 +146,10 @@ export const decodedBody = <E>(
   const sent =
     hash === undefined
       ? cap(raw)
-      : cap(raw).pipe(Stream.tap((bytes) => Effect.sync(() => hash.update(bytes))))
+      : Stream.mapChunks(cap(raw), (pieces) => {
+          for (const bytes of pieces) hash.update(bytes)
+          return pieces
+        })
   return Effect.succeed(compression === "identity" ? sent : cap(decompress(sent, compression)))
 }
 
