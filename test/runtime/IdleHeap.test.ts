@@ -23,7 +23,12 @@ describe("IdleHeap", () => {
     Effect.gen(function* () {
       burstOfWork()
       expect(youngBytes()).toBeGreaterThan(8 * MB)
-      const fiber = yield* Effect.fork(giveBackWhenIdle({ every: "200 millis" }))
+      const fiber = yield* Effect.fork(
+        giveBackWhenIdle({
+          every: "200 millis",
+          triesAfter: ["1 second", "6 seconds", "12 seconds"]
+        })
+      )
       yield* Effect.promise(() =>
         expect.poll(youngBytes, { timeout: 30_000, interval: 100 }).toBeLessThanOrEqual(8 * MB)
       )
