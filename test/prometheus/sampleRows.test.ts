@@ -4,7 +4,7 @@
  * from its documented bits.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { sampleRows, sampleRuns } from "../../src/prometheus/promql/read/SampleRows.js"
+import { sampleRows } from "../../src/prometheus/promql/read/SampleRows.js"
 
 const STALE = 0x7ff0000000000002n
 
@@ -19,10 +19,19 @@ const leb128 = (n: number) => {
   return out
 }
 
-const row = (id: bigint, times: ReadonlyArray<number>, values: ReadonlyArray<number | bigint>) => {
-  const words = Buffer.alloc(8 + 16 * times.length)
+/** Times as `Float64` ms, or as `UInt32` offsets with `offsets`. */
+const row = (
+  id: bigint,
+  times: ReadonlyArray<number>,
+  values: ReadonlyArray<number | bigint>,
+  offsets = false
+) => {
+  const size = offsets ? 4 : 8
+  const words = Buffer.alloc(8 + size * times.length)
   words.writeBigUInt64LE(id, 0)
-  times.forEach((t, i) => words.writeDoubleLE(t, 8 + i * 8))
+  times.forEach((t, i) =>
+    offsets ? words.writeUInt32LE(t, 8 + i * 4) : words.writeDoubleLE(t, 8 + i * 8)
+  )
   const valueBytes = Buffer.alloc(8 * values.length)
   values.forEach((v, i) =>
     typeof v === "bigint"
@@ -32,7 +41,7 @@ const row = (id: bigint, times: ReadonlyArray<number>, values: ReadonlyArray<num
   return Buffer.concat([
     words.subarray(0, 8),
     Buffer.from(leb128(times.length)),
-    words.subarray(8, 8 + 8 * times.length),
+    words.subarray(8, 8 + size * times.length),
     Buffer.from(leb128(values.length)),
     valueBytes
   ])
@@ -49,7 +58,7 @@ describe("samples rows", () => {
         many.map((_, i) => i)
       )
     ])
-    const runs = sampleRuns(bytes)
+    const { runs } = sampleRows(bytes, undefined)
     expect(runs.map((r) => r.id)).toEqual(["18446744073709551615", "7"])
     expect([...runs[0]!.times]).toEqual([1000, 2000, 3000])
     expect(runs[0]!.values[0]).toBe(1.5)
@@ -62,7 +71,7 @@ describe("samples rows", () => {
   })
 
   it("samples out of order are put in order; a repeated time counts once", () => {
-    const [run] = sampleRuns(row(1n, [3000, 1000, 2000, 2000], [3, 1, STALE, 2]))
+    const [run] = sampleRows(row(1n, [3000, 1000, 2000, 2000], [3, 1, STALE, 2]), undefined).runs
     expect([...run!.times]).toEqual([1000, 2000, 3000])
     expect(run!.values[0]).toBe(1)
     expect(run!.values[2]).toBe(3)
@@ -72,14 +81,33 @@ describe("samples rows", () => {
   it("counts the samples the engine answered, a repeated time each time it came", () => {
     // A read cut by its LIMIT is told by this count, not by the runs' (deduplicated) lengths.
     const { runs, rows } = sampleRows(
-      Buffer.concat([row(1n, [1000, 2000, 2000], [1, 2, 2]), row(2n, [1000], [5])])
+      Buffer.concat([row(1n, [1000, 2000, 2000], [1, 2, 2]), row(2n, [1000], [5])]),
+      undefined
     )
     expect(rows).toBe(4)
     expect(runs.map((r) => r.times.length)).toEqual([2, 1])
   })
 
+  it("times read as UInt32 offsets are the base plus each offset, to the millisecond", () => {
+    const base = 1_767_225_600_123
+    const bytes = Buffer.concat([
+      row(3n, [1, 15_000, 2 ** 32 - 1], [1, STALE, 3], true),
+      row(4n, [500, 200], [2, 1], true)
+    ])
+    const { runs, rows } = sampleRows(bytes, base)
+    expect(rows).toBe(5)
+    expect([...runs[0]!.times]).toEqual([base + 1, base + 15_000, base + 2 ** 32 - 1])
+    expect([...runs[0]!.values]).toEqual([1, runs[0]!.values[1], 3])
+    expect([...runs[0]!.stale]).toEqual([0, 1, 0])
+    // Out of order: put in order as Float64 times are.
+    expect([...runs[1]!.times]).toEqual([base + 200, base + 500])
+    expect([...runs[1]!.values]).toEqual([1, 2])
+    // Offsets are 4 bytes each: the same bytes read as Float64 times are not whole rows.
+    expect(() => sampleRows(bytes, undefined)).toThrow(/not rows/)
+  })
+
   it("bytes cut short are a defect, not fewer samples", () => {
     const bytes = row(1n, [1000, 2000], [1, 2])
-    expect(() => sampleRuns(bytes.subarray(0, bytes.length - 3))).toThrow(/not rows/)
+    expect(() => sampleRows(bytes.subarray(0, bytes.length - 3), undefined)).toThrow(/not rows/)
   })
 })

@@ -10,8 +10,15 @@ import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import type { Windows } from "./Selectors.js"
-import { sampleCounts, sampleRows, sampleRuns } from "./SampleRows.js"
-import { labelsSql, metadataSql, sampleCountsSql, samplesSql, seriesSql } from "./SeriesSql.js"
+import { sampleCounts, sampleRows } from "./SampleRows.js"
+import {
+  labelsSql,
+  metadataSql,
+  sampleCountsSql,
+  samplesSql,
+  seriesSql,
+  timesBase
+} from "./SeriesSql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
 import { SLICE_SAMPLES, SliceGatherer, timeSlices } from "./SlicedReads.js"
 import type { RawSeries } from "../evaluator/Values.js"
@@ -80,7 +87,18 @@ export const makeFetch = (
       return (id: string) => known.get(keyOf(id))
     })
 
-  const read = (sql: string) => Effect.map(bytes(sql, "RowBinary", SAMPLES_TABLE), sampleRuns)
+  /** One samples statement over `(from, to]`, as `samplesSql` words it for that span. */
+  const read = (
+    matchers: ReadonlyArray<Matcher>,
+    from: number,
+    to: number,
+    windows: Windows | undefined,
+    limit?: number
+  ) =>
+    Effect.map(
+      bytes(samplesSql(matchers, from, to, windows, limit), "RowBinary", SAMPLES_TABLE),
+      (body) => sampleRows(body, timesBase(from, to))
+    )
 
   /**
    * A read over more than an hour is first tried whole, cut at one sample more than a
@@ -96,14 +114,8 @@ export const makeFetch = (
     windows: Windows | undefined
   ) =>
     Effect.gen(function* () {
-      if (to - from <= COUNTED_READ_MS) return yield* read(samplesSql(matchers, from, to, windows))
-      const tried = sampleRows(
-        yield* bytes(
-          samplesSql(matchers, from, to, windows, SLICE_SAMPLES + 1),
-          "RowBinary",
-          SAMPLES_TABLE
-        )
-      )
+      if (to - from <= COUNTED_READ_MS) return (yield* read(matchers, from, to, windows)).runs
+      const tried = yield* read(matchers, from, to, windows, SLICE_SAMPLES + 1)
       if (tried.rows <= SLICE_SAMPLES) return tried.runs
       const counts = sampleCounts(
         yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
@@ -111,10 +123,10 @@ export const makeFetch = (
       let total = 0
       for (const count of counts.values()) total += count
       const slices = Math.ceil(total / SLICE_SAMPLES)
-      if (slices <= 1) return yield* read(samplesSql(matchers, from, to, windows))
+      if (slices <= 1) return (yield* read(matchers, from, to, windows)).runs
       const gathered = new SliceGatherer(counts)
       for (const slice of timeSlices(from, to, slices))
-        gathered.add(yield* read(samplesSql(matchers, slice.from, slice.to, windows)))
+        gathered.add((yield* read(matchers, slice.from, slice.to, windows)).runs)
       return gathered.runs()
     })
 

@@ -1,8 +1,10 @@
 /**
  * The `RowBinary` result of `samplesSql` (SeriesSql.ts) into one run of typed arrays per
- * series: a row per series of `id UInt64, times Array(Float64), values Array(Float64)`,
- * little-endian, each array a LEB128 length and then its elements. The arrays' bytes are
- * copied as they are into the run's `Float64Array`s: no per-sample decoding.
+ * series: a row per series of `id UInt64, times Array(UInt32 | Float64), values
+ * Array(Float64)`, little-endian, each array a LEB128 length and then its elements. The
+ * values' bytes are copied as they are into the run's `Float64Array`: no per-sample
+ * decoding; times are offsets from the read's `timesBase` (`UInt32`), or ms (`Float64`)
+ * when there is none.
  */
 import * as os from "node:os"
 import { STALE_HIGH, STALE_LOW } from "../../SampleBits.js"
@@ -65,14 +67,30 @@ const staleFlags = (values: Float64Array) => {
   return stale
 }
 
-/** Throws on bytes that are not whole rows (a defect: the engine answered another shape). */
-export const sampleRuns = (bytes: Uint8Array): Array<SampleRun> => sampleRows(bytes).runs
+/** `count` times at `at`: `base` plus `UInt32` offsets, or `Float64`s without a base. */
+const timesAt = (
+  bytes: Uint8Array,
+  view: DataView,
+  at: number,
+  count: number,
+  base: number | undefined
+) => {
+  if (base === undefined) return doubles(bytes, view, at, count)
+  const out = new Float64Array(count)
+  for (let i = 0; i < count; i++) out[i] = base + view.getUint32(at + i * 4, true)
+  return out
+}
 
 /**
  * The runs, and how many samples the engine answered: a repeated timestamp counts here
  * though its run holds it once, which tells a result cut by a `LIMIT` from a whole one.
+ * Throws on bytes that are not whole rows (a defect: the engine answered another shape).
  */
-export const sampleRows = (bytes: Uint8Array): { runs: Array<SampleRun>; rows: number } => {
+export const sampleRows = (
+  bytes: Uint8Array,
+  base: number | undefined
+): { runs: Array<SampleRun>; rows: number } => {
+  const timeBytes = base === undefined ? 8 : 4
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const length = (at: number): readonly [count: number, next: number] => {
     let count = 0
@@ -92,8 +110,8 @@ export const sampleRows = (bytes: Uint8Array): { runs: Array<SampleRun>; rows: n
     if (at + 8 > bytes.length) throw malformed(bytes)
     const idLow = view.getUint32(at, true)
     const idHigh = view.getUint32(at + 4, true)
-    const [count, timesAt] = length(at + 8)
-    const [valueCount, valuesAt] = length(timesAt + count * 8)
+    const [count, timesStart] = length(at + 8)
+    const [valueCount, valuesAt] = length(timesStart + count * timeBytes)
     at = valuesAt + valueCount * 8
     if (valueCount !== count || at > bytes.length) throw malformed(bytes)
     rows += count
@@ -101,7 +119,7 @@ export const sampleRows = (bytes: Uint8Array): { runs: Array<SampleRun>; rows: n
     const values = doubles(bytes, view, valuesAt, count)
     runs.push({
       id: ((BigInt(idHigh) << 32n) | BigInt(idLow)).toString(),
-      ...inOrder(doubles(bytes, view, timesAt, count), values, staleFlags(values))
+      ...inOrder(timesAt(bytes, view, timesStart, count, base), values, staleFlags(values))
     })
   }
   return { runs, rows }

@@ -45,10 +45,11 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
 
 /**
  * The samples of the selected series in `(from, to]`, one row per series: its id, and its
- * sample times (ms) and values as two arrays of `Float64` in time order, read as
- * `RowBinary`. The arrays' bytes become the evaluator's typed arrays as they are (no
- * number printed or parsed, a NaN's payload, the stale marker's, kept): 16 bytes a
- * sample, where a row per sample took 24 and a decoding step each. With `windows`, only
+ * sample times (ms after `timesBase`, or ms as `Float64`) and values (`Float64`) as two
+ * arrays in time order, read as `RowBinary`. The values' bytes become the evaluator's
+ * typed arrays as they are (no number printed or parsed, a NaN's payload, the stale
+ * marker's, kept): 12 bytes a sample (16 past 49 days), where a row per sample took 24
+ * and a decoding step each. With `windows`, only
  * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
  * Labels come from a second, smaller statement only for series not seen before (an id
  * names one label set for good). With `limit`, at most that many samples, the first in
@@ -62,9 +63,26 @@ export const samplesSql = (
   limit?: number
 ) =>
   `SELECT id, groupArray(t), groupArray(value) FROM (` +
-  `SELECT id, toFloat64(toUnixTimestamp64Milli(timestamp)) AS t, value ` +
+  `SELECT id, ${timeColumn(from, to)} AS t, value ` +
   `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows)} ` +
   `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}) GROUP BY id`
+
+/**
+ * The base that `samplesSql`'s times are counted from, in ms, when they are read as
+ * `UInt32` offsets from it (4 bytes a time instead of 8: a quarter of what a read moves
+ * out of the engine); `undefined` when the read spans 2^32 ms (49 days) or more, and
+ * its times are read as `Float64` milliseconds. A sample in `(from, to]` is then at an
+ * offset in `[1, 2^32)`, and `base + offset` is its time exactly (both integers < 2^53).
+ */
+export const timesBase = (from: number, to: number): number | undefined =>
+  Math.floor(to) - Math.floor(from) < 2 ** 32 ? Math.floor(from) : undefined
+
+const timeColumn = (from: number, to: number) => {
+  const base = timesBase(from, to)
+  return base === undefined
+    ? "toFloat64(toUnixTimestamp64Milli(timestamp))"
+    : `toUInt32(toUnixTimestamp64Milli(timestamp) - ${base})`
+}
 
 /** How many samples `samplesSql` would read per series: `(id UInt64, count UInt64)` rows. */
 export const sampleCountsSql = (
