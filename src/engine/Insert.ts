@@ -36,10 +36,13 @@ const execOverHttp = (statement: Statement, request: InsertRequest, values: Read
       for await (const _ of result.stream) {
         // An INSERT answers with an empty body; reading it releases the connection.
       }
-      return new InsertSummary({
-        writtenRows: Number(result.summary?.written_rows ?? 0),
-        writtenBytes: Number(result.summary?.written_bytes ?? 0)
-      })
+      return new InsertSummary(
+        {
+          writtenRows: Number(result.summary?.written_rows ?? 0),
+          writtenBytes: Number(result.summary?.written_bytes ?? 0)
+        },
+        true
+      )
     },
     catch: statement.failure
   }).pipe(Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))))

@@ -213,21 +213,25 @@ export const QueryRunnerLive = Layer.scoped(
       const engineQueryId = shared
         ? sharedQueryId(queryScope, statement.queryId)
         : crypto.randomUUID()
-      const request = new EngineQuery({
-        sql: statement.sql,
-        format: statement.format,
-        queryId: engineQueryId,
-        database: engineDb,
-        settings: {
-          ...QUERY_SETTINGS,
-          max_execution_time: limits.timeoutSeconds,
-          // A format produced whole (CSVWithNames, JSON …) is made in the engine before a
-          // byte of it is counted here: the engine stops it at the limit instead.
-          max_result_bytes: limits.maxResultBytes,
-          result_overflow_mode: "throw",
-          readonly: 1
-        }
-      })
+      const request = new EngineQuery(
+        {
+          sql: statement.sql,
+          format: statement.format,
+          queryId: engineQueryId,
+          database: engineDb,
+          settings: {
+            ...QUERY_SETTINGS,
+            max_execution_time: limits.timeoutSeconds,
+            // A format produced whole (CSVWithNames, JSON …) is made in the engine before a
+            // byte of it is counted here: the engine stops it at the limit instead.
+            max_result_bytes: limits.maxResultBytes,
+            result_overflow_mode: "throw",
+            readonly: 1
+          }
+          // Every field is typed and made here: the constructor's validation only costs.
+        },
+        true
+      )
       const context = { engine, database, engineDatabase: engineDb, limits }
       const failed: Failed = (error) => Effect.flatMap(toQueryFailure(error, context), Effect.fail)
       const r: Run = {
