@@ -21,7 +21,7 @@ export const EngineSettings = Schema.Record({
 export type EngineSettings = typeof EngineSettings.Type
 
 /** A statement whose result rows are returned as bytes in `format`. */
-export class QueryRequest extends Schema.Class<QueryRequest>("QueryRequest")({
+export class EngineQuery extends Schema.Class<EngineQuery>("EngineQuery")({
   sql: Schema.String,
   /** A ClickHouse output format name: `JSON`, `JSONEachRow`, `CSVWithNames` … */
   format: Schema.String,
@@ -101,14 +101,14 @@ export interface AnalyticalEngine {
    */
   readonly clickhouseCluster?: string
   /** Runs a statement and streams its result bytes as the engine produces them. */
-  readonly query: (request: QueryRequest) => Stream.Stream<Uint8Array, EngineError>
+  readonly query: (request: EngineQuery) => Stream.Stream<Uint8Array, EngineError>
   /**
    * Runs a statement and returns its whole result, for a reader that needs it whole (a
    * `JSON` document): one call where a stream costs a pull per piece and an end. Fails
    * with `TOO_MANY_ROWS_OR_BYTES` once the result passes `maxBytes`.
    */
   readonly queryWhole: (
-    request: QueryRequest,
+    request: EngineQuery,
     maxBytes: number
   ) => Effect.Effect<Uint8Array, EngineError>
   /**
@@ -119,7 +119,7 @@ export interface AnalyticalEngine {
    * result ends stops the query. Optional: callers fall back to `query`.
    */
   readonly queryOpen?: (
-    request: QueryRequest,
+    request: EngineQuery,
     pieces: number
   ) => Effect.Effect<OpenedResult, EngineError, Scope.Scope>
   /** Streams `body` into a table; the body is never buffered whole. */

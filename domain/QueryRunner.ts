@@ -84,7 +84,7 @@ export interface StreamedResult {
   readonly rest: Stream.Stream<Uint8Array, QueryFailure>
 }
 
-export type QueryResult = WholeResult | StreamedResult
+export type QueryOutput = WholeResult | StreamedResult
 
 export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
   QueryRunner,
@@ -97,7 +97,7 @@ export class QueryRunner extends Context.Tag("sluice/QueryRunner")<
       scope: ClusterScope,
       database: DatabaseName,
       statement: QueryStatement
-    ) => Effect.Effect<QueryResult, QueryFailure | Forbidden | Conflict>
+    ) => Effect.Effect<QueryOutput, QueryFailure | Forbidden | Conflict>
     /** Stops the running query of that id started in the same scope and database. */
     readonly cancel: (
       scope: ClusterScope,

@@ -9,7 +9,7 @@ import type {
   AnalyticalEngine,
   CommandRequest,
   InsertRequest,
-  QueryRequest
+  EngineQuery
 } from "../../domain/Engine.js"
 import * as Insert from "./Insert.js"
 import * as Query from "./Query.js"
@@ -35,7 +35,7 @@ export const make = (
     })
     yield* Effect.addFinalizer(() => statements.close)
 
-    const query = (request: QueryRequest) =>
+    const query = (request: EngineQuery) =>
       Stream.unwrapScoped(
         Effect.gen(function* () {
           const format = yield* Sql.formatName(request.format)
@@ -46,7 +46,7 @@ export const make = (
         })
       ).pipe(Stream.withSpan("Engine.query", { attributes: { queryId: request.queryId } }))
 
-    const queryOpen = (request: QueryRequest, pieces: number) =>
+    const queryOpen = (request: EngineQuery, pieces: number) =>
       Effect.gen(function* () {
         const format = yield* Sql.formatName(request.format)
         const statement = yield* statements.begin(request.queryId, request.settings, {
@@ -56,7 +56,7 @@ export const make = (
       }).pipe(Effect.withSpan("Engine.queryOpen", { attributes: { queryId: request.queryId } }))
 
     const queryWhole = Effect.fn("Engine.queryWhole")(function* (
-      request: QueryRequest,
+      request: EngineQuery,
       maxBytes: number
     ) {
       yield* Effect.annotateCurrentSpan("queryId", request.queryId)

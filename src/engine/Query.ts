@@ -5,7 +5,7 @@
  */
 import { Effect, Option, Stream } from "effect"
 import type { Scope } from "effect"
-import type { EngineError, OpenedResult, QueryRequest } from "../../domain/Engine.js"
+import type { EngineError, OpenedResult, EngineQuery } from "../../domain/Engine.js"
 import { resultTooLarge } from "./EngineMessage.js"
 import * as Sql from "./Sql.js"
 import { acquireRelease } from "../stream/ScopedRelease.js"
@@ -15,7 +15,7 @@ import { wholeLines } from "./WholeLines.js"
 
 type Chunks = Effect.Effect<AsyncIterable<Uint8Array>, EngineError>
 
-const overHttp = (statement: Statement, request: QueryRequest, format: string): Chunks =>
+const overHttp = (statement: Statement, request: EngineQuery, format: string): Chunks =>
   Effect.tryPromise({
     try: async () => {
       const result = await statement.client.exec({
@@ -131,7 +131,7 @@ async function* marked(
 const natively = (
   native: NativeSession,
   statement: Statement,
-  request: QueryRequest,
+  request: EngineQuery,
   format: string
 ): Chunks =>
   Effect.tryPromise({
@@ -183,13 +183,13 @@ const pullFrom = (statement: Statement, iterator: AsyncIterator<Uint8Array>) => 
 const pull = (statement: Statement, chunks: AsyncIterable<Uint8Array>) =>
   Effect.map(iteratorOf(chunks), (iterator) => pullFrom(statement, iterator))
 
-const chunksOf = (statement: Statement, request: QueryRequest, format: string) =>
+const chunksOf = (statement: Statement, request: EngineQuery, format: string) =>
   statement.native === undefined
     ? overHttp(statement, request, format)
     : natively(statement.native, statement, request, format)
 
 /** The result stream; the statement settles when it ends. */
-export const run = (statement: Statement, request: QueryRequest, format: string) =>
+export const run = (statement: Statement, request: EngineQuery, format: string) =>
   Effect.flatMap(chunksOf(statement, request, format), (chunks) => pull(statement, chunks))
 
 /** Up to `pieces` pieces of `iterator`, and whether it ended within them. */
@@ -209,7 +209,7 @@ const readPieces = async (iterator: AsyncIterator<Uint8Array>, pieces: number) =
  */
 export const open = (
   statement: Statement,
-  request: QueryRequest,
+  request: EngineQuery,
   format: string,
   pieces: number
 ): Effect.Effect<OpenedResult, EngineError, Scope.Scope> =>
@@ -245,7 +245,7 @@ const readAtMost = async (chunks: AsyncIterable<Uint8Array>, maxBytes: number) =
  */
 export const whole = (
   statement: Statement,
-  request: QueryRequest,
+  request: EngineQuery,
   format: string,
   maxBytes: number
 ): Effect.Effect<Uint8Array, EngineError> =>

@@ -16,7 +16,7 @@ import {
   EngineError,
   InsertRequest,
   InsertSummary,
-  QueryRequest
+  EngineQuery
 } from "../../domain/Engine.js"
 
 /** The worker's own reading of its process and engine. */
@@ -52,13 +52,13 @@ export const QueryPiece = Schema.Struct({
 
 export class EngineRpcs extends RpcGroup.make(
   Rpc.make("Query", {
-    payload: QueryRequest,
+    payload: EngineQuery,
     success: QueryPiece,
     error: EngineError,
     stream: true
   }),
   Rpc.make("QueryWhole", {
-    payload: sentAsBuilt({ request: QueryRequest, maxBytes: Schema.Number }),
+    payload: sentAsBuilt({ request: EngineQuery, maxBytes: Schema.Number }),
     success: Schema.Uint8ArrayFromSelf,
     error: EngineError
   }),

@@ -4,7 +4,7 @@
  */
 import { Effect, Schema, Stream } from "effect"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { QueryRequest } from "../../domain/Engine.js"
+import { EngineQuery } from "../../domain/Engine.js"
 
 const Counters = Schema.parseJson(
   Schema.Struct({ reads: Schema.NumberFromString, writes: Schema.NumberFromString })
@@ -23,7 +23,7 @@ export const make = (engine: AnalyticalEngine) =>
       ownReads += 1
       const text = yield* engine
         .query(
-          new QueryRequest({
+          new EngineQuery({
             sql: COUNTERS_SQL,
             format: "JSONEachRow",
             queryId: crypto.randomUUID()

@@ -14,7 +14,7 @@ import type { ClickHouseClient } from "@clickhouse/client"
 import { Effect, ExecutionStrategy, Exit, Layer, Option, Scope, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { CommandRequest, EngineUnavailable, QueryRequest } from "../../domain/Engine.js"
+import { CommandRequest, EngineUnavailable, EngineQuery } from "../../domain/Engine.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { EngineStatus, Provisioner } from "../../domain/Provisioner.js"
 import type { EngineSpec } from "../../domain/Provisioner.js"
@@ -103,7 +103,7 @@ export const make = (options: ServerProvisionerOptions) =>
     const namespaceDatabases = (cluster: ClusterId) =>
       admin
         .query(
-          new QueryRequest({
+          new EngineQuery({
             sql: `SELECT name FROM system.databases WHERE startsWith(name, '${databasePrefix(cluster)}')`,
             format: "TabSeparated",
             queryId: crypto.randomUUID()

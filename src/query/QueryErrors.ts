@@ -1,6 +1,6 @@
 /** Engine failures of a user's query as `QueryFailure`s whose hints say what to change. */
 import { Effect, Stream } from "effect"
-import { QueryRequest } from "../../domain/Engine.js"
+import { EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { QueryRefused, Unavailable } from "../../domain/Errors.js"
 import type { QueryFailure } from "../../domain/QueryRunner.js"
@@ -28,7 +28,7 @@ const cleaned = (message: string) =>
 const tablesOf = (engine: AnalyticalEngine, engineDatabase: string) =>
   engine
     .query(
-      new QueryRequest({
+      new EngineQuery({
         sql: `SELECT name FROM system.tables WHERE database = ${quoteString(engineDatabase)} AND NOT startsWith(name, '__') ORDER BY name`,
         format: "TabSeparated",
         queryId: crypto.randomUUID(),

@@ -10,7 +10,7 @@ import { Effect, Stream } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
 import { HINTS_HEADER } from "../../domain/api/QueryApi.js"
 import type { QueryFormat } from "../../domain/api/QueryApi.js"
-import type { QueryFailure, QueryResult } from "../../domain/QueryRunner.js"
+import type { QueryFailure, QueryOutput } from "../../domain/QueryRunner.js"
 import { QueryRunner, QueryStatement } from "../../domain/QueryRunner.js"
 import { abortResponse } from "../http/AbortResponse.js"
 import { requestScopes } from "../http/RequestScope.js"
@@ -28,13 +28,13 @@ const errorLine = (format: QueryFormat, error: QueryFailure): Uint8Array => {
   )
 }
 
-const responseHeaders = (result: QueryResult) => {
+const responseHeaders = (result: QueryOutput) => {
   const headers: Record<string, string> = { [QUERY_ID_HEADER]: result.queryId }
   if (result.hints.length > 0) headers[HINTS_HEADER] = hintsHeader(result.hints)
   return headers
 }
 
-const respond = (format: QueryFormat, result: QueryResult) => {
+const respond = (format: QueryFormat, result: QueryOutput) => {
   const options = { contentType: contentType(format), headers: responseHeaders(result) }
   if (result._tag === "Whole") {
     return Effect.succeed(HttpServerResponse.uint8Array(result.body, options))

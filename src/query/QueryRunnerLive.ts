@@ -8,7 +8,7 @@
  * stays registered for cancel until its result is read.
  */
 import { Chunk, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
-import { Engines, QueryRequest as EngineQuery } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { NotFound, QueryRefused, Unavailable } from "../../domain/Errors.js"
 import type { Conflict } from "../../domain/Errors.js"
@@ -17,7 +17,7 @@ import { QueryRunner } from "../../domain/QueryRunner.js"
 import type {
   CompiledStatement,
   QueryFailure,
-  QueryResult,
+  QueryOutput,
   QueryStatement
 } from "../../domain/QueryRunner.js"
 import type { ClusterScope } from "../../domain/Authorization.js"
@@ -137,7 +137,7 @@ export const QueryRunnerLive = Layer.scoped(
           Effect.catchTag("EngineError", run.failed)
         )
         const body = encoder.encode(json)
-        return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryResult
+        return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryOutput
       })
 
     /**
@@ -180,7 +180,7 @@ export const QueryRunnerLive = Layer.scoped(
           // The query is over: its registration and engine stream go before the answer does.
           yield* Scope.close(scope, Exit.void)
           const body = Buffer.concat(opened.read)
-          return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryResult
+          return { _tag: "Whole", queryId: run.queryId, hints, body } satisfies QueryOutput
         }
         const rest = opened.rest.pipe(
           Stream.catchAll((error) => Stream.fromEffect(run.failed(error))),
@@ -192,7 +192,7 @@ export const QueryRunnerLive = Layer.scoped(
           hints,
           head: opened.read,
           rest
-        } satisfies QueryResult
+        } satisfies QueryOutput
       })
 
     /** The engine's request for `statement` in `database`, and how its failures read. */
@@ -276,7 +276,7 @@ export const QueryRunnerLive = Layer.scoped(
       if (statement.format === "JSON") return yield* jsonResult(r)
       if (statement.whole !== true) return yield* streamedResult(r)
       const { bytes, hints } = yield* wholeResult(r)
-      return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryResult
+      return { _tag: "Whole", queryId: r.queryId, hints, body: bytes } satisfies QueryOutput
     })
 
     // Sluice's own SQL: no size limit, no hints, read whole as the engine made it. It

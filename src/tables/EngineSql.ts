@@ -3,7 +3,7 @@ import { Effect, Schema, Stream } from "effect"
 import {
   CommandRequest,
   InsertRequest,
-  QueryRequest,
+  EngineQuery,
   WHOLE_INSERT_BYTES
 } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError, InsertSummary } from "../../domain/Engine.js"
@@ -24,7 +24,7 @@ export const rows = <A, I>(
     .queryWhole(
       // Read-only, so the worker may run it on a session kept from an earlier read
       // (opening one costs about as much as these statements themselves).
-      new QueryRequest({
+      new EngineQuery({
         sql,
         format: "JSONEachRow",
         queryId: crypto.randomUUID(),

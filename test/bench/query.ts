@@ -19,7 +19,7 @@ import { createChdbConnection } from "chdb/connection"
 import { Context, Effect } from "effect"
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { adminKeyOf, freshDataDir, startServer } from "../support/server.js"
 import { connectMinimal } from "./minimalHttp.js"
@@ -95,7 +95,7 @@ export const query = () =>
         const direct = (sql: string, format: string) =>
           Effect.runPromise(
             engine.queryWhole(
-              new QueryRequest({
+              new EngineQuery({
                 sql,
                 format,
                 queryId: crypto.randomUUID(),

@@ -12,7 +12,7 @@ import { Effect, Layer } from "effect"
 import { AppIds } from "../../domain/AppIds.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { Authorization } from "../../domain/Authorization.js"
-import { CommandRequest, Engines, QueryRequest } from "../../domain/Engine.js"
+import { CommandRequest, Engines, EngineQuery } from "../../domain/Engine.js"
 import { DatabaseName } from "../../domain/Ids.js"
 import { SplSearch, SplSearchQuery } from "../../domain/SplSearch.js"
 import { InMemoryLive } from "../../layers/Test.js"
@@ -76,7 +76,7 @@ export const splService = () =>
           const hand = (sql: string) =>
             Effect.map(
               engine.queryWhole(
-                new QueryRequest({
+                new EngineQuery({
                   sql,
                   format: "JSON",
                   queryId: crypto.randomUUID(),

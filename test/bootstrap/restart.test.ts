@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Option, Stream } from "effect"
-import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import { CommandRequest, Engines, InsertRequest, EngineQuery } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { adminKeyOf, call, freshDataDir, startServer } from "../support/server.js"
 
@@ -69,7 +69,7 @@ describe("restart", () => {
             const engine = yield* engineOf(server.context)
             const bytes = yield* Stream.runCollect(
               engine.query(
-                new QueryRequest({
+                new EngineQuery({
                   sql: "SELECT sum(raw.a::Int64) AS total FROM default.survivors",
                   format: "JSONEachRow",
                   queryId: "restart-query"

@@ -7,7 +7,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Stream, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { CHUNK_BYTES } from "../../src/ingest/BodyInsert.js"
 import { eventually } from "../support/eventually.js"
@@ -37,7 +37,7 @@ const awaitInEngine = (clusterId: string, what: string, countSql: string) =>
     const server = yield* TestServer
     const engine = yield* Context.get(server.context, Engines).forCluster(ClusterId.make(clusterId))
     const count = engine
-      .query(new QueryRequest({ sql: countSql, format: "TabSeparated", queryId: randomUUID() }))
+      .query(new EngineQuery({ sql: countSql, format: "TabSeparated", queryId: randomUUID() }))
       .pipe(Stream.decodeText(), Stream.mkString, Effect.orDie)
     yield* eventually(
       what,

@@ -2,7 +2,7 @@
 import { expect } from "@effect/vitest"
 import { Chunk, Context, Effect, Schema, Stream } from "effect"
 import { CreatedApiKey } from "../../domain/api/KeysApi.js"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import type { Permission } from "../../domain/Identity.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { TestServer, call } from "../support/server.js"
@@ -36,7 +36,7 @@ export const engineRows = (adminToken: string, sql: string) =>
   Effect.gen(function* () {
     const engine = yield* engineOf(adminToken)
     const bytes = yield* Stream.runCollect(
-      engine.query(new QueryRequest({ sql, format: "JSONEachRow", queryId: crypto.randomUUID() }))
+      engine.query(new EngineQuery({ sql, format: "JSONEachRow", queryId: crypto.randomUUID() }))
     )
     const text = Chunk.toArray(bytes)
       .map((b) => new TextDecoder().decode(b))

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CommandRequest, Engines, InsertRequest, QueryRequest } from "../../domain/Engine.js"
+import { CommandRequest, Engines, InsertRequest, EngineQuery } from "../../domain/Engine.js"
 import type { EngineSettings } from "../../domain/Engine.js"
 import { Layer } from "effect"
 import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
@@ -142,7 +142,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const inDatabase = (sql: string, format = "TabSeparated") =>
         text(
           e.query(
-            new QueryRequest({
+            new EngineQuery({
               sql,
               format,
               queryId: randomUUID(),
@@ -272,7 +272,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const setting = (settings: EngineSettings, database?: string) =>
         text(
           e.query(
-            new QueryRequest({
+            new EngineQuery({
               sql: "SELECT getSetting('readonly'), getSetting('max_threads'), currentDatabase()",
               format: "TabSeparated",
               queryId: randomUUID(),
@@ -294,7 +294,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
     Effect.gen(function* () {
       const e = yield* engine
       const queryId = randomUUID()
-      const request = new QueryRequest({
+      const request = new EngineQuery({
         sql: LONG_QUERY,
         format: "CSV",
         queryId,
@@ -319,7 +319,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
     Effect.gen(function* () {
       const e = yield* engine
       const request = (format: string) =>
-        new QueryRequest({
+        new EngineQuery({
           sql: "SELECT number, toString(number) AS s FROM numbers(1000)",
           format,
           queryId: randomUUID(),
@@ -348,7 +348,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const e = yield* engine
       const whole = (queryId: string) =>
         Effect.fork(
-          e.queryWhole(new QueryRequest({ sql: LONG_QUERY, format: "JSON", queryId }), 1e6)
+          e.queryWhole(new EngineQuery({ sql: LONG_QUERY, format: "JSON", queryId }), 1e6)
         )
       const interrupted = randomUUID()
       const fiber = yield* whole(interrupted)
@@ -372,7 +372,7 @@ layer(EnginesLive, { excludeTestServices: true, timeout: 120_000 })("ChdbEngine"
       const e = yield* engine
       const queryId = randomUUID()
       const fiber = yield* Effect.fork(
-        Stream.runDrain(e.query(new QueryRequest({ sql: LONG_QUERY, format: "CSV", queryId })))
+        Stream.runDrain(e.query(new EngineQuery({ sql: LONG_QUERY, format: "CSV", queryId })))
       )
       yield* awaitRunning(e, queryId)
       yield* Fiber.interrupt(fiber)
@@ -401,7 +401,7 @@ describe("ChdbEngine.open", () => {
       const e = yield* Scope.extend(ChdbEngine.open(clusterDir), scope)
       const queryId = randomUUID()
       const query = yield* Effect.fork(
-        text(e.query(new QueryRequest({ sql: LONG_QUERY, format: "CSV", queryId })))
+        text(e.query(new EngineQuery({ sql: LONG_QUERY, format: "CSV", queryId })))
       )
       yield* awaitRunning(e, queryId)
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))

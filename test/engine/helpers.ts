@@ -1,6 +1,6 @@
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
 import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
@@ -17,7 +17,7 @@ export const queryText = (
   sql: string,
   format: string,
   settings: EngineSettings = {}
-) => text(engine.query(new QueryRequest({ sql, format, queryId: randomUUID(), settings })))
+) => text(engine.query(new EngineQuery({ sql, format, queryId: randomUUID(), settings })))
 
 /**
  * Rows of `system.processes` still carrying `queryId`: the engine tags a query with it at

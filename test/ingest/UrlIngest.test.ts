@@ -12,7 +12,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { gzipSync } from "node:zlib"
 import { ClusterScope } from "../../domain/Authorization.js"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { ApiKeyCaller } from "../../domain/Identity.js"
 import { ApiKeyId, ClusterId, DatabaseName, OrganizationId, TableName } from "../../domain/Ids.js"
 import { UrlIngest } from "../../domain/UrlIngest.js"
@@ -149,7 +149,7 @@ const parquetOf = Effect.gen(function* () {
   const engine = yield* engineOf
   const bytes = yield* Stream.runCollect(
     engine.query(
-      new QueryRequest({
+      new EngineQuery({
         sql: "SELECT number + 1 AS id, concat('row', toString(number)) AS name FROM numbers(3)",
         format: "Parquet",
         queryId: crypto.randomUUID()

@@ -9,7 +9,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { Cluster } from "../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { TOKENS_TABLE } from "../../src/tables/Layout.js"
@@ -31,7 +31,7 @@ const engineOf = (clusterId: string) =>
 const onEngine = (clusterId: string, sql: string) =>
   Effect.flatMap(engineOf(clusterId), (engine) =>
     engine
-      .query(new QueryRequest({ sql, format: "TabSeparated", queryId: randomUUID() }))
+      .query(new EngineQuery({ sql, format: "TabSeparated", queryId: randomUUID() }))
       .pipe(Stream.decodeText(), Stream.mkString)
   ).pipe(Effect.orDie)
 

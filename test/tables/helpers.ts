@@ -1,7 +1,7 @@
 /** Shared steps of the tables suites: insert, describe, and a SQL probe behind the API. */
 import { Context, Effect, Stream } from "effect"
 import { expect } from "@effect/vitest"
-import { Engines, QueryRequest } from "../../domain/Engine.js"
+import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { engineDatabase } from "../../src/databases/EngineDatabase.js"
 import { QUERY_SETTINGS } from "../../src/tables/Layout.js"
@@ -46,7 +46,7 @@ export const sql = (server: RunningServer, text: string, database = "default") =
     const engine = yield* engines.forCluster(ClusterId.make(cluster))
     const text2 = yield* engine
       .query(
-        new QueryRequest({
+        new EngineQuery({
           sql: text,
           format: "JSONEachRow",
           queryId: crypto.randomUUID(),
