@@ -33,19 +33,6 @@ export class DeviceLoginGranted extends Schema.Class<DeviceLoginGranted>("Device
   email: Schema.String
 }) {}
 
-/**
- * A user signed in on the approval page for one login. `pageSession` is what the page's
- * decision form carries: it ties the decision to this sign-in (a form posted from another
- * site cannot know it).
- */
-export class DeviceLoginSignedIn extends Schema.Class<DeviceLoginSignedIn>("DeviceLoginSignedIn")({
-  userCode: Schema.String,
-  email: Schema.String,
-  pageSession: Schema.Redacted(Schema.String),
-  /** Epoch milliseconds on the service's clock. */
-  expiresAt: Schema.Number
-}) {}
-
 /** A login awaiting approval, as a signed-in user sees it before deciding. */
 export class DeviceLoginRequest extends Schema.Class<DeviceLoginRequest>("DeviceLoginRequest")({
   userCode: Schema.String,
@@ -57,6 +44,21 @@ export class DeviceLoginRequest extends Schema.Class<DeviceLoginRequest>("Device
   /** Epoch milliseconds on the service's clock. */
   startedAt: Schema.Number,
   expiresAt: Schema.Number
+}) {}
+
+/**
+ * A user signed in on the approval page for one login. `pageSession` is what the page's
+ * decision form carries: it ties the decision to this sign-in (a form posted from another
+ * site cannot know it).
+ */
+export class DeviceLoginSignedIn extends Schema.Class<DeviceLoginSignedIn>("DeviceLoginSignedIn")({
+  userCode: Schema.String,
+  email: Schema.String,
+  pageSession: Schema.Redacted(Schema.String),
+  /** Epoch milliseconds on the service's clock. */
+  expiresAt: Schema.Number,
+  /** Which program asks, from where and since when: what the user decides on. */
+  request: DeviceLoginRequest
 }) {}
 
 /** The user an approved login signs in (what a session token is issued for). */

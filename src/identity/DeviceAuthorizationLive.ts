@@ -32,6 +32,17 @@ import { SessionTokens } from "./SessionTokens.js"
 export const LOGIN_SECONDS = 600
 export const POLL_SECONDS = 5
 const MAX_WAITING = 100_000
+
+/** What a signed-in user is shown of a login before deciding on it. */
+const requestOf = (login: StoredLogin) =>
+  new DeviceLoginRequest({
+    userCode: login.userCode,
+    client: login.client,
+    clientName: login.software?.name ?? null,
+    clientVersion: login.software?.version ?? null,
+    startedAt: login.expiresAt - LOGIN_SECONDS * 1000,
+    expiresAt: login.expiresAt
+  })
 /** Logins one client address may start in a window (one lives ten minutes). */
 export const START_LIMIT: AttemptLimit = { attempts: 20, windowSeconds: LOGIN_SECONDS }
 /** Unknown or expired user codes one client address may type in a window. */
@@ -216,7 +227,8 @@ export const makeDeviceAuthorization = (dependencies: {
         userCode: login.userCode,
         email: user.email,
         pageSession: Redacted.make(pageSession),
-        expiresAt: login.expiresAt
+        expiresAt: login.expiresAt,
+        request: requestOf(login)
       })
     }),
 
@@ -241,15 +253,7 @@ export const makeDeviceAuthorization = (dependencies: {
     }),
 
     request: Effect.fn("DeviceAuthorization.request")(function* (userCode: string, client: string) {
-      const login = yield* typedLogin(userCode, client)
-      return new DeviceLoginRequest({
-        userCode: login.userCode,
-        client: login.client,
-        clientName: login.software?.name ?? null,
-        clientVersion: login.software?.version ?? null,
-        startedAt: login.expiresAt - LOGIN_SECONDS * 1000,
-        expiresAt: login.expiresAt
-      })
+      return requestOf(yield* typedLogin(userCode, client))
     }),
 
     decideAs: Effect.fn("DeviceAuthorization.decideAs")(function* (

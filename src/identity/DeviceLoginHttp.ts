@@ -65,7 +65,8 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
             Page.decisionPage(
               signedIn.userCode,
               signedIn.email,
-              Redacted.value(signedIn.pageSession)
+              Redacted.value(signedIn.pageSession),
+              signedIn.request
             )
           )
         ),

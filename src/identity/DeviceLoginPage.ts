@@ -68,12 +68,36 @@ ${hidden("user_code", userCode)}
 <p>Signed in to the sluice console? <a href="/device?user_code=${escapeHtml(encodeURIComponent(userCode))}">Approve it there</a>.</p>`
   )
 
+/** Who asks: the program as it named itself, the address it came from, and when (UTC). */
+export interface LoginOrigin {
+  readonly client: string
+  readonly clientName: string | null
+  readonly clientVersion: string | null
+  /** Epoch milliseconds. */
+  readonly startedAt: number
+}
+
+const originLine = (origin: LoginOrigin) => {
+  const program =
+    origin.clientName === null
+      ? "A program that did not name itself"
+      : `<strong>${escapeHtml([origin.clientName, origin.clientVersion ?? ""].join(" ").trim())}</strong>`
+  const at = new Date(origin.startedAt).toISOString().slice(0, 19).replace("T", " ")
+  return `<p>Requested by ${program} from ${escapeHtml(origin.client)} at ${at} UTC.</p>`
+}
+
 /** The signed-in user's choice; the form carries the code and this page's session. */
-export const decisionPage = (userCode: string, email: string, pageSession: string) =>
+export const decisionPage = (
+  userCode: string,
+  email: string,
+  pageSession: string,
+  origin: LoginOrigin
+) =>
   layout(
     "Approve this command-line login?",
     `<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
 <p>Code: <span class="code">${escapeHtml(userCode)}</span></p>
+${originLine(origin)}
 <p>Approve only if you started this login yourself just now and your terminal shows this
 same code. Approving gives that command line your access for 12 hours.</p>
 <form method="post" action="${DECISION_ACTION}">

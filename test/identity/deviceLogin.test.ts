@@ -155,6 +155,10 @@ layer(
       expect(signedIn.text).toContain(ADMIN)
       expect(signedIn.text).toContain('value="approve"')
       expect(signedIn.text).toContain('value="deny"')
+      // Which program asks, from where and when: what the user decides on.
+      expect(signedIn.text).toMatch(
+        /Requested by <strong>cli 2\.3\.0<\/strong> from [^<]+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/
+      )
       const pageToken = pageTokenOf(signedIn)
 
       // Signed in is not approved.
@@ -273,6 +277,21 @@ layer(
       expect(page.text).toContain(
         'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&#39;alert(2)&#39;&gt;@example.com"'
       )
+      // A program naming itself in markup is shown as text once the user signs in.
+      const server0 = yield* TestServer
+      const named = yield* call(server0, "POST", "/v1/auth/cli/device/start", {
+        body: {},
+        headers: { "x-service-client": "<img src=x onerror=alert(3)>" }
+      })
+      const fromHostile = bodyOf(DeviceStartResponse, named)
+      const decision = yield* submit("/v1/auth/cli/device", {
+        user_code: fromHostile.user_code,
+        email: ADMIN,
+        password: PASSWORD
+      })
+      expectPage(decision, 200)
+      expect(decision.text).not.toContain("<img")
+      expect(decision.text).toContain("&lt;img src=x onerror=alert(3)&gt;")
       // A code with markup in it is no code: the page asks again and echoes nothing.
       const server = yield* TestServer
       const opened = yield* browse(
