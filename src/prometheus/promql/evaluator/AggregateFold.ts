@@ -78,7 +78,7 @@ export const foldGroups = (
         state[g] = fold.first(v)
         touched.push(g)
         if (outputs[g] === undefined) {
-          const values = new Array<number | undefined>(steps).fill(undefined)
+          const values = new Array<number | undefined>(steps)
           outputs[g] = values
           series.push({ labels: labelsOf[g]!, values })
         }

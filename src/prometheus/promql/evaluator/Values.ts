@@ -1,6 +1,11 @@
 /**
  * What evaluation works on: every node is evaluated at all steps of its range at once.
- * A vector is series with one slot per step (`undefined`: no sample at that step).
+ * A vector is series with one slot per step (`undefined`, or a hole that reads as it: no
+ * sample at that step). Builders leave empty steps as holes: an array of numbers and
+ * holes keeps its numbers unboxed, where one filled with `undefined` holds each number
+ * as an object of its own (150k of them for 200 series at 751 steps, all alive until
+ * the answer is made: measured, the young generation's collections took twice the time).
+ * `forEach`, `some` and `map` skip holes, which every reader here takes as no value.
  */
 import type { Labels } from "../../SeriesLabels.js"
 import { labelSet } from "../../SeriesLabels.js"
@@ -94,7 +99,7 @@ export class VectorBuilder {
     const key = labelsKey(labels)
     let series = this.byKey.get(key)
     if (series === undefined) {
-      series = { labels, values: new Array<number | undefined>(this.steps).fill(undefined) }
+      series = { labels, values: new Array<number | undefined>(this.steps) }
       this.byKey.set(key, series)
     }
     return series.values
