@@ -5,6 +5,7 @@ import type { DeviceDecision } from "../../../domain/DeviceAuthorization.js"
 import { ApiFailure, call, session } from "./api.js"
 import { ErrorNote } from "./ErrorNote.js"
 import { navigate } from "./route.js"
+import { Time } from "./time.js"
 
 const asFailure = (error: unknown) =>
   error instanceof ApiFailure ? error : new ApiFailure("internal", String(error), "", null)
@@ -99,7 +100,7 @@ export const DeviceApproval = () => {
               <dd aria-label="Requesting client">{login.client_address}</dd>
               <dt>Started</dt>
               <dd aria-label="Started">
-                {new Date(login.started_at.epochMillis).toLocaleString()}
+                <Time value={login.started_at} />
               </dd>
               <dt>Signed in as</dt>
               <dd>{session.email()}</dd>
