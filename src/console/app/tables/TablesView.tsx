@@ -208,14 +208,20 @@ const Databases = ({ scope }: { scope: Scope }) => {
             >
               {database.name}
             </a>{" "}
-            <button
-              type="button"
-              class="link danger small"
-              aria-label={`Delete database ${database.name}`}
-              onClick={() => setDeleting(database.name)}
-            >
-              delete
-            </button>
+            {database.name === "default" ? (
+              // The API keeps `default` (a 409 names it): offering a delete that always fails
+              // would only annoy.
+              <span class="muted small">kept: every cluster has it</span>
+            ) : (
+              <button
+                type="button"
+                class="link danger small"
+                aria-label={`Delete database ${database.name}`}
+                onClick={() => setDeleting(database.name)}
+              >
+                delete
+              </button>
+            )}
           </li>
         ))}
       </ul>
