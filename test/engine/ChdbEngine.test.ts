@@ -395,6 +395,48 @@ describe("ChdbEngine.open", () => {
     })
   )
 
+  it.scopedLive("queryOpen reads a result's first pieces in one call and streams the rest", () =>
+    Effect.gen(function* () {
+      const e = yield* ChdbEngine.open(clusterDir)
+      const open = e.queryOpen!
+      const request = (sql: string) =>
+        new EngineQuery({
+          sql,
+          format: "CSV",
+          queryId: randomUUID(),
+          settings: { readonly: 1, max_block_size: 1000 }
+        })
+      const joined = (pieces: ReadonlyArray<Uint8Array>) =>
+        new TextDecoder().decode(Buffer.concat(pieces))
+      const small = "SELECT number, toString(number) AS s FROM numbers(10)"
+      const whole = yield* Effect.scoped(open(request(small), 2))
+      expect(whole.rest).toBeUndefined()
+      expect(joined(whole.head)).toBe(yield* text(e.query(request(small))))
+
+      const long = "SELECT number FROM numbers(100000)"
+      const read = yield* Effect.scoped(
+        Effect.flatMap(open(request(long), 2), ({ head, rest }) =>
+          Effect.map(Stream.runCollect(rest ?? Stream.empty), (more) => ({
+            head,
+            text: joined([...head, ...more])
+          }))
+        )
+      )
+      expect(read.head).toHaveLength(2)
+      expect(read.text.split("\n")).toHaveLength(100001)
+      expect(read.text).toBe(yield* text(e.query(request(long))))
+
+      // Interrupted while it waits for its first piece, its scope's end stops the query.
+      const queryId = randomUUID()
+      const fiber = yield* Effect.fork(
+        Effect.scoped(open(new EngineQuery({ sql: LONG_QUERY, format: "CSV", queryId }), 2))
+      )
+      yield* awaitRunning(e, queryId)
+      yield* Fiber.interrupt(fiber)
+      yield* awaitGone(e, queryId)
+    })
+  )
+
   it.live("closing waits for a query in flight instead of tearing the engine down", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()
