@@ -107,6 +107,19 @@ export const consoleBench = async () => {
       new MutationObserver(() => { if (window.__firstRow === null && document.querySelector(".grid-row")) window.__firstRow = performance.now() })
         .observe(document.body, { childList: true, subtree: true })
     })()`)
+    // The observer is checked before it is trusted: a 120 ms task of the page's own must
+    // be seen, or a "0 ms" below would mean nothing was watched.
+    await page.evaluate(
+      `setTimeout(() => { const t = performance.now(); while (performance.now() - t < 120) {} }, 0)`
+    )
+    const seen = await page
+      .waitForFunction(`window.__longest >= 100`, undefined, { timeout: 10_000 })
+      .then(
+        () => true,
+        () => false
+      )
+    if (!seen) throw new Error("the long-task observer did not see a 120 ms task")
+    await page.evaluate(`window.__longest = 0`)
     const editor = page.getByRole("textbox", { name: "SQL query" })
     await editor.click()
     await page.keyboard.press("ControlOrMeta+a")
