@@ -20,7 +20,7 @@ import { SavedSearches } from "../../domain/SavedSearches.js"
 import { SplSearch, SplSearchQuery } from "../../domain/SplSearch.js"
 import { InMemoryLive } from "../../layers/Test.js"
 import { UsersRepo } from "../../src/identity/UsersRepo.js"
-import { adminKeyCaller } from "../support/inMemory.js"
+import { adminKeyCaller, tagOf } from "../support/inMemory.js"
 
 const database = DatabaseName.make("default")
 const place = { organization: "default", cluster: "default" }
@@ -77,9 +77,6 @@ const adminUser = Effect.gen(function* () {
   )
   return new UserCaller({ userId: user.id, email, via: "session" })
 })
-
-const tagOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (error) => error._tag)
 
 layer(InMemoryLive(), { timeout: 120_000 })("app capabilities gate themselves", (it) => {
   it.effect(

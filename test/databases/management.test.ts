@@ -18,12 +18,9 @@ import { DatabaseName, TableName } from "../../domain/Ids.js"
 import { IngestWriter } from "../../domain/IngestWriter.js"
 import { Tables } from "../../domain/Tables.js"
 import { InMemoryLive } from "../../layers/Test.js"
-import { adminKeyCaller } from "../support/inMemory.js"
+import { adminKeyCaller, tagOf } from "../support/inMemory.js"
 
 const defaultDb = DatabaseName.make("default")
-
-const tagOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (error) => error._tag)
 
 const adminScope = Effect.gen(function* () {
   const admin = yield* adminKeyCaller

@@ -19,12 +19,9 @@ import { SavedSearches } from "../../domain/SavedSearches.js"
 import { InMemoryLive } from "../../layers/Test.js"
 import { OrganizationsRepo } from "../../src/identity/OrganizationsRepo.js"
 import { UsersRepo } from "../../src/identity/UsersRepo.js"
-import { adminKeyCaller } from "../support/inMemory.js"
+import { adminKeyCaller, tagOf } from "../support/inMemory.js"
 
 const place = { organization: "default", cluster: "default" }
-
-const tagOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (error) => error._tag)
 
 /** A user of organization `default` with `role`, as a signed-in caller. */
 const memberOf = (email: string, role: "admin" | "member") =>

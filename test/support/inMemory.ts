@@ -41,3 +41,7 @@ export const settled = (cluster: ClusterId) =>
       yield* Effect.yieldNow()
     }
   })
+
+/** The tag of the error `effect` fails with (it must fail): what a capability refused with. */
+export const tagOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (error) => error._tag)
