@@ -97,12 +97,25 @@ const nextPieces = async (source: Readable) => {
   if (first === undefined) return []
   const pieces = [first]
   let size = first.length
-  while (size < PULL_BYTES) {
-    await turn()
-    const more = source.read() as Uint8Array | null
-    if (more === null) break
-    pieces.push(more)
-    size += more.length
+  // Listened to while it waits a turn for more: an error event nobody listens to is thrown
+  // by the emitter, out of every fiber (a client resetting its upload would reach the
+  // process's uncaught-exception handler).
+  let failed: Error | undefined
+  const onError = (error: Error) => {
+    failed = error
+  }
+  source.on("error", onError)
+  try {
+    while (size < PULL_BYTES) {
+      await turn()
+      if (failed !== undefined) throw failed
+      const more = source.read() as Uint8Array | null
+      if (more === null) break
+      pieces.push(more)
+      size += more.length
+    }
+  } finally {
+    source.off("error", onError)
   }
   return pieces
 }
