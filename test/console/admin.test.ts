@@ -44,6 +44,13 @@ describe("the logs view", () => {
   it("filters the request log by source, and shows an entry's every field", async () => {
     const requests = page.getByRole("table", { name: "Requests" })
     await poll(() => requests.locator("tbody tr").count()).toBeGreaterThan(0)
+    // The request log is written after each response: the filter is applied once the
+    // console's own requests are listed, or it would rightly show nothing.
+    const uiLogged = async () => {
+      const logs = await api(sluice, "GET", "/v1/logs?sources=ui&limit=1")
+      return (JSON.parse(logs.text) as { logs: ReadonlyArray<unknown> }).logs.length
+    }
+    await poll(uiLogged).toBeGreaterThan(0)
     const asked = page.waitForRequest(
       (request) => request.url().includes("/v1/logs") && request.url().includes("sources=ui")
     )
