@@ -140,7 +140,27 @@ export const metricsDay = (server: ServerProcess) =>
       }
     }
     type Side = keyof typeof sides
-    const readBack = `query=count(bench_day_total)&time=${DAY_END / 1000}`
+    // Readable means every sample can be read back: Prometheus takes history into its
+    // out-of-order head, where a query right after the writes sometimes missed some of it
+    // (its answers then differed from sluice's by missing points).
+    const readBack = `query=sum(count_over_time(bench_day_total[26h]))&time=${DAY_END / 1000}`
+    const Counted = Schema.parseJson(
+      Schema.Struct({
+        data: Schema.Struct({
+          result: Schema.Array(Schema.Struct({ value: Schema.Tuple(Schema.Number, Schema.String) }))
+        })
+      })
+    )
+    const allReadable = async (url: string, key: string | undefined) => {
+      for (let tries = 0; tries < 600; tries++) {
+        const answer = Schema.decodeUnknownSync(Counted)(
+          await getText(`${url}/api/v1/query?${readBack}`, key)
+        )
+        if (Number(answer.data.result[0]?.value[1] ?? 0) >= DAY_SAMPLES) return
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      throw new Error(`${url}: not every sample of the day became readable`)
+    }
     const writes = { prometheus: { seconds: 0, cpu: 0 }, sluice: { seconds: 0, cpu: 0 } }
     yield* Effect.promise(async () => {
       for (const side of ["prometheus", "sluice"] as Array<Side>) {
@@ -152,7 +172,7 @@ export const metricsDay = (server: ServerProcess) =>
               for (const body of mine) await post(`${url}/api/v1/write`, body, headers)
             })
           )
-          await getText(`${url}/api/v1/query?${readBack}`, key)
+          await allReadable(url, key)
         })
         writes[side].cpu = sumCpu(pids()) - before
       }
