@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { latin1Source } from "./bundle/latin1Source.mjs"
 
 const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -97,7 +98,7 @@ const mainBundle = async () => {
     fs.mkdirSync(dir, { recursive: true })
     // Written aside, then renamed: another process may be writing the same bundle.
     const partial = `${file}.${process.pid}.tmp`
-    fs.writeFileSync(partial, result.outputFiles[0].contents)
+    fs.writeFileSync(partial, latin1Source(result.outputFiles[0].text))
     fs.renameSync(partial, file)
     return file
   } finally {

@@ -14,6 +14,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { cacheDirectory } from "./CacheDirectory.js"
 import { withEsbuild } from "./Esbuild.js"
+import { latin1Source } from "./latin1Source.mjs"
 
 const sourceFiles = (root: string): Array<string> =>
   fs
@@ -70,7 +71,7 @@ export const bundleOf = (entry: string, name: string, external: ReadonlyArray<st
     fs.mkdirSync(dir, { recursive: true })
     // Written aside, then renamed: another process may be writing the same bundle.
     const partial = `${file}.${process.pid}.tmp`
-    fs.writeFileSync(partial, result.outputFiles[0]!.contents)
+    fs.writeFileSync(partial, latin1Source(result.outputFiles[0]!.text))
     fs.renameSync(partial, file)
     return file
   })
