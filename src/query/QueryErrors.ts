@@ -17,9 +17,11 @@ export const READ_ONLY_HINT =
 /** Where a table's columns are listed (the list of tables names no columns). */
 const DESCRIBE_HINT = "GET /v1/tables/{table} lists a table's columns."
 
-// The engine's own suggestion names tables of other databases (`system.one`).
-const cleaned = (message: string) =>
-  message
+// The engine's own suggestion names tables of other databases (`system.one`). On a
+// shared server the engine's database names carry the cluster's prefix, which is not
+// the user's business (the user wrote the name without it).
+const cleaned = (message: string, databasePrefix: string) =>
+  (databasePrefix === "" ? message : message.replaceAll(databasePrefix, ""))
     .replace(/\s*Maybe you meant [^?]*\?\.?/g, "")
     .replace(/^default: /, "")
     .trim()
@@ -52,7 +54,7 @@ export const toQueryFailure = (
   }
 ): Effect.Effect<QueryFailure> =>
   Effect.gen(function* () {
-    const message = cleaned(error.message)
+    const message = cleaned(error.message, context.engine.databasePrefix)
     switch (error.type) {
       case "ENGINE_CLOSED":
         return new Unavailable({ message, hint: "Retry shortly." })

@@ -33,6 +33,7 @@ import { toQueryFailure } from "./QueryErrors.js"
 import { parseStatement } from "./ParsedStatement.js"
 import type { ParsedStatement } from "./ParsedStatement.js"
 import { guard } from "./QueryGuard.js"
+import { engineStatement } from "./DatabaseQualifiers.js"
 import { engineRows, reshapeJson } from "./JsonResult.js"
 import { queryIdTaken, RunningQueries } from "./RunningQueries.js"
 import { SAME_ID_RUNNING, sharedQueryId } from "./SharedQueryIds.js"
@@ -195,11 +196,15 @@ export const QueryRunnerLive = Layer.scoped(
         } satisfies QueryOutput
       })
 
-    /** The engine's request for `statement` in `database`, and how its failures read. */
+    /**
+     * The engine's request for `statement` in `database`, and how its failures read. A
+     * user's statement (`parsed`) names databases as the user knows them.
+     */
     const prepare = Effect.fnUntraced(function* (
       scope: ClusterScope,
       database: DatabaseName,
-      statement: Pick<QueryStatement, "sql" | "format" | "queryId">
+      statement: Pick<QueryStatement, "sql" | "format" | "queryId">,
+      parsed?: ParsedStatement
     ) {
       const engine = yield* engines
         .forCluster(scope.clusterId)
@@ -215,7 +220,7 @@ export const QueryRunnerLive = Layer.scoped(
         : crypto.randomUUID()
       const request = new EngineQuery(
         {
-          sql: statement.sql,
+          sql: parsed === undefined ? statement.sql : engineStatement(parsed, engine),
           format: statement.format,
           queryId: engineQueryId,
           database: engineDb,
@@ -262,7 +267,7 @@ export const QueryRunnerLive = Layer.scoped(
       yield* reportStatement(parsed)
       yield* checkSize(statement.sql, limits.maxSqlBytes)
       yield* guard(parsed)
-      const prepared = yield* prepare(scope, database, statement)
+      const prepared = yield* prepare(scope, database, statement, parsed)
       const r: Run = {
         ...prepared,
         hints: hintsOf({

@@ -14,6 +14,9 @@
 export interface Token {
   readonly kind: "identifier" | "escapedIdentifier" | "string" | "number" | "punctuation"
   readonly text: string
+  /** Where the token is written in the statement: `sql.slice(start, end)`, quotes included. */
+  readonly start: number
+  readonly end: number
 }
 
 const WORD = /[A-Za-z_$][A-Za-z0-9_$]*/y
@@ -75,7 +78,12 @@ export const tokens = (sql: string): ReadonlyArray<Token> => {
     if (typographic !== undefined) {
       const end = sql.indexOf(typographic.close, i + 1)
       const stop = end === -1 ? sql.length : end
-      out.push({ kind: typographic.kind, text: sql.slice(i + 1, stop) })
+      out.push({
+        kind: typographic.kind,
+        text: sql.slice(i + 1, stop),
+        start: i,
+        end: Math.min(stop + 1, sql.length)
+      })
       i = stop + 1
     } else if (isSpace(c)) i++
     else if ((c === "-" && sql[i + 1] === "-") || (c === "#" && /[ !]/.test(sql[i + 1] ?? ""))) {
@@ -87,24 +95,42 @@ export const tokens = (sql: string): ReadonlyArray<Token> => {
       const end = closing(sql, i + 1, c)
       const body = sql.slice(i + 1, end)
       const kind = c === "'" ? "string" : body.includes("\\") ? "escapedIdentifier" : "identifier"
-      out.push({ kind, text: body.replaceAll(c + c, c) })
+      out.push({
+        kind,
+        text: body.replaceAll(c + c, c),
+        start: i,
+        end: Math.min(end + 1, sql.length)
+      })
       i = end + 1
     } else if (c === "$" && heredocAt(sql, i)) {
       const tag = sql.slice(i, HEREDOC.lastIndex)
       const end = sql.indexOf(tag, HEREDOC.lastIndex)
+      const stop = end === -1 ? sql.length : end + tag.length
       out.push({
         kind: "string",
-        text: sql.slice(HEREDOC.lastIndex, end === -1 ? sql.length : end)
+        text: sql.slice(HEREDOC.lastIndex, end === -1 ? sql.length : end),
+        start: i,
+        end: stop
       })
-      i = end === -1 ? sql.length : end + tag.length
+      i = stop
     } else if (((WORD.lastIndex = i), WORD.test(sql))) {
-      out.push({ kind: "identifier", text: sql.slice(i, WORD.lastIndex) })
+      out.push({
+        kind: "identifier",
+        text: sql.slice(i, WORD.lastIndex),
+        start: i,
+        end: WORD.lastIndex
+      })
       i = WORD.lastIndex
     } else if (((NUMBER.lastIndex = i), NUMBER.test(sql))) {
-      out.push({ kind: "number", text: sql.slice(i, NUMBER.lastIndex) })
+      out.push({
+        kind: "number",
+        text: sql.slice(i, NUMBER.lastIndex),
+        start: i,
+        end: NUMBER.lastIndex
+      })
       i = NUMBER.lastIndex
     } else {
-      out.push({ kind: "punctuation", text: c })
+      out.push({ kind: "punctuation", text: c, start: i, end: i + 1 })
       i++
     }
   }

@@ -210,4 +210,69 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
         expect(named.status).toBe(201)
       })
   )
+
+  it.effect("a query names another database of its cluster as the API names it", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      const insert = (path: string, rows: ReadonlyArray<object>) =>
+        Effect.flatMap(call(server, "POST", path, { token: admin, body: rows }), (reply) =>
+          Effect.sync(() => expect(reply.status, reply.text).toBeLessThan(300))
+        )
+      const created = yield* call(server, "POST", "/v1/databases", {
+        token: admin,
+        body: { name: "catalog" }
+      })
+      expect(created.status).toBe(201)
+      yield* insert("/v1/tables/items?database=catalog", [
+        { id: 1, name: "lamp" },
+        { id: 2, name: "desk" }
+      ])
+      yield* insert("/v1/tables/orders", [
+        { order: 10, item: 2 },
+        { order: 11, item: 1 },
+        { order: 12, item: 2 }
+      ])
+      const query = (sql: string) =>
+        call(server, "POST", "/v1/query", { token: admin, body: { sql, format: "JSONEachRow" } })
+      const lines = (text: string) =>
+        text
+          .split("\n")
+          .filter((line) => line.length > 0)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+
+      // Selected: default. `catalog.items` is the other database, whatever the engine calls it.
+      const joined = yield* query(
+        "SELECT o.order AS o, i.name AS name FROM orders AS o " +
+          "JOIN catalog.items AS i ON toInt64(o.item) = toInt64(i.id) ORDER BY o.order"
+      )
+      expect(joined.status, joined.text).toBe(200)
+      expect(lines(joined.text)).toEqual([
+        { o: "10", name: "desk" },
+        { o: "11", name: "lamp" },
+        { o: "12", name: "desk" }
+      ])
+      const quoted = yield* query("SELECT count() AS n FROM `catalog`.items, default.orders")
+      expect(lines(quoted.text)).toEqual([{ n: "6" }])
+      const tables = yield* query("SHOW TABLES FROM catalog")
+      expect(lines(tables.text).map((row) => row.name)).toContain("items")
+      const described = yield* query("DESCRIBE TABLE catalog.items")
+      expect(lines(described.text).map((row) => row.name)).toEqual(
+        expect.arrayContaining(["id", "name"])
+      )
+      const exists = yield* query("EXISTS catalog.items")
+      expect(lines(exists.text)).toEqual([{ result: 0 + 1 }])
+      // The engine's own database keeps its name; a string or a JSON path is not a table.
+      const untouched = yield* query(
+        "SELECT 'FROM catalog.items' AS s, number AS n FROM system.numbers LIMIT 1"
+      )
+      expect(lines(untouched.text)).toEqual([{ s: "FROM catalog.items", n: "0" }])
+
+      // A database that does not exist is named as the user wrote it, nothing more.
+      const missing = yield* query("SELECT * FROM nowhere.items")
+      expect(missing.status).toBe(400)
+      expect(missing.text).toContain("nowhere")
+      expect(missing.text).not.toContain("sluice_")
+    })
+  )
 })
