@@ -9,7 +9,8 @@
  *   earlier, then the measured round; and the same two rounds on a second sluice that
  *   keeps no samples between queries;
  * - peak RSS growth (the server process and its engine workers) of one range query
- *   reading 10M samples, over a second data set written for it;
+ *   reading 10M samples, over a second data set written for it, with the time and CPU
+ *   of each side (`npm run bench metrics-large` runs this part alone);
  * - a day of counters from 4 senders at once and four dashboard range queries over it
  *   (metricsDay.ts).
  * The server runs as `npm start` runs it, in its own process: this one holds the data
@@ -21,6 +22,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { childPids, rssOf } from "../clusters/workerProcesses.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "../prometheus/demoData.js"
+import { ApiReply, difference } from "../prometheus/compare.js"
 import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
@@ -28,6 +30,7 @@ import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js
 import { freshDataDir } from "../support/server.js"
 import { cpuSecondsOf, pool, timed } from "./clients.js"
 import { metricsDay } from "./metricsDay.js"
+import type { ServerProcess } from "./serverProcess.js"
 import { startServerProcess } from "./serverProcess.js"
 
 const ADMIN = "bench@example.com"
@@ -305,57 +308,123 @@ export const metrics = () =>
             `${(shardedCpu.sluice - shardedCpu.sluiceServer).toFixed(2)} s)`
         )
 
-        const big = bigBodies()
-        yield* Effect.promise(async () => {
-          for (const body of big) {
-            await post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
-            await post(`${sluice}/api/v1/write`, body, sluiceHeaders)
-          }
-        })
-        const bigEnd = (BIG_START + BIG_SAMPLES * BIG_STEP_MS) / 1000
-        const bigRange = new URLSearchParams({
-          query: BIG_QUERY,
-          start: String(BIG_START / 1000),
-          end: String(bigEnd),
-          step: "60"
-        })
-        const referenceSeconds = yield* Effect.promise(() =>
-          timed(async () => void (await get(`${reference.url}/api/v1/query_range?${bigRange}`)))
-        )
-        // A query first waits for every accepted write to be stored: the baseline is taken
-        // after that, so the engine's inserts of the large set are not counted as the query's.
-        yield* Effect.promise(() =>
-          get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, token)
-        )
-        const baseline = rssTree(server.pid)
-        let peak = baseline
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, rssTree(server.pid))
-        }, 20)
-        let answer = ""
-        const sluiceSeconds = yield* Effect.promise(() =>
-          timed(async () => {
-            answer = await get(`${sluice}/api/v1/query_range?${bigRange}`, token)
-          })
-        )
-        clearInterval(sampler)
-        peak = Math.max(peak, rssTree(server.pid))
-        const expected = seriesCountOf(answer)
-        console.log(
-          `large range query: ${(BIG_SERIES * BIG_SAMPLES).toLocaleString("en")} samples, '${BIG_QUERY}' at 60 s steps ` +
-            `(${expected} series answered); sluice ${sluiceSeconds.toFixed(2)} s, prometheus ${referenceSeconds.toFixed(2)} s; ` +
-            `peak RSS growth ${mb(peak - baseline)} (server process and engine workers; target < 500 MB)`
-        )
+        yield* largeQuery(server, reference)
         yield* metricsDay(server)
       })
     )
   )
 
-const seriesCountOf = (answer: string) => {
-  const parsed = Schema.decodeUnknownSync(
-    Schema.parseJson(
-      Schema.Struct({ data: Schema.Struct({ result: Schema.Array(Schema.Unknown) }) })
+/**
+ * The 10M-sample range query on both sides: the large set written to each (one body at a
+ * time, alternating), then the query once per side, with its time, the CPU each side's
+ * processes used, and the peak RSS growth of sluice's server and engine workers.
+ */
+const largeQuery = (
+  server: ServerProcess,
+  reference: { readonly url: string; readonly pid?: number | undefined }
+) =>
+  Effect.gen(function* () {
+    const sluice = `${server.url}/metrics-compat`
+    const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${server.key}` }
+    const big = bigBodies()
+    const written = yield* Effect.promise(() =>
+      timed(async () => {
+        for (const body of big) {
+          await post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
+          await post(`${sluice}/api/v1/write`, body, sluiceHeaders)
+        }
+      })
     )
-  )(answer)
-  return parsed.data.result.length
-}
+    console.log(
+      `large set: ${(BIG_SERIES * BIG_SAMPLES).toLocaleString("en")} samples in ${big.length} bodies written to both sides in ${written.toFixed(1)} s`
+    )
+    const bigEnd = (BIG_START + BIG_SAMPLES * BIG_STEP_MS) / 1000
+    const bigRange = new URLSearchParams({
+      query: BIG_QUERY,
+      start: String(BIG_START / 1000),
+      end: String(bigEnd),
+      step: "60"
+    })
+    const referencePids = () => (reference.pid === undefined ? [] : [reference.pid])
+    const sluicePids = () => [server.pid, ...childPids(server.pid)]
+    let referenceAnswer = ""
+    const referenceCpu = sumOver(referencePids(), cpuSecondsOf)
+    const referenceSeconds = yield* Effect.promise(() =>
+      timed(async () => {
+        referenceAnswer = await get(`${reference.url}/api/v1/query_range?${bigRange}`)
+      })
+    )
+    const referenceUsed = sumOver(referencePids(), cpuSecondsOf) - referenceCpu
+    // A query first waits for every accepted write to be stored: the baseline is taken
+    // after that, so the engine's inserts of the large set are not counted as the query's.
+    yield* Effect.promise(() =>
+      get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, server.key)
+    )
+    const baseline = rssTree(server.pid)
+    let peak = baseline
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssTree(server.pid))
+    }, 20)
+    let answer = ""
+    const sluiceCpu = sumOver(sluicePids(), cpuSecondsOf)
+    const sluiceSeconds = yield* Effect.promise(() =>
+      timed(async () => {
+        answer = await get(`${sluice}/api/v1/query_range?${bigRange}`, server.key)
+      })
+    )
+    const sluiceUsed = sumOver(sluicePids(), cpuSecondsOf) - sluiceCpu
+    clearInterval(sampler)
+    peak = Math.max(peak, rssTree(server.pid))
+    const decode = Schema.decodeUnknownSync(Schema.parseJson(ApiReply))
+    const differs = difference(false, decode(referenceAnswer), decode(answer))
+    console.log(
+      `large range query: ${(BIG_SERIES * BIG_SAMPLES).toLocaleString("en")} samples, '${BIG_QUERY}' at 60 s steps: ` +
+        `prometheus ${referenceSeconds.toFixed(2)} s (CPU ${referenceUsed.toFixed(2)} s), ` +
+        `sluice ${sluiceSeconds.toFixed(2)} s (CPU ${sluiceUsed.toFixed(2)} s); ratio ` +
+        `${(sluiceSeconds / referenceSeconds).toFixed(2)}; answers ` +
+        (differs === undefined ? "equal" : `DIFFER: ${differs.slice(0, 200)}`) +
+        `; peak RSS growth ${mb(peak - baseline)} (server process and engine workers, from ` +
+        `${mb(baseline)}; target < 500 MB)`
+    )
+  })
+
+/** `npm run bench metrics-large`: only the 10M-sample range query, on a server of its own. */
+export const metricsLarge = () =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        if (!hasPrometheus) {
+          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
+          return
+        }
+        const dataDir = freshDataDir("bench-metrics-large")
+        yield* Effect.addFinalizer(() =>
+          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+        )
+        const server = yield* startServerProcess(dataDir, {
+          SLUICE_ADMIN_EMAIL: ADMIN,
+          SLUICE_ADMIN_PASSWORD: PASSWORD
+        })
+        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+        const reference = yield* startReceiver
+        // Both sides warm, as in \`metrics\`: a write and a read of a series the query never names.
+        const warmUp = remoteWriteBody([
+          { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
+        ])
+        const sluice = `${server.url}/metrics-compat`
+        yield* Effect.promise(async () => {
+          await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
+          await post(`${sluice}/api/v1/write`, warmUp, {
+            ...REMOTE_WRITE_HEADERS,
+            authorization: `Bearer ${server.key}`
+          })
+          await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
+          await get(
+            `${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`,
+            server.key
+          )
+        })
+        yield* largeQuery(server, reference)
+      })
+    )
+  )

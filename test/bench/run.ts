@@ -9,7 +9,7 @@ import { hec } from "./hec.js"
 import { ingest } from "./ingest.js"
 import { lifecycle } from "./lifecycle.js"
 import { login } from "./login.js"
-import { metrics } from "./metrics.js"
+import { metrics, metricsLarge } from "./metrics.js"
 import { metricsDayAlone } from "./metricsDay.js"
 import { otlp } from "./otlp.js"
 import { propagation } from "./propagation.js"
@@ -28,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   spl,
   metrics,
   "metrics-day": metricsDayAlone,
+  "metrics-large": metricsLarge,
   propagation,
   scale,
   "scale-writes": scaleWrites,
