@@ -19,16 +19,53 @@ export interface Window {
 
 type RangeFunction = (w: Window, param: number, second: number) => number | undefined
 
-/** Prometheus's extrapolated rate/increase/delta. */
-const extrapolated =
-  (isCounter: boolean, isRate: boolean): RangeFunction =>
-  ({ times, values, lo, hi, end, range }) => {
+/**
+ * The indices `i` of `values` where `values[i] < values[i - 1]`: a counter's resets, in
+ * order. A window's reset correction adds `values[i - 1]` for each of its resets, as
+ * Prometheus does, in the same order: found here once per series instead of comparing
+ * every sample of every window (a 1-hour window at 2-minute steps holds each sample 30
+ * times).
+ */
+const resetsOf = (values: Float64Array) => {
+  let count = 0
+  for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) count++
+  const out = new Int32Array(count)
+  for (let i = 1, at = 0; i < values.length; i++) if (values[i]! < values[i - 1]!) out[at++] = i
+  return out
+}
+
+/** The first position in `sorted` whose index is at least `index`. */
+const firstAtLeast = (sorted: Int32Array, index: number) => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! < index) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Prometheus's extrapolated rate/increase/delta, for one series' windows: a counter's
+ * resets are found once for the series (`resetsOf`).
+ */
+const extrapolated = (isCounter: boolean, isRate: boolean) => (): RangeFunction => {
+  let resetsFor: Float64Array | undefined
+  let resets = new Int32Array(0)
+  return ({ times, values, lo, hi, end, range }) => {
     if (hi - lo < 2) return undefined
     const first = values[lo]!
     const last = values[hi - 1]!
     let result = last - first
     if (isCounter) {
-      for (let i = lo + 1; i < hi; i++) if (values[i]! < values[i - 1]!) result += values[i - 1]!
+      if (resetsFor !== values) {
+        resetsFor = values
+        resets = resetsOf(values)
+      }
+      if (resets.length > 0)
+        for (let r = firstAtLeast(resets, lo + 1); r < resets.length && resets[r]! < hi; r++)
+          result += values[resets[r]! - 1]!
     }
     const rangeStart = end - range
     let durationToStart = (times[lo]! - rangeStart) / 1000
@@ -50,6 +87,7 @@ const extrapolated =
     if (isRate) factor /= rangeSeconds(range)
     return result * factor
   }
+}
 
 /** Go's `time.Duration.Seconds()` of a range in milliseconds: whole seconds plus the rest. */
 const rangeSeconds = (range: number) => Math.trunc(range / 1000) + (range % 1000) / 1000
@@ -77,17 +115,46 @@ const sum = (values: Float64Array, lo: number, hi: number) => {
   return total
 }
 
-const extreme = (better: (candidate: number, current: number) => boolean) =>
-  fold((values, lo, hi) => {
-    let current = values[lo]!
-    for (let i = lo + 1; i < hi; i++) {
-      const v = values[i]!
-      if (better(v, current) || Number.isNaN(current)) current = v
+/**
+ * `max_over_time`/`min_over_time` for one series' windows: the value the fold
+ * `current = v if better(v, current) or current is NaN` ends with, from `lo` on. That is
+ * the first non-NaN value no later one beats (equal ones, ±0 included, keep the first),
+ * or the window's last value when all are NaN. Kept as a monotonic queue of the
+ * non-NaN indices no later one beats, so each sample is pushed and popped once while the
+ * windows move forward, where the fold read each 30-minute window whole at every step.
+ */
+const slidingExtreme =
+  (better: (candidate: number, current: number) => boolean) => (): RangeFunction => {
+    let queue = new Int32Array(0)
+    let head = 0
+    let tail = 0
+    let pushed = 0
+    let start = 0
+    let of: Float64Array | undefined
+    return ({ values, lo, hi }) => {
+      if (hi <= lo) return undefined
+      if (of !== values || lo < start || hi < pushed) {
+        if (queue.length < values.length) queue = new Int32Array(values.length)
+        of = values
+        head = tail = 0
+        pushed = lo
+      }
+      start = lo
+      for (; pushed < hi; pushed++) {
+        const v = values[pushed]!
+        if (Number.isNaN(v)) continue
+        while (tail > head && better(v, values[queue[tail - 1]!]!)) tail--
+        queue[tail++] = pushed
+      }
+      while (tail > head && queue[head]! < lo) head++
+      return tail > head ? values[queue[head]!]! : values[hi - 1]!
     }
-    return current
-  })
+  }
 
-/** The time, in seconds, of the sample `extreme` would pick, under Prometheus's comparison. */
+/**
+ * The time, in seconds, of the sample a fold keeping `v` when `better(v, current)` or
+ * `current` is NaN picks.
+ */
 const timeOfExtreme =
   (better: (candidate: number, current: number) => boolean): RangeFunction =>
   ({ times, values, lo, hi }) => {
@@ -104,10 +171,16 @@ const timeOfExtreme =
     return at / 1000
   }
 
-const RANGE: Readonly<Record<string, RangeFunction>> = {
+/** Functions that keep something of one series between its windows: made per series. */
+const PER_SERIES: Readonly<Record<string, () => RangeFunction>> = {
   rate: extrapolated(true, true),
   increase: extrapolated(true, false),
   delta: extrapolated(false, false),
+  min_over_time: slidingExtreme((a, b) => a < b),
+  max_over_time: slidingExtreme((a, b) => a > b)
+}
+
+const RANGE: Readonly<Record<string, RangeFunction>> = {
   irate: instant(true),
   idelta: instant(false),
   deriv: (w) =>
@@ -149,8 +222,6 @@ const RANGE: Readonly<Record<string, RangeFunction>> = {
     }
     return mean
   }),
-  min_over_time: extreme((a, b) => a < b),
-  max_over_time: extreme((a, b) => a > b),
   count_over_time: fold((_, lo, hi) => hi - lo),
   last_over_time: fold((values, _, hi) => values[hi - 1]!),
   first_over_time: fold((values, lo) => values[lo]!),
@@ -169,7 +240,7 @@ const RANGE: Readonly<Record<string, RangeFunction>> = {
 /**
  * The range function `name` for one series, called for its steps in order: the same
  * function for every series, but for `quantile_over_time`, whose sorted window slides
- * with the steps (Statistics.ts).
+ * with the steps (Statistics.ts), and those of `PER_SERIES`.
  */
 export const rangeFunctionFor = (name: string): (() => RangeFunction) | undefined => {
   if (name === "quantile_over_time")
@@ -177,6 +248,8 @@ export const rangeFunctionFor = (name: string): (() => RangeFunction) | undefine
       const window = new SlidingQuantile()
       return (w, q) => (w.hi > w.lo ? window.quantile(q, w.values, w.lo, w.hi) : undefined)
     }
+  const perSeries = PER_SERIES[name]
+  if (perSeries !== undefined) return perSeries
   const shared = RANGE[name]
   return shared === undefined ? undefined : () => shared
 }
