@@ -3,15 +3,17 @@
  * on one PostgreSQL (`SLUICE_TEST_POSTGRES_URL`) and one ClickHouse test server, against
  * `@clickhouse/client` straight on that server.
  * (a) ingest: 4 clients posting JSON arrays of 5,000 records, through one node, through
- *     both nodes (clients alternating), and as the same bytes into the same table layout
- *     straight on the server (`INSERT … (__raw) FORMAT JSONAsObject`), in rounds whose
- *     first side rotates; rows/s and the CPU each process used per batch;
+ *     both nodes (clients alternating), and as the same bytes straight on the server
+ *     (`INSERT … (__raw) FORMAT JSONAsObject`) into a copy of sluice's table (its DDL as
+ *     the server shows it), in rounds whose first side rotates; rows/s and the CPU each
+ *     process used per batch;
  * (b) a small query, one client, interleaved: through node 0, through the two nodes in
  *     turn, and straight on the server; median and p99.
  * On two cores every side keeps both busy, so two nodes cannot do twice the work of one:
  * the CPU columns say where the time went.
  */
 import { createClient } from "@clickhouse/client"
+import type { ClickHouseClient } from "@clickhouse/client"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import { Readable } from "node:stream"
@@ -60,6 +62,37 @@ const clickhousePid = (dataDir: string) => {
   throw new Error("the ClickHouse test server's process was not found")
 }
 
+/**
+ * The direct side's table: sluice's own, as the server shows it (engine, ORDER BY, settings,
+ * both constraints, its columns), under another database. Its known-paths check still reads
+ * sluice's known-paths table, so each side's rows go through the same check against the same
+ * paths; a table made from the layout alone lacked that check, a lighter insert than sluice's.
+ */
+const sluiceTableCopy = async (client: ClickHouseClient) => {
+  const found = await client.query({
+    query: `SELECT database FROM system.tables WHERE name = {table:String} AND database != {direct:String}`,
+    query_params: { table: TABLE, direct: DIRECT_DATABASE },
+    format: "JSONEachRow"
+  })
+  const [sluice, ...others] = await found.json<{ database: string }>()
+  if (sluice === undefined || others.length > 0)
+    throw new Error(`expected one table ${TABLE} made by sluice`)
+  const shown = await client.query({
+    query: `SHOW CREATE TABLE ${Layout.qualified(sluice.database, TABLE)}`,
+    format: "JSONEachRow"
+  })
+  const [ddl] = await shown.json<{ statement: string }>()
+  const header = /^CREATE TABLE \S+/
+  if (ddl === undefined || !header.test(ddl.statement))
+    throw new Error("SHOW CREATE TABLE answered no CREATE TABLE statement")
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${DIRECT_DATABASE}` })
+  await client.command({
+    query: ddl.statement.replace(header, `CREATE TABLE ${Layout.qualified(DIRECT_DATABASE, TABLE)}`)
+  })
+  const constraints = [...ddl.statement.matchAll(/CONSTRAINT (\S+)/g)].map((m) => m[1])
+  console.log(`direct side's table: sluice's DDL, constraints ${constraints.join(", ")}`)
+}
+
 const fixed = (n: number, digits = 2) => n.toFixed(digits)
 const thousands = (n: number) => Math.round(n).toLocaleString("en")
 
@@ -103,8 +136,6 @@ export const scale = () => {
           Effect.promise(() => Promise.all(agents.map((a) => a.close())))
         )
         return yield* Effect.promise(async () => {
-          await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${DIRECT_DATABASE}` })
-          await client.command({ query: Layout.createTableSql(DIRECT_DATABASE, TABLE, "") })
           const direct = async (bytes: Uint8Array) => {
             await client
               .exec({
@@ -124,6 +155,7 @@ export const scale = () => {
           // The table and its columns exist before the clock starts.
           await viaNode[0]!(batches[0]!)
           await viaNode[1]!(batches[1]!)
+          await sluiceTableCopy(client)
           await direct(batches[0]!)
           const pids = [nodes.pid(0), nodes.pid(1), server]
           const { seconds, used, sent } = await roundsOf(
