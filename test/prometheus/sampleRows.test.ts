@@ -106,6 +106,25 @@ describe("samples rows", () => {
     expect(() => sampleRows(bytes, undefined)).toThrow(/not rows/)
   })
 
+  it("reads the same runs wherever the result starts in its buffer (times aligned or not)", () => {
+    const base = 1_767_225_600_000
+    const rows = Buffer.concat([
+      row(7n, [10, 20, 30], [1.5, STALE, -2], true),
+      row(8n, [5, 6, 7, 8], [4, 3, 2, 1], true)
+    ])
+    for (let shift = 0; shift < 4; shift++) {
+      const buffer = new Uint8Array(rows.length + shift)
+      buffer.set(rows, shift)
+      const { runs } = sampleRows(buffer.subarray(shift), base)
+      expect(runs.map((r) => [...r.times])).toEqual([
+        [base + 10, base + 20, base + 30],
+        [base + 5, base + 6, base + 7, base + 8]
+      ])
+      expect([...runs[0]!.stale, ...runs[1]!.stale]).toEqual([0, 1, 0, 0, 0, 0, 0])
+      expect([...runs[1]!.values]).toEqual([4, 3, 2, 1])
+    }
+  })
+
   it("bytes cut short are a defect, not fewer samples", () => {
     const bytes = row(1n, [1000, 2000], [1, 2])
     expect(() => sampleRows(bytes.subarray(0, bytes.length - 3), undefined)).toThrow(/not rows/)
