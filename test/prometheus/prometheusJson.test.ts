@@ -63,6 +63,26 @@ describe("range query bodies", () => {
     })
   })
 
+  it("a matrix larger than the body's first buffer is the same text", () => {
+    const series = Array.from({ length: 20 }, (_, k) => ({
+      labels: { __name__: "big", k: `${k}`, note: "é".repeat(k * 50) },
+      points: Array.from({ length: 3000 }, (_, i) => [i * 15_000.5, (i * k) / 7] as const)
+    }))
+    const expected = JSON.stringify({
+      status: "success",
+      data: {
+        resultType: "matrix",
+        result: series.map((s) => ({
+          metric: s.labels,
+          values: s.points.map(([t, v]) => [t / 1000, String(v)])
+        }))
+      }
+    })
+    const { text } = bodyText(resultBody({ _tag: "matrix", series }))
+    expect(text.length).toBeGreaterThan(1_000_000)
+    expect(text).toBe(expected)
+  })
+
   it("an empty matrix", () => {
     expect(bodyText(resultBody({ _tag: "matrix", series: [] })).text).toBe(
       '{"status":"success","data":{"resultType":"matrix","result":[]}}'
