@@ -13,6 +13,10 @@
  *   and a POST sent so fails without a retry (seen here with Node's fetch, whose process
  *   had been busy past the hint). Clients that read the hint
  *   (`Keep-Alive: timeout=75` in each answer) stay within it.
+ * - Once the server is closing, a kept connection is closed as soon as its answer is out,
+ *   and answers say `connection: close`. Node's `close()` closes only the connections idle
+ *   at that moment: one answering then stayed open its 75 idle seconds, and a node being
+ *   stopped under load took that long to exit.
  */
 import { IncomingMessage, createServer } from "node:http"
 import type { ServerResponse } from "node:http"
@@ -41,8 +45,23 @@ export const createBodyLimitedServer = () => {
     // Longer than the idle time, so a request arriving as it ends is read whole.
     headersTimeout: KEEP_ALIVE_MS + 1_000
   })
+  let closing = false
+  const answering = new Set<ServerResponse>()
+  const closeIdle = () => setImmediate(() => server.closeIdleConnections())
   server.prependListener("request", (request, response) => {
     if (request instanceof BodyLimitedIncomingMessage) request.response = response
+    if (closing) response.shouldKeepAlive = false
+    answering.add(response)
+    response.once("close", () => {
+      answering.delete(response)
+      if (closing) closeIdle()
+    })
   })
+  const close = server.close.bind(server)
+  server.close = (callback) => {
+    closing = true
+    for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false
+    return close(callback)
+  }
   return server
 }

@@ -493,7 +493,7 @@ layer(
           `steady load: ${answered.length} answered, ${failed.length} failed on a stopping node`
         )
       }),
-    // A restart under load takes 1.5 minutes on two busy cores.
+    // Three restarts under load on two busy cores.
     600_000
   )
 })
