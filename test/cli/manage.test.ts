@@ -383,7 +383,7 @@ describe("sluice clusters", () => {
     type Answer = { metrics: Array<{ name: string; points: Array<{ value: number }> }> }
     let answer: Answer
     for (;;) {
-      const json = await cli(["clusters", "metrics", "default", "--since", "1h", "--json"], {
+      const json = await cli(["clusters", "metrics", "default", "--since", "5m", "--json"], {
         config
       })
       expect(json.code, json.stderr).toBe(0)
@@ -400,7 +400,7 @@ describe("sluice clusters", () => {
     // every sample is 0). Samples keep arriving (each second here), so the chart is
     // compared with answers read just before and just after it that agree.
     const readMaxNow = async () => {
-      const json = await cli(["clusters", "metrics", "default", "--since", "1h", "--json"], {
+      const json = await cli(["clusters", "metrics", "default", "--since", "5m", "--json"], {
         config
       })
       const points = (JSON.parse(json.stdout) as Answer).metrics[0]!.points
@@ -410,7 +410,7 @@ describe("sluice clusters", () => {
     let readMax: number
     for (;;) {
       const before = await readMaxNow()
-      charts = await cli(["clusters", "metrics", "default", "--since", "1h"], { config })
+      charts = await cli(["clusters", "metrics", "default", "--since", "5m"], { config })
       if (before === (await readMaxNow())) {
         readMax = before
         break
