@@ -4,7 +4,7 @@
  * statement runs as one native call on its session: as bytes through chDB's raw insert
  * for the formats it takes, else as the end of the statement's text.
  */
-import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
+import { Cause, Chunk, Effect, Exit, Option, Runtime, Stream } from "effect"
 import type { Scope } from "effect"
 import { Readable } from "node:stream"
 import { InsertSummary } from "../../domain/Engine.js"
@@ -47,6 +47,52 @@ const execOverHttp = (statement: Statement, request: InsertRequest, values: Read
     catch: statement.failure
   }).pipe(Effect.onExit((exit) => Effect.sync(() => statement.settle(Exit.isSuccess(exit)))))
 
+/**
+ * `body` as a Node stream for the client: each read pulls the body once and pushes every
+ * piece that pull brought, so a body held in pieces (a chunk of records, as the request
+ * brought it) is written without being joined, for one run of the runtime. Through
+ * `Stream.toAsyncIterable` each piece took a fiber's turn of its own: with a 1 MiB body
+ * of 19 pieces a node spent about as much CPU as joining them (16.3 ms a batch both ways,
+ * against 13.9 this way; one node, 4 clients of the scale bench's batches, load 9-10).
+ * `failed` hears the body's failure before the stream is destroyed with it.
+ */
+const pulledReadable = <E>(
+  body: Stream.Stream<Uint8Array, E>,
+  failed: (cause: Cause.Cause<E>) => void
+): Effect.Effect<Readable, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const pull = yield* Stream.toPull(body)
+    const run = Runtime.runCallback(yield* Effect.runtime<never>())
+    let cancel: (() => void) | undefined = undefined
+    const next = (): void => {
+      cancel = run(pull, {
+        onExit: (exit) => {
+          cancel = undefined
+          if (Exit.isSuccess(exit)) {
+            if (Chunk.isEmpty(exit.value)) return next()
+            for (const piece of exit.value) values.push(piece)
+            return
+          }
+          const failure = Cause.flipCauseOption(exit.cause)
+          if (Option.isNone(failure)) {
+            values.push(null)
+            return
+          }
+          failed(failure.value)
+          values.destroy(new Error("The insert's body failed"))
+        }
+      })
+    }
+    const values = new Readable({ read: next })
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        values.destroy()
+        cancel?.()
+      })
+    )
+    return values
+  })
+
 const overHttp = <E>(
   statement: Statement,
   request: InsertRequest,
@@ -55,15 +101,9 @@ const overHttp = <E>(
   Effect.gen(function* () {
     // The client sees the body fail as a thrown error; keep the typed one to return.
     let bodyFailure: Option.Option<Cause.Cause<E>> = Option.none()
-    const recordBodyFailure = (cause: Cause.Cause<E>) =>
-      Effect.sync(() => {
-        if (!Cause.isInterruptedOnly(cause)) bodyFailure = Option.some(cause)
-      })
-    const values = Readable.from(
-      Stream.toAsyncIterable(Stream.tapErrorCause(body, recordBodyFailure)),
-      { objectMode: false }
-    )
-    yield* Effect.addFinalizer(() => Effect.sync(() => values.destroy()))
+    const values = yield* pulledReadable(body, (cause) => {
+      if (!Cause.isInterruptedOnly(cause)) bodyFailure = Option.some(cause)
+    })
     return yield* execOverHttp(statement, request, values).pipe(
       Effect.catchAll((error): Effect.Effect<never, EngineError | E> =>
         Option.isSome(bodyFailure) ? Effect.failCause(bodyFailure.value) : Effect.fail(error)
