@@ -103,6 +103,64 @@ export class RecordSplitter {
     this.chunkLines.push(this.line)
   }
 
+  /**
+   * Reads on inside a record from `from` (not in a string) to the bracket that closes the
+   * record, which it leaves for `push`: its index, or -1 when `input` ends first (the state
+   * kept). One loop with its state in locals, strings read byte by byte: most strings of
+   * a record are a few bytes, and going back to `push`'s loop around each one, with a
+   * native `indexOf` for its end, cost more than reading them (the scale bench's 1 MiB
+   * batch of 5,000 records of 20 strings each: 1.6 ms to scan against 1.8–1.9, load ~10).
+   */
+  private scanRecord(input: Uint8Array, from: number): number {
+    const base = this.mode === "array" ? 2 : 1
+    const length = input.length
+    let depth = this.depth
+    let line = this.line
+    let i = from
+    while (i < length) {
+      const c = input[i]!
+      if (c === 0x22) {
+        i++
+        while (i < length) {
+          const s = input[i]!
+          if (s === 0x22) break
+          i += s === 0x5c ? 2 : 1
+        }
+        if (i >= length) {
+          this.inString = true
+          this.escaped = i > length
+          break
+        }
+      } else if (MATTERS_INSIDE_RECORD[c] === 1) {
+        if (c === 0x0a) line++
+        else if (c === 0x7b || c === 0x5b) {
+          depth++
+          // What reads the records later recurses per level (JsonNesting.ts).
+          if (depth - base + 1 > MAX_JSON_DEPTH) {
+            this.line = line
+            this.fail(`Record ${this.record} is ${tooDeepMessage}`, i)
+          }
+          this.closers.push(c === 0x7b ? 0x7d : 0x5d)
+        } else {
+          if (depth === base) {
+            this.depth = depth
+            this.line = line
+            return i
+          }
+          if (this.closers.pop() !== c) {
+            this.line = line
+            this.fail(`Unexpected '${String.fromCharCode(c)}'`, i)
+          }
+          depth--
+        }
+      }
+      i++
+    }
+    this.depth = depth
+    this.line = line
+    return -1
+  }
+
   /** Scans `input`; returns the chunks completed so far. Throws `SplitError`. */
   push(input: Uint8Array): Array<Chunk> {
     const chunks: Array<Chunk> = []
@@ -116,10 +174,9 @@ export class RecordSplitter {
         i = end
         continue
       }
-      // Numbers, literals, commas and colons inside a record are skipped in one go.
       if (this.depth > (this.mode === "array" ? 1 : 0)) {
-        while (i < length && MATTERS_INSIDE_RECORD[input[i]!] === 0) i++
-        if (i === length) break
+        i = this.scanRecord(input, i)
+        if (i === -1) break
       }
       const c = input[i]!
       if (c === 0x0a) this.line++
