@@ -26,16 +26,19 @@ type RangeFunction = (w: Window, param: number, second: number) => number | unde
  * every sample of every window (a 1-hour window at 2-minute steps holds each sample 30
  * times).
  */
-const resetsOf = (values: Float64Array) => {
-  let count = 0
-  for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) count++
-  const out = new Int32Array(count)
-  for (let i = 1, at = 0; i < values.length; i++) if (values[i]! < values[i - 1]!) out[at++] = i
+const resetsOf = (values: Float64Array): ReadonlyArray<number> => {
+  const out: Array<number> = []
+  let previous = values[0]!
+  for (let i = 1; i < values.length; i++) {
+    const value = values[i]!
+    if (value < previous) out.push(i)
+    previous = value
+  }
   return out
 }
 
 /** The first position in `sorted` whose index is at least `index`. */
-const firstAtLeast = (sorted: Int32Array, index: number) => {
+const firstAtLeast = (sorted: ReadonlyArray<number>, index: number) => {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {
@@ -52,7 +55,7 @@ const firstAtLeast = (sorted: Int32Array, index: number) => {
  */
 const extrapolated = (isCounter: boolean, isRate: boolean) => (): RangeFunction => {
   let resetsFor: Float64Array | undefined
-  let resets = new Int32Array(0)
+  let resets: ReadonlyArray<number> = []
   return ({ times, values, lo, hi, end, range }) => {
     if (hi - lo < 2) return undefined
     const first = values[lo]!

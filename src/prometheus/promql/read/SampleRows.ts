@@ -90,37 +90,51 @@ export const sampleRows = (
   const stale = new Uint8Array(total)
   // The values' bytes as they are (a memory copy where the machine is little-endian).
   const valueBytes = new Uint8Array(values.buffer)
-  // Words of the values, to tell stale markers by their bits before any value passes
-  // through a JavaScript number; in the machine's order, as `values` holds them.
+  let into = 0
+  for (const { count, valuesAt } of rows) {
+    if (LITTLE_ENDIAN) valueBytes.set(bytes.subarray(valuesAt, valuesAt + count * 8), into * 8)
+    else for (let i = 0; i < count; i++) values[into + i] = view.getFloat64(valuesAt + i * 8, true)
+    into += count
+  }
+  // Stale markers told by their bits before any value passes through a JavaScript
+  // number: the values' words (in the machine's order) searched for the marker's high
+  // word, which few other values hold, by the typed array's own search.
   const words = new Uint32Array(values.buffer)
   const [highWord, lowWord] = LITTLE_ENDIAN ? [1, 0] : [0, 1]
+  for (let w = words.indexOf(STALE_HIGH); w !== -1; w = words.indexOf(STALE_HIGH, w + 1))
+    if (w % 2 === highWord && words[w - highWord + lowWord] === STALE_LOW) stale[w >> 1] = 1
   // The `UInt32` offsets of a row, copied where they are not 4-byte aligned.
   let offsets = new Uint32Array(0)
   const runs: Array<SampleRun> = []
-  let into = 0
+  into = 0
   for (const row of rows) {
-    const { count, timesAt, valuesAt } = row
-    if (LITTLE_ENDIAN) valueBytes.set(bytes.subarray(valuesAt, valuesAt + count * 8), into * 8)
-    else for (let i = 0; i < count; i++) values[into + i] = view.getFloat64(valuesAt + i * 8, true)
-    for (let i = into; i < into + count; i++)
-      if (words[2 * i + highWord] === STALE_HIGH && words[2 * i + lowWord] === STALE_LOW)
-        stale[i] = 1
-    if (base === undefined)
+    const { count, timesAt } = row
+    // Times in order, each later than the last, as the engine sorts them (checked as they
+    // are written: offsets as integers).
+    let ordered = true
+    if (base === undefined) {
       for (let i = 0; i < count; i++) times[into + i] = view.getFloat64(timesAt + i * 8, true)
-    else if (LITTLE_ENDIAN) {
-      const start = bytes.byteOffset + timesAt
+      for (let i = into + 1; i < into + count; i++)
+        if (!(times[i]! > times[i - 1]!)) ordered = false
+    } else {
       let words32: Uint32Array
-      if (start % 4 === 0) words32 = new Uint32Array(bytes.buffer, start, count)
+      const start = bytes.byteOffset + timesAt
+      if (LITTLE_ENDIAN && start % 4 === 0) words32 = new Uint32Array(bytes.buffer, start, count)
       else {
         if (offsets.length < count) offsets = new Uint32Array(Math.max(count, offsets.length * 2))
-        new Uint8Array(offsets.buffer).set(bytes.subarray(timesAt, timesAt + count * 4))
+        if (LITTLE_ENDIAN)
+          new Uint8Array(offsets.buffer).set(bytes.subarray(timesAt, timesAt + count * 4))
+        else for (let i = 0; i < count; i++) offsets[i] = view.getUint32(timesAt + i * 4, true)
         words32 = offsets
       }
-      for (let i = 0; i < count; i++) times[into + i] = base + words32[i]!
-    } else
-      for (let i = 0; i < count; i++) times[into + i] = base + view.getUint32(timesAt + i * 4, true)
-    let ordered = true
-    for (let i = into + 1; i < into + count; i++) if (!(times[i]! > times[i - 1]!)) ordered = false
+      let previous = -1
+      for (let i = 0; i < count; i++) {
+        const offset = words32[i]!
+        if (offset <= previous) ordered = false
+        previous = offset
+        times[into + i] = base + offset
+      }
+    }
     const run = {
       times: times.subarray(into, into + count),
       values: values.subarray(into, into + count),
