@@ -227,10 +227,68 @@ export const readLabels = (request: ReadRequest, series: ReadSeries) => {
   return labels
 }
 
-/** The samples of `series` (one of `request`'s) into `sink`. Throws `Malformed`. */
+// A sample as every sender writes it: its key, a one-byte length, the value (key and 8
+// bytes), then the timestamp (key and a varint of at most 7 bytes, up to 2^49 ms).
+const USUAL_SAMPLE_MIN = 11
+const USUAL_SAMPLE_MAX = 17
+
+/**
+ * The sample at `at` (its field's key) if it is laid out as usual, written to `sink`;
+ * answers where it ends, or -1 to leave it to the general reader. The same sample read
+ * either way gives the same row: the layout is only checked, never assumed.
+ */
+const readUsualSample = (
+  bytes: Buffer,
+  view: DataView,
+  at: number,
+  end: number,
+  sink: SampleSink
+): number => {
+  const length = bytes[at + 1]!
+  const sampleEnd = at + 2 + length
+  if (
+    length < USUAL_SAMPLE_MIN ||
+    length > USUAL_SAMPLE_MAX ||
+    sampleEnd > end ||
+    bytes[at + 2] !== Key.SAMPLE_VALUE ||
+    bytes[at + 11] !== Key.SAMPLE_TIMESTAMP
+  )
+    return -1
+  let time = 0
+  let scale = 1
+  let pos = at + 12
+  for (;;) {
+    const byte = bytes[pos++]!
+    time += (byte & 0x7f) * scale
+    if (byte < 0x80) break
+    // A varint running to the sample's end or past 7 bytes goes the general way.
+    if (pos >= sampleEnd) return -1
+    scale *= 128
+  }
+  if (pos !== sampleEnd) return -1
+  const low = view.getUint32(at + 3, true)
+  const high = view.getUint32(at + 7, true)
+  sink.sample(time, low, high === QUIET_HIGH && low === STALE_LOW ? STALE_HIGH : high)
+  return sampleEnd
+}
+
+/**
+ * The samples of `series` (one of `request`'s) into `sink`. Throws `Malformed`.
+ * Samples laid out as usual are read in place, without the cursor's calls: `bench
+ * metrics-day`'s 1.2M samples read in 32–35 ms of CPU instead of 57 (into a sink that
+ * does nothing), 53–55 instead of 79 into the insert body.
+ */
 export const readSamples = (request: ReadRequest, series: ReadSeries, sink: SampleSink) => {
-  const c = new Cursor(request.bytes, request.view, series.start, series.end)
+  const { bytes, view } = request
+  const c = new Cursor(bytes, view, series.start, series.end)
   while (c.more()) {
+    if (bytes[c.pos] === Key.SERIES_SAMPLE && c.pos + 1 < c.end) {
+      const next = readUsualSample(bytes, view, c.pos, c.end, sink)
+      if (next !== -1) {
+        c.pos = next
+        continue
+      }
+    }
     const key = c.varint()
     if (key === Key.SERIES_SAMPLE) readSample(c, c.delimited(), sink)
     else c.skip(key & 7)

@@ -25,6 +25,18 @@ const text = (length: number) =>
     ).join("")
   )
 
+/** Random stretches, each followed by a repeat of its last 1-9 bytes for 4-15 bytes. */
+const periodic = (stretches: number, seed: number) => {
+  const out: Array<number> = []
+  for (let index = 0; index < stretches; index++) {
+    out.push(...random(8, seed + index))
+    const back = 1 + (index % 9)
+    const length = 4 + (index % 12)
+    for (let k = 0; k < length; k++) out.push(out[out.length - back]!)
+  }
+  return Uint8Array.from(out)
+}
+
 describe("SnappyBlock", () => {
   it("decodes what a snappy compressor wrote, block after block on one decoder", () => {
     const decode = makeSnappyDecoder()
@@ -36,6 +48,7 @@ describe("SnappyBlock", () => {
       text(5_000), // short and long copies, 2-byte offsets
       Uint8Array.from({ length: 200_000 }, (_, i) => (i * 31) % 251), // over 64 kB apart
       random(300_000, 2), // long literals (4-byte lengths)
+      periodic(3_000, 3), // short copies a few bytes back, overlapping what they write
       text(30) // a small one after large ones: the kept buffer is reused
     ]
     for (const input of inputs) {
