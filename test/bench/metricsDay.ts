@@ -5,7 +5,8 @@
  * until readable (history accepted on both sides: Prometheus with its out-of-order
  * window), then four range queries over the whole day at a 2-minute step and one at
  * 1-hour steps (windows with gaps between them), best of three per side, answers compared. Each figure comes with the CPU seconds each side's
- * processes used (Prometheus; sluice's server and its engine workers).
+ * processes used (Prometheus; sluice's server and its engine workers, and for the queries
+ * each of those two apart).
  */
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
@@ -198,19 +199,25 @@ export const metricsDay = (server: ServerProcess) =>
       ...DAY_QUERIES.map((query) => ({ query, step: 120 })),
       { query: HOURLY_QUERY, step: 3600 }
     ]
+    // sluice's CPU split between its server process and its engine workers: which side a
+    // query's cost is on (the workers' includes background merges after the writes).
+    const serverCpu = () => sumCpu([server.pid])
     for (const { query, step } of asked) {
       const best = { prometheus: Infinity, sluice: Infinity }
       const cpu = { prometheus: 0, sluice: 0 }
+      let sluiceServer = 0
       const answers: Partial<Record<Side, string>> = {}
       yield* Effect.promise(async () => {
         for (let round = 0; round < 3; round++)
           for (const side of ["prometheus", "sluice"] as Array<Side>) {
             const { url, key, pids } = sides[side]
             const before = sumCpu(pids())
+            const serverBefore = serverCpu()
             const seconds = await timed(async () => {
               answers[side] = await getText(`${url}/api/v1/query_range?${range(query, step)}`, key)
             })
             cpu[side] += sumCpu(pids()) - before
+            if (side === "sluice") sluiceServer += serverCpu() - serverBefore
             best[side] = Math.min(best[side], seconds)
           }
       })
@@ -218,7 +225,8 @@ export const metricsDay = (server: ServerProcess) =>
       console.log(
         `day: ${query} at ${step / 60}-minute steps: prometheus ${(best.prometheus * 1000).toFixed(0)} ms, sluice ` +
           `${(best.sluice * 1000).toFixed(0)} ms (best of 3; CPU over the 3: prometheus ` +
-          `${cpu.prometheus.toFixed(2)} s, sluice ${cpu.sluice.toFixed(2)} s); ratio ` +
+          `${cpu.prometheus.toFixed(2)} s, sluice ${cpu.sluice.toFixed(2)} s: server ` +
+          `${sluiceServer.toFixed(2)}, engine workers ${(cpu.sluice - sluiceServer).toFixed(2)}); ratio ` +
           `${(best.sluice / best.prometheus).toFixed(2)} (target ≤ 1.5); answers ` +
           (differs === undefined ? "equal" : `DIFFER: ${differs.slice(0, 200)}`)
       )
