@@ -84,6 +84,31 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           expect(stats).toEqual({ c: "50000", u: "50000", s: String((49_999 * 50_000) / 2) })
         })
       )
+
+      it.effect("a body of one chunk in many pieces, into a table written before", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          yield* insert(server, "pieces", JSON.stringify(records(1)))
+          // Well over the 256 KiB up to which a chunk's pieces are joined, under one chunk.
+          const body = JSON.stringify(records(5_000, 1))
+          expect(body.length).toBeGreaterThan(512 * 1024)
+          expect(body.length).toBeLessThan(4 * 1024 * 1024)
+          const reply = yield* insert(server, "pieces", body)
+          expect(reply.json).toEqual({ inserted: 5_000 })
+          const [stats] = yield* sql(
+            server,
+            "SELECT count() AS c, uniqExact(id) AS u, sum(id) AS s FROM pieces"
+          )
+          expect(stats).toEqual({ c: "5001", u: "5001", s: String((5_000 * 5_001) / 2) })
+          const bad = `${body.slice(0, -1)},\n{"id":"x","nested":{"level":{"deep":tru}}}]`
+          const refused = yield* insert(server, "pieces", bad)
+          expect(refused.status).toBe(400)
+          expect(refused.json).toMatchObject({
+            message: expect.stringMatching(/record 5000 \(line 2\)/)
+          })
+          expect(yield* count("pieces")).toBe(5_001)
+        })
+      )
     })
 
     describe("bad input", () => {
