@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { makeBudget } from "../../src/prometheus/promql/evaluator/Budget.js"
 import { evaluate, queryContext } from "../../src/prometheus/promql/evaluator/Eval.js"
 import type { RawSeries, Value } from "../../src/prometheus/promql/evaluator/Values.js"
+import { parser } from "@prometheus-io/lezer-promql"
 import { parsePromQL } from "../../src/prometheus/promql/parser/Parse.js"
 
 const STEPS = [10_000, 20_000]
@@ -36,7 +37,7 @@ const run = (query: string) =>
   Effect.runSync(
     evaluate(
       queryContext(STEPS[0]!, STEPS[1]!, () => Effect.succeed(SERIES), makeBudget(1_000_000)),
-      parsePromQL(query),
+      parsePromQL(parser, query),
       STEPS
     )
   )

@@ -9,11 +9,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { parser } from "@prometheus-io/lezer-promql"
 import { parsePromQL } from "../../src/prometheus/promql/parser/Parse.js"
 import { exprText, prettyExpr } from "../../src/prometheus/promql/parser/Print.js"
 import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
 
-const format = (query: string) => prettyExpr(parsePromQL(query))
+const format = (query: string) => prettyExpr(parsePromQL(parser, query))
 
 describe("format_query's one-line text", () => {
   it("keeps the parentheses the query wrote and adds none", () => {
@@ -75,10 +76,10 @@ describe("format_query's one-line text", () => {
   })
 
   it("binds a sign to the number after it whatever lies between, under ^", () => {
-    const spaced = parsePromQL("- 1 ^ 2")
-    expect(spaced).toEqual(parsePromQL("-1 ^ 2"))
+    const spaced = parsePromQL(parser, "- 1 ^ 2")
+    expect(spaced).toEqual(parsePromQL(parser, "-1 ^ 2"))
     expect(spaced).toMatchObject({ kind: "unary", op: "-", expr: { kind: "binary", op: "^" } })
-    expect(exprText(parsePromQL("- # a comment\n 1 ^ 2"))).toBe("-1 ^ 2")
+    expect(exprText(parsePromQL(parser, "- # a comment\n 1 ^ 2"))).toBe("-1 ^ 2")
   })
 })
 

@@ -6,12 +6,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Expr } from "../../src/prometheus/promql/parser/Ast.js"
+import { parser } from "@prometheus-io/lezer-promql"
 import { parsePromQL } from "../../src/prometheus/promql/parser/Parse.js"
 
 /** The tree with the query's own parentheses forgotten, to compare groupings. */
 const grouping = (text: string): unknown =>
   JSON.parse(
-    JSON.stringify(parsePromQL(text), (key, value) => (key === "parens" ? undefined : value))
+    JSON.stringify(parsePromQL(parser, text), (key, value) =>
+      key === "parens" ? undefined : value
+    )
   )
 
 const same = (text: string, grouped: string) => expect(grouping(text)).toEqual(grouping(grouped))
@@ -39,7 +42,7 @@ describe("PromQL grouping", () => {
   })
 
   it("binds ^ tighter than a sign, however the sign is written", () => {
-    const tree = parsePromQL("-1 ^ 2") as Extract<Expr, { kind: "unary" }>
+    const tree = parsePromQL(parser, "-1 ^ 2") as Extract<Expr, { kind: "unary" }>
     expect(tree).toMatchObject({ kind: "unary", op: "-", expr: { kind: "binary", op: "^" } })
     same("- 1 ^ 2", "-1 ^ 2")
     same("2 * -1 ^ 2", "2 * (-(1 ^ 2))")
@@ -53,10 +56,10 @@ describe("PromQL grouping", () => {
   })
 
   it("refuses bool on an operator that is not a comparison", () => {
-    expect(() => parsePromQL("a + bool b")).toThrow(
+    expect(() => parsePromQL(parser, "a + bool b")).toThrow(
       "bool modifier can only be used on comparison operators"
     )
-    expect(() => parsePromQL("1 ^ bool 2")).toThrow("bool modifier")
+    expect(() => parsePromQL(parser, "1 ^ bool 2")).toThrow("bool modifier")
     expect(grouping("a > bool b")).toMatchObject({ kind: "binary", op: ">", bool: true })
   })
 
@@ -64,19 +67,19 @@ describe("PromQL grouping", () => {
   // these are Prometheus 3's functions, which 2.42 does not know, checked by their
   // signatures in Prometheus 3's function table.
   it("checks Prometheus 3's functions by their signatures", () => {
-    expect(() => parsePromQL("info(up, up, up)")).toThrow(
+    expect(() => parsePromQL(parser, "info(up, up, up)")).toThrow(
       'expected at most 2 argument(s) in call to "info", got 3'
     )
-    expect(() => parsePromQL("sort_by_label(up, 1)")).toThrow(
+    expect(() => parsePromQL(parser, "sort_by_label(up, 1)")).toThrow(
       'expected type string in call to function "sort_by_label", got scalar'
     )
-    expect(() => parsePromQL("ts_of_max_over_time(up)")).toThrow(
+    expect(() => parsePromQL(parser, "ts_of_max_over_time(up)")).toThrow(
       'expected type range vector in call to function "ts_of_max_over_time", got instant vector'
     )
-    expect(() => parsePromQL('limitk("2", up)')).toThrow(
+    expect(() => parsePromQL(parser, 'limitk("2", up)')).toThrow(
       "expected type scalar in aggregation parameter, got string"
     )
-    expect(() => parsePromQL("first_over_time(up[5m], 1)")).toThrow(
+    expect(() => parsePromQL(parser, "first_over_time(up[5m], 1)")).toThrow(
       'expected 1 argument(s) in call to "first_over_time", got 2'
     )
     // Any number of labels to sort by, and info's selector may be left out.
@@ -86,6 +89,6 @@ describe("PromQL grouping", () => {
       "mad_over_time(up[5m])",
       "limit_ratio(0.5, up)"
     ])
-      expect(() => parsePromQL(valid)).not.toThrow()
+      expect(() => parsePromQL(parser, valid)).not.toThrow()
   })
 })

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { PromQLError } from "../../../domain/PromQL.js"
 import type { PromQLResult } from "../../../domain/PromQL.js"
-import { parsePromQL, PromQLSyntaxError } from "./parser/Parse.js"
+import { loadGrammar, parsePromQL, PromQLSyntaxError } from "./parser/Parse.js"
 import type { Value } from "./evaluator/Values.js"
 import { EvaluationError, labelsKey } from "./evaluator/Values.js"
 
@@ -31,18 +31,20 @@ const lineColumn = (text: string, offset: number) => {
  * says where, as Prometheus's do, when the grammar knows.
  */
 export const parse = (text: string, parameter?: string) =>
-  Effect.try({
-    try: () => parsePromQL(text),
-    catch: (error) =>
-      badData(
-        !(error instanceof PromQLSyntaxError)
-          ? String(error)
-          : error.offset === undefined
-            ? `parse error: ${error.message}`
-            : `${lineColumn(text, error.offset)}: parse error: ${error.message}`,
-        parameter
-      )
-  })
+  Effect.flatMap(Effect.promise(loadGrammar), (grammar) =>
+    Effect.try({
+      try: () => parsePromQL(grammar, text),
+      catch: (error) =>
+        badData(
+          !(error instanceof PromQLSyntaxError)
+            ? String(error)
+            : error.offset === undefined
+              ? `parse error: ${error.message}`
+              : `${lineColumn(text, error.offset)}: parse error: ${error.message}`,
+          parameter
+        )
+    })
+  )
 
 /** Throws of the evaluator become Prometheus's error kinds; anything else stays a defect. */
 export const evaluationErrors = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -4,7 +4,6 @@
  * (`binaryChain`): it binds a trailing `offset`/`@` to the whole binary expression before
  * it, and it reads `-1 ^ 2` as `(-1) ^ 2` where Prometheus binds `^` tighter than a sign.
  */
-import { parser } from "@prometheus-io/lezer-promql"
 import type { SyntaxNode } from "@lezer/common"
 import type {
   At,
@@ -149,7 +148,19 @@ export const BINARY_OPS: Record<string, BinaryOp> = {
   Unless: "unless"
 }
 
-export const parsePromQL = (text: string): Expr => {
+/** lezer-promql's parser for PromQL text. */
+export type Grammar = (typeof import("@prometheus-io/lezer-promql"))["parser"]
+
+let grammar: Promise<Grammar> | undefined
+
+/**
+ * The grammar, loaded with the first PromQL request rather than with the service: its
+ * parse tables and code are ~5 MB a service that answers no PromQL need not hold.
+ */
+export const loadGrammar = (): Promise<Grammar> =>
+  (grammar ??= import("@prometheus-io/lezer-promql").then((module) => module.parser))
+
+export const parsePromQL = (parser: Grammar, text: string): Expr => {
   // Only blanks and comments (a `#` in a string follows the string's opening quote).
   if (text.replace(/#.*/g, "").trim() === "") fail("no expression found in input", 0)
   const tree = parser.parse(text)
