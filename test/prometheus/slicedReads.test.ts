@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { SampleRun } from "../../src/prometheus/promql/read/SampleRows.js"
-import { SliceGatherer, timeSlices } from "../../src/prometheus/promql/read/SlicedReads.js"
+import {
+  seriesBatches,
+  SliceGatherer,
+  timeSlices
+} from "../../src/prometheus/promql/read/SlicedReads.js"
 
 const run = (
   id: string,
@@ -19,6 +23,23 @@ const run = (
 })
 
 describe("sliced reads", () => {
+  it("batches series in id order up to a slice's samples; a larger series is alone", () => {
+    const counts = new Map([
+      ["18446744073709551615", 4],
+      ["9", 3],
+      ["10", 2],
+      ["2", 9],
+      ["700", 1]
+    ])
+    // Numeric order (2 < 9 < 10 < 700 < 2^64 - 1), not the text's.
+    expect(seriesBatches(counts, 5)).toEqual([
+      { ids: ["2"], samples: 9 },
+      { ids: ["9", "10"], samples: 5 },
+      { ids: ["700", "18446744073709551615"], samples: 5 }
+    ])
+    expect(seriesBatches(new Map(), 5)).toEqual([])
+  })
+
   it("slices cover (from, to] once, in whole ms, oldest first", () => {
     expect(timeSlices(1000.5, 1010.9, 3)).toEqual([
       { from: 1000, to: 1003 },

@@ -11,6 +11,7 @@ import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
 import type { Windows } from "./Selectors.js"
 import { sampleCounts, sampleRows } from "./SampleRows.js"
+import type { SampleRun } from "./SampleRows.js"
 import {
   labelsSql,
   metadataSql,
@@ -20,7 +21,13 @@ import {
   timesBase
 } from "./SeriesSql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
-import { SLICE_SAMPLES, SliceGatherer, timeSlices } from "./SlicedReads.js"
+import {
+  SLICE_SAMPLES,
+  SliceGatherer,
+  seriesBatches,
+  timeSlices,
+  WHOLE_SAMPLES
+} from "./SlicedReads.js"
 import type { RawSeries } from "../evaluator/Values.js"
 import { labelsKey } from "../evaluator/Values.js"
 
@@ -93,19 +100,22 @@ export const makeFetch = (
     from: number,
     to: number,
     windows: Windows | undefined,
-    limit?: number
+    limit?: number,
+    ids?: ReadonlyArray<string>
   ) =>
     Effect.map(
-      bytes(samplesSql(matchers, from, to, windows, limit), "RowBinary", SAMPLES_TABLE),
+      bytes(samplesSql(matchers, from, to, windows, limit, ids), "RowBinary", SAMPLES_TABLE),
       (body) => sampleRows(body, timesBase(from, to))
     )
 
   /**
-   * A read over more than an hour is first tried whole, cut at one sample more than a
-   * slice holds; only when it was cut are its samples counted and read in slices of time
-   * (SlicedReads.ts). Counting first cost every long read a second statement over the same
-   * rows (a quarter of the engine's time for a day of 200 series, 1.2M samples), where a
-   * cut read wastes at most one slice's worth on reads past a slice.
+   * A read over more than an hour is first tried whole, cut at one sample more than
+   * `WHOLE_SAMPLES`; only when it was cut are its samples counted per series and read in
+   * slices (SlicedReads.ts). Counting first cost every long read a second statement over
+   * the same rows (a quarter of the engine's time for a day of 200 series, 1.2M samples),
+   * where a cut read wastes at most one slice's worth on reads past a slice. The count is
+   * the read's snapshot of which series it reads, as Prometheus's query reads the series
+   * there are when it starts.
    */
   const sampleRunsOf = (
     matchers: ReadonlyArray<Matcher>,
@@ -115,19 +125,29 @@ export const makeFetch = (
   ) =>
     Effect.gen(function* () {
       if (to - from <= COUNTED_READ_MS) return (yield* read(matchers, from, to, windows)).runs
-      const tried = yield* read(matchers, from, to, windows, SLICE_SAMPLES + 1)
-      if (tried.rows <= SLICE_SAMPLES) return tried.runs
+      // Mapped so that a cut read's samples are not referenced while the slices are read.
+      const whole = yield* Effect.map(
+        read(matchers, from, to, windows, WHOLE_SAMPLES + 1),
+        (tried) => (tried.rows <= WHOLE_SAMPLES ? tried.runs : undefined)
+      )
+      if (whole !== undefined) return whole
       const counts = sampleCounts(
         yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
       )
-      let total = 0
-      for (const count of counts.values()) total += count
-      const slices = Math.ceil(total / SLICE_SAMPLES)
-      if (slices <= 1) return (yield* read(matchers, from, to, windows)).runs
-      const gathered = new SliceGatherer(counts)
-      for (const slice of timeSlices(from, to, slices))
-        gathered.add((yield* read(matchers, slice.from, slice.to, windows)).runs)
-      return gathered.runs()
+      const runs: Array<SampleRun> = []
+      for (const batch of seriesBatches(counts, SLICE_SAMPLES)) {
+        if (batch.samples <= SLICE_SAMPLES) {
+          runs.push(...(yield* read(matchers, from, to, windows, undefined, batch.ids)).runs)
+          continue
+        }
+        const gathered = new SliceGatherer(new Map([[batch.ids[0]!, batch.samples]]))
+        for (const slice of timeSlices(from, to, Math.ceil(batch.samples / SLICE_SAMPLES)))
+          gathered.add(
+            (yield* read(matchers, slice.from, slice.to, windows, undefined, batch.ids)).runs
+          )
+        runs.push(...gathered.runs())
+      }
+      return runs
     })
 
   /**

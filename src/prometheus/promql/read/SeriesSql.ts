@@ -60,11 +60,12 @@ export const samplesSql = (
   from: number,
   to: number,
   windows?: Windows,
-  limit?: number
+  limit?: number,
+  ids?: ReadonlyArray<string>
 ) =>
   `SELECT id, groupArray(t), groupArray(value) FROM (` +
   `SELECT id, ${timeColumn(from, to)} AS t, value ` +
-  `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows)} ` +
+  `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows, ids)} ` +
   `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}) GROUP BY id`
 
 /**
@@ -94,13 +95,15 @@ export const sampleCountsSql = (
   `SELECT id, count() FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
   `WHERE ${samplesWhere(matchers, from, to, windows)} GROUP BY id`
 
+/** `ids`: of the series the matchers select, these only (decimal text, as counted). */
 const samplesWhere = (
   matchers: ReadonlyArray<Matcher>,
   from: number,
   to: number,
-  windows: Windows | undefined
+  windows: Windows | undefined,
+  ids?: ReadonlyArray<string>
 ) =>
-  `id IN (${selectedIds(matchers)}) ` +
+  `id IN (${ids === undefined ? selectedIds(matchers) : idList(ids)}) ` +
   `AND timestamp > fromUnixTimestamp64Milli(toInt64(${Math.floor(from)}), 'UTC') ` +
   `AND timestamp <= fromUnixTimestamp64Milli(toInt64(${Math.floor(to)}), 'UTC')` +
   (windows === undefined
@@ -108,10 +111,13 @@ const samplesWhere = (
     : ` AND positiveModulo(toInt64(${windows.phase}) - toUnixTimestamp64Milli(timestamp), ` +
       `toInt64(${windows.step})) < ${windows.range}`)
 
+/** Series ids (decimal text, as the engine answered them) as an `IN` list. */
+const idList = (ids: ReadonlyArray<string>) => (ids.length === 0 ? "NULL" : ids.join(", "))
+
 /** The label sets of these series ids (decimal text). */
 export const labelsSql = (ids: ReadonlyArray<string>) =>
   `SELECT toString(id) AS id, any(labels) AS series_labels FROM ${quoteIdentifier(SERIES_TABLE)} ` +
-  `WHERE id IN (${ids.length === 0 ? "NULL" : ids.join(", ")}) GROUP BY id`
+  `WHERE id IN (${idList(ids)}) GROUP BY id`
 
 /** The newest metadata of each metric family, or of one. */
 export const metadataSql = (metric: string | undefined) =>

@@ -1,14 +1,60 @@
 /**
- * A selector's samples read in slices of time when there are many: each statement's
- * result stays within a bounded size (the engine refuses results past the service's
- * result-size limit, and a whole result is held two or three times over on its way out
- * of the engine), and each slice's runs are copied into one set of arrays per series,
- * sized beforehand from the samples' counts, so a query holds its samples about once.
+ * A selector's samples read in slices when there are many: each statement's result stays
+ * within a bounded size (the engine refuses results past the service's result-size
+ * limit, and a whole result is held two or three times over on its way out of the
+ * engine). Slices are batches of series, in the order the samples table keeps them
+ * (`id, timestamp`), so each statement reads its own rows and no other's: slices of time
+ * made every statement decompress part of every series' rows, and held that much more
+ * in the engine at once. A series with more samples than a slice is read alone in
+ * slices of time, its runs copied into one set of arrays sized beforehand from its
+ * count, so a query holds its samples about once.
  */
 import type { SampleRun } from "./SampleRows.js"
 
-/** Samples a statement reads at most (16 bytes each): 32 MB of result. */
-export const SLICE_SAMPLES = 2_000_000
+/**
+ * Samples a read tries whole (12–16 bytes each): a day of 200 series at 15 s (1.2M) is
+ * one statement. The engine's process peaks at ~150 MB per million samples of a
+ * statement (sorting, the arrays, the result and its copies on the way out), so this
+ * bounds it for every read.
+ */
+export const WHOLE_SAMPLES = 1_500_000
+
+/**
+ * Samples a slice of a larger read holds at most: what the engine's process and the
+ * service hold for one statement on top of the samples already read.
+ */
+export const SLICE_SAMPLES = 1_000_000
+
+export interface SeriesBatch {
+  readonly ids: ReadonlyArray<string>
+  readonly samples: number
+}
+
+/**
+ * The counted series (decimal ids) in batches of at most `max` samples each, in id
+ * order; a series with more than `max` samples is a batch of its own.
+ */
+export const seriesBatches = (
+  counts: ReadonlyMap<string, number>,
+  max: number
+): Array<SeriesBatch> => {
+  const ids = [...counts.keys()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+  const batches: Array<SeriesBatch> = []
+  let batch: Array<string> = []
+  let samples = 0
+  for (const id of ids) {
+    const count = counts.get(id)!
+    if (batch.length > 0 && samples + count > max) {
+      batches.push({ ids: batch, samples })
+      batch = []
+      samples = 0
+    }
+    batch.push(id)
+    samples += count
+  }
+  if (batch.length > 0) batches.push({ ids: batch, samples })
+  return batches
+}
 
 /** `(from, to]` cut into `slices` consecutive whole-ms parts, oldest first. */
 export const timeSlices = (from: number, to: number, slices: number) => {
