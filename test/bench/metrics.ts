@@ -23,18 +23,14 @@ import * as path from "node:path"
 import { childPids, rssOf } from "../clusters/workerProcesses.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "../prometheus/demoData.js"
 import { ApiReply, difference } from "../prometheus/compare.js"
-import { installApp } from "../support/client.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { freshDataDir } from "../support/server.js"
 import { cpuSecondsOf, pool, timed } from "./clients.js"
 import { metricsDay } from "./metricsDay.js"
 import type { ServerProcess } from "./serverProcess.js"
-import { startServerProcess } from "./serverProcess.js"
+import { startMetricsServer } from "./serverProcess.js"
 
-const ADMIN = "bench@example.com"
-const PASSWORD = "bench admin password"
 const CLIENTS = 4
 const QUERIES_FILE = path.join(
   import.meta.dirname,
@@ -126,18 +122,10 @@ export const metrics = () =>
               }))
           ).map((slice) => remoteWriteBody(slice))
         )
-        const dataDir = freshDataDir("bench-metrics")
-        yield* Effect.addFinalizer(() =>
-          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-        )
-        const server = yield* startServerProcess(dataDir, {
-          SLUICE_ADMIN_EMAIL: ADMIN,
-          SLUICE_ADMIN_PASSWORD: PASSWORD
-        })
+        const server = yield* startMetricsServer("bench-metrics")
         const token = server.key
-        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
         const reference = yield* startReceiver
-        const sluice = `${server.url}/metrics-compat`
+        const sluice = server.metricsUrl
         const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
 
         // Both sides warm (sluice's engine worker started, its tables made, code compiled)
@@ -209,17 +197,10 @@ export const metrics = () =>
         // reads of one window asked at the same time shared.
         const plainTime = yield* Effect.scoped(
           Effect.gen(function* () {
-            const plainDir = freshDataDir("bench-metrics-plain")
-            yield* Effect.addFinalizer(() =>
-              Effect.sync(() => fs.rmSync(plainDir, { recursive: true, force: true }))
-            )
-            const plain = yield* startServerProcess(plainDir, {
-              SLUICE_ADMIN_EMAIL: ADMIN,
-              SLUICE_ADMIN_PASSWORD: PASSWORD,
+            const plain = yield* startMetricsServer("bench-metrics-plain", {
               SLUICE_METRICS_READ_CACHE_BYTES: "0"
             })
-            yield* installApp(plain, "metrics-app", ADMIN, PASSWORD)
-            const base = `${plain.url}/metrics-compat`
+            const base = plain.metricsUrl
             const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${plain.key}` }
             yield* Effect.promise(async () => {
               await post(`${base}/api/v1/write`, warmUp, headers)
@@ -401,21 +382,13 @@ export const metricsLarge = () =>
           console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
           return
         }
-        const dataDir = freshDataDir("bench-metrics-large")
-        yield* Effect.addFinalizer(() =>
-          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-        )
-        const server = yield* startServerProcess(dataDir, {
-          SLUICE_ADMIN_EMAIL: ADMIN,
-          SLUICE_ADMIN_PASSWORD: PASSWORD
-        })
-        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+        const server = yield* startMetricsServer("bench-metrics-large")
         const reference = yield* startReceiver
         // Both sides warm, as in \`metrics\`: a write and a read of a series the query never names.
         const warmUp = remoteWriteBody([
           { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
         ])
-        const sluice = `${server.url}/metrics-compat`
+        const sluice = server.metricsUrl
         yield* Effect.promise(async () => {
           await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
           await post(`${sluice}/api/v1/write`, warmUp, {

@@ -9,17 +9,14 @@
  * each of those two apart).
  */
 import { Effect, Schema } from "effect"
-import * as fs from "node:fs"
 import { childPids } from "../clusters/workerProcesses.js"
 import { ApiReply, difference } from "../prometheus/compare.js"
-import { installApp } from "../support/client.js"
 import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { cpuSecondsOf, timed } from "./clients.js"
-import { freshDataDir } from "../support/server.js"
 import type { ServerProcess } from "./serverProcess.js"
-import { startServerProcess } from "./serverProcess.js"
+import { startMetricsServer } from "./serverProcess.js"
 
 const SENDERS = 4
 const GROUPS = 4
@@ -242,21 +239,7 @@ export const metricsDayAlone = () =>
           console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
           return
         }
-        const dataDir = freshDataDir("bench-metrics-day")
-        yield* Effect.addFinalizer(() =>
-          Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-        )
-        const admin = {
-          SLUICE_ADMIN_EMAIL: "bench@example.com",
-          SLUICE_ADMIN_PASSWORD: "bench admin password"
-        }
-        const server = yield* startServerProcess(dataDir, admin)
-        yield* installApp(
-          server,
-          "metrics-app",
-          admin.SLUICE_ADMIN_EMAIL,
-          admin.SLUICE_ADMIN_PASSWORD
-        )
+        const server = yield* startMetricsServer("bench-metrics-day")
         yield* metricsDay(server)
       })
     )

@@ -6,9 +6,12 @@
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
+import { installApp } from "../support/client.js"
 import { eventually } from "../support/eventually.js"
+import { freshDataDir } from "../support/server.js"
 
 export interface ServerProcess {
   readonly url: string
@@ -130,3 +133,25 @@ export const startServerProcess = (dataDir: string, env: Readonly<Record<string,
     ),
     (server) => stopServerProcess(server.child)
   )
+
+const METRICS_ADMIN = { email: "bench@example.com", password: "bench admin password" }
+
+/**
+ * A sluice of its own for the metrics comparisons: a first start on a fresh data
+ * directory (removed with the scope) with the metrics-app installed. `metricsUrl` is its
+ * Prometheus-compatible base; `env` adds settings.
+ */
+export const startMetricsServer = (label: string, env: Readonly<Record<string, string>> = {}) =>
+  Effect.gen(function* () {
+    const dataDir = freshDataDir(label)
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+    )
+    const server = yield* startServerProcess(dataDir, {
+      SLUICE_ADMIN_EMAIL: METRICS_ADMIN.email,
+      SLUICE_ADMIN_PASSWORD: METRICS_ADMIN.password,
+      ...env
+    })
+    yield* installApp(server, "metrics-app", METRICS_ADMIN.email, METRICS_ADMIN.password)
+    return { ...server, metricsUrl: `${server.url}/metrics-compat` }
+  })

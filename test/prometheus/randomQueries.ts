@@ -11,10 +11,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { startServerProcess } from "../bench/serverProcess.js"
-import { installApp } from "../support/client.js"
+import { startMetricsServer } from "../bench/serverProcess.js"
 import { hasPrometheus, startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
@@ -174,8 +171,6 @@ const vector = (depth: number): string => {
   return `histogram_quantile(${pick(["0.5", "0.9", "0.99"])}, sum by (le${random() < 0.5 ? ", path" : ""}) (rate(demo_api_request_duration_seconds_bucket[${pick(["1m", "5m"])}])))`
 }
 
-const ADMIN = "random-queries@example.com"
-const PASSWORD = "random queries admin password"
 const QUERY_END = (DATA_END - 12 * 60_000) / 1000 + 0.1234
 const ENDS = [QUERY_END, QUERY_END - 0.9, DATA_END / 1000 + 100.5, DATA_END / 1000 + 400]
 
@@ -200,17 +195,9 @@ const ask = (base: string, endpoint: string, params: Record<string, string>, key
 
 const compare = Effect.scoped(
   Effect.gen(function* () {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "random-queries-"))
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-    )
-    const server = yield* startServerProcess(dataDir, {
-      SLUICE_ADMIN_EMAIL: ADMIN,
-      SLUICE_ADMIN_PASSWORD: PASSWORD
-    })
-    yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+    const server = yield* startMetricsServer("random-queries")
     const reference = yield* startReceiver
-    const sluice = `${server.url}/metrics-compat`
+    const sluice = server.metricsUrl
     for (const slice of minuteSlices([...demoSeries(), ...oddSeries()])) {
       const body = remoteWriteBody(slice)
       yield* Effect.promise(() =>
