@@ -51,9 +51,8 @@ const execOverHttp = (statement: Statement, request: InsertRequest, values: Read
  * `body` as a Node stream for the client: each read pulls the body once and pushes every
  * piece that pull brought, so a body held in pieces (a chunk of records, as the request
  * brought it) is written without being joined, for one run of the runtime. Through
- * `Stream.toAsyncIterable` each piece took a fiber's turn of its own: with a 1 MiB body
- * of 19 pieces a node spent about as much CPU as joining them (16.3 ms a batch both ways,
- * against 13.9 this way; one node, 4 clients of the scale bench's batches, load 9-10).
+ * `Stream.toAsyncIterable` each piece took a fiber's turn of its own, which cost about as
+ * much CPU as joining them.
  * `failed` hears the body's failure before the stream is destroyed with it.
  */
 const pulledReadable = <E>(

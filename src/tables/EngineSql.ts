@@ -70,9 +70,9 @@ const JOINED_BYTES = 256 * 1024
  * `JOINED_BYTES` joined (as a JSON array's brackets and records are), in one call
  * (`insertWhole`); a larger body as a stream of its parts, so no buffer holds all of it
  * again. A chunk of records is the request's pieces as they came, and joining a 1 MiB one
- * allocated and copied it once more: on a ClickHouse server the pieces go to the client
- * as they are (a node spent 13.9 ms of CPU a batch against 16.3 joined, scale bench's
- * batches, load 9-10); an engine in another process joins them into one message still.
+ * allocated and copied it once more (and such allocations start a node's full
+ * collections): on a ClickHouse server the pieces go to the client as they are; an
+ * engine in another process joins them into one message still.
  */
 export const insertParts = (
   engine: AnalyticalEngine,
