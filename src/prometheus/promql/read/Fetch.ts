@@ -55,11 +55,20 @@ const decodeMetadataRow = Schema.decodeUnknownSync(
 /** Reads spanning less than this are read in one statement, never cut or sliced. */
 const COUNTED_READ_MS = 3_600_000
 
+/** How many samples a read tries whole, and how many a slice of a larger one holds. */
+export interface ReadSizes {
+  readonly whole: number
+  readonly slice: number
+}
+
+export const READ_SIZES: ReadSizes = { whole: WHOLE_SAMPLES, slice: SLICE_SAMPLES }
+
 export const makeFetch = (
   runner: QueryRunner["Type"],
   scope: ClusterScope,
   database: DatabaseName,
-  known: KnownLabels
+  known: KnownLabels,
+  sizes: ReadSizes = READ_SIZES
 ) => {
   const bytes = (sql: string, format: StatementFormat, table: string) =>
     runner.runCompiled(
@@ -110,7 +119,7 @@ export const makeFetch = (
 
   /**
    * A read over more than an hour is first tried whole, cut at one sample more than
-   * `WHOLE_SAMPLES`; only when it was cut are its samples counted per series and read in
+   * `sizes.whole`; only when it was cut are its samples counted per series and read in
    * slices (SlicedReads.ts). Counting first cost every long read a second statement over
    * the same rows (a quarter of the engine's time for a day of 200 series, 1.2M samples),
    * where a cut read wastes at most one slice's worth on reads past a slice. The count is
@@ -127,21 +136,21 @@ export const makeFetch = (
       if (to - from <= COUNTED_READ_MS) return (yield* read(matchers, from, to, windows)).runs
       // Mapped so that a cut read's samples are not referenced while the slices are read.
       const whole = yield* Effect.map(
-        read(matchers, from, to, windows, WHOLE_SAMPLES + 1),
-        (tried) => (tried.rows <= WHOLE_SAMPLES ? tried.runs : undefined)
+        read(matchers, from, to, windows, sizes.whole + 1),
+        (tried) => (tried.rows <= sizes.whole ? tried.runs : undefined)
       )
       if (whole !== undefined) return whole
       const counts = sampleCounts(
         yield* bytes(sampleCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
       )
       const runs: Array<SampleRun> = []
-      for (const batch of seriesBatches(counts, SLICE_SAMPLES)) {
-        if (batch.samples <= SLICE_SAMPLES) {
+      for (const batch of seriesBatches(counts, sizes.slice)) {
+        if (batch.samples <= sizes.slice) {
           runs.push(...(yield* read(matchers, from, to, windows, undefined, batch.ids)).runs)
           continue
         }
         const gathered = new SliceGatherer(new Map([[batch.ids[0]!, batch.samples]]))
-        for (const slice of timeSlices(from, to, Math.ceil(batch.samples / SLICE_SAMPLES)))
+        for (const slice of timeSlices(from, to, Math.ceil(batch.samples / sizes.slice)))
           gathered.add(
             (yield* read(matchers, slice.from, slice.to, windows, undefined, batch.ids)).runs
           )
