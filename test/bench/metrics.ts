@@ -23,13 +23,13 @@ import * as path from "node:path"
 import { childPids, rssOf } from "../clusters/workerProcesses.js"
 import { DATA_END, DATA_START, demoSeries, minuteSlices } from "../prometheus/demoData.js"
 import { ApiReply, difference } from "../prometheus/compare.js"
-import { hasPrometheus, startReceiver } from "../support/prometheus.js"
+import { startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { cpuSecondsOf, pool, timed } from "./clients.js"
 import { metricsDay } from "./metricsDay.js"
 import type { ServerProcess } from "./serverProcess.js"
-import { startMetricsServer } from "./serverProcess.js"
+import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
 
 const CLIENTS = 4
 const QUERIES_FILE = path.join(
@@ -96,204 +96,193 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 const rate = (samples: number, seconds: number) =>
   Math.round(samples / seconds).toLocaleString("en")
 
-export const metrics = () =>
-  Effect.runPromise(
-    Effect.scoped(
+export const metrics = besidePrometheus(
+  Effect.gen(function* () {
+    const slices = minuteSlices(demoSeries())
+    const demoBodies = slices.map((slice) => remoteWriteBody(slice))
+    const demoSamples = slices.reduce(
+      (n, slice) => n + slice.reduce((m, s) => m + s.samples.length, 0),
+      0
+    )
+    // Built before any connection is open: building them blocks this process for seconds,
+    // and a kept-alive connection the server closed meanwhile would be reused.
+    const shardBodies = Array.from({ length: CLIENTS }, (_, shard) =>
+      minuteSlices(
+        demoSeries()
+          .filter((_, index) => index % CLIENTS === shard)
+          .map((one) => ({
+            ...one,
+            labels: { ...one.labels, __name__: `sharded_${one.labels.__name__}` }
+          }))
+      ).map((slice) => remoteWriteBody(slice))
+    )
+    const server = yield* startMetricsServer("bench-metrics")
+    const token = server.key
+    const reference = yield* startReceiver
+    const sluice = server.metricsUrl
+    const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
+
+    // Both sides warm (sluice's engine worker started, its tables made, code compiled)
+    // before timing: one write of a series the queries never name, and a read of it.
+    const warmUp = remoteWriteBody([
+      { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
+    ])
+    yield* Effect.promise(async () => {
+      await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
+      await post(`${sluice}/api/v1/write`, warmUp, sluiceHeaders)
+      await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
+      await get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, token)
+    })
+
+    const seconds = { prometheus: 0, sluice: 0 }
+    yield* Effect.promise(async () => {
+      for (const body of demoBodies) {
+        seconds.prometheus += await timed(() =>
+          post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
+        )
+        seconds.sluice += await timed(() => post(`${sluice}/api/v1/write`, body, sluiceHeaders))
+      }
+    })
+    console.log(
+      `remote write: ${demoSamples.toLocaleString("en")} samples in ${demoBodies.length} bodies; ` +
+        `prometheus ${rate(demoSamples, seconds.prometheus)} samples/s (${seconds.prometheus.toFixed(2)} s), ` +
+        `sluice ${rate(demoSamples, seconds.sluice)} samples/s (${seconds.sluice.toFixed(2)} s); ` +
+        `ratio sluice/prometheus ${(seconds.prometheus / seconds.sluice).toFixed(2)} (target ≥ 1.0)`
+    )
+
+    const queries = Schema.decodeUnknownSync(Queries)(
+      JSON.parse(fs.readFileSync(QUERIES_FILE, "utf8"))
+    )
+    const range = (q: string, end: number) =>
+      new URLSearchParams({ query: q, start: String(end - 600), end: String(end), step: "10" })
+    const runQueries = (base: string, key?: string, end = END) =>
+      Effect.promise(() =>
+        timed(() =>
+          pool(CLIENTS, queries, async (q) => {
+            await get(`${base}/api/v1/query_range?${range(q.query, end)}`, key)
+          })
+        )
+      )
+    // A first round over a window 40 minutes earlier, on both sides: a server that has
+    // answered queries before, its code compiled by V8 (a first round also pays for
+    // that), and none of the measured round's windows read yet (no earlier window
+    // covers a later one, so nothing kept from this round serves the next).
+    const warmUpEnd = END - 40 * 60
+    const firstRound = {
+      prometheus: yield* runQueries(reference.url, undefined, warmUpEnd),
+      sluice: yield* runQueries(sluice, token, warmUpEnd)
+    }
+    console.log(
+      `first round (window 40 min earlier): prometheus ${firstRound.prometheus.toFixed(1)} s, ` +
+        `sluice ${firstRound.sluice.toFixed(1)} s; ratio ` +
+        `${(firstRound.sluice / firstRound.prometheus).toFixed(2)}`
+    )
+    const queryTime = {
+      prometheus: yield* runQueries(reference.url),
+      sluice: yield* runQueries(sluice, token)
+    }
+    console.log(
+      `queries: ${queries.length} range queries, ${CLIENTS} clients; prometheus ${queryTime.prometheus.toFixed(1)} s, ` +
+        `sluice ${queryTime.sluice.toFixed(1)} s; ratio sluice/prometheus ` +
+        `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 2.0)`
+    )
+    // The same rounds on a server that keeps no samples between queries
+    // (SLUICE_METRICS_READ_CACHE_BYTES=0): every selector read from the engine, only
+    // reads of one window asked at the same time shared.
+    const plainTime = yield* Effect.scoped(
       Effect.gen(function* () {
-        if (!hasPrometheus) {
-          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
-          return
-        }
-        const slices = minuteSlices(demoSeries())
-        const demoBodies = slices.map((slice) => remoteWriteBody(slice))
-        const demoSamples = slices.reduce(
-          (n, slice) => n + slice.reduce((m, s) => m + s.samples.length, 0),
-          0
-        )
-        // Built before any connection is open: building them blocks this process for seconds,
-        // and a kept-alive connection the server closed meanwhile would be reused.
-        const shardBodies = Array.from({ length: CLIENTS }, (_, shard) =>
-          minuteSlices(
-            demoSeries()
-              .filter((_, index) => index % CLIENTS === shard)
-              .map((one) => ({
-                ...one,
-                labels: { ...one.labels, __name__: `sharded_${one.labels.__name__}` }
-              }))
-          ).map((slice) => remoteWriteBody(slice))
-        )
-        const server = yield* startMetricsServer("bench-metrics")
-        const token = server.key
-        const reference = yield* startReceiver
-        const sluice = server.metricsUrl
-        const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
-
-        // Both sides warm (sluice's engine worker started, its tables made, code compiled)
-        // before timing: one write of a series the queries never name, and a read of it.
-        const warmUp = remoteWriteBody([
-          { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
-        ])
-        yield* Effect.promise(async () => {
-          await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-          await post(`${sluice}/api/v1/write`, warmUp, sluiceHeaders)
-          await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
-          await get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, token)
+        const plain = yield* startMetricsServer("bench-metrics-plain", {
+          SLUICE_METRICS_READ_CACHE_BYTES: "0"
         })
-
-        const seconds = { prometheus: 0, sluice: 0 }
+        const base = plain.metricsUrl
+        const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${plain.key}` }
         yield* Effect.promise(async () => {
-          for (const body of demoBodies) {
-            seconds.prometheus += await timed(() =>
-              post(`${reference.url}/api/v1/write`, body, REMOTE_WRITE_HEADERS)
-            )
-            seconds.sluice += await timed(() => post(`${sluice}/api/v1/write`, body, sluiceHeaders))
-          }
+          await post(`${base}/api/v1/write`, warmUp, headers)
+          await get(`${base}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, plain.key)
+          for (const body of demoBodies) await post(`${base}/api/v1/write`, body, headers)
         })
-        console.log(
-          `remote write: ${demoSamples.toLocaleString("en")} samples in ${demoBodies.length} bodies; ` +
-            `prometheus ${rate(demoSamples, seconds.prometheus)} samples/s (${seconds.prometheus.toFixed(2)} s), ` +
-            `sluice ${rate(demoSamples, seconds.sluice)} samples/s (${seconds.sluice.toFixed(2)} s); ` +
-            `ratio sluice/prometheus ${(seconds.prometheus / seconds.sluice).toFixed(2)} (target ≥ 1.0)`
-        )
-
-        const queries = Schema.decodeUnknownSync(Queries)(
-          JSON.parse(fs.readFileSync(QUERIES_FILE, "utf8"))
-        )
-        const range = (q: string, end: number) =>
-          new URLSearchParams({ query: q, start: String(end - 600), end: String(end), step: "10" })
-        const runQueries = (base: string, key?: string, end = END) =>
-          Effect.promise(() =>
-            timed(() =>
-              pool(CLIENTS, queries, async (q) => {
-                await get(`${base}/api/v1/query_range?${range(q.query, end)}`, key)
-              })
-            )
-          )
-        // A first round over a window 40 minutes earlier, on both sides: a server that has
-        // answered queries before, its code compiled by V8 (a first round also pays for
-        // that), and none of the measured round's windows read yet (no earlier window
-        // covers a later one, so nothing kept from this round serves the next).
-        const warmUpEnd = END - 40 * 60
-        const firstRound = {
-          prometheus: yield* runQueries(reference.url, undefined, warmUpEnd),
-          sluice: yield* runQueries(sluice, token, warmUpEnd)
-        }
-        console.log(
-          `first round (window 40 min earlier): prometheus ${firstRound.prometheus.toFixed(1)} s, ` +
-            `sluice ${firstRound.sluice.toFixed(1)} s; ratio ` +
-            `${(firstRound.sluice / firstRound.prometheus).toFixed(2)}`
-        )
-        const queryTime = {
-          prometheus: yield* runQueries(reference.url),
-          sluice: yield* runQueries(sluice, token)
-        }
-        console.log(
-          `queries: ${queries.length} range queries, ${CLIENTS} clients; prometheus ${queryTime.prometheus.toFixed(1)} s, ` +
-            `sluice ${queryTime.sluice.toFixed(1)} s; ratio sluice/prometheus ` +
-            `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 2.0)`
-        )
-        // The same rounds on a server that keeps no samples between queries
-        // (SLUICE_METRICS_READ_CACHE_BYTES=0): every selector read from the engine, only
-        // reads of one window asked at the same time shared.
-        const plainTime = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const plain = yield* startMetricsServer("bench-metrics-plain", {
-              SLUICE_METRICS_READ_CACHE_BYTES: "0"
-            })
-            const base = plain.metricsUrl
-            const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${plain.key}` }
-            yield* Effect.promise(async () => {
-              await post(`${base}/api/v1/write`, warmUp, headers)
-              await get(
-                `${base}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`,
-                plain.key
-              )
-              for (const body of demoBodies) await post(`${base}/api/v1/write`, body, headers)
-            })
-            yield* runQueries(base, plain.key, warmUpEnd)
-            return yield* runQueries(base, plain.key)
-          })
-        )
-        console.log(
-          `  the same with no samples kept between queries: sluice ${plainTime.toFixed(1)} s; ratio ` +
-            `${(plainTime / queryTime.prometheus).toFixed(2)}`
-        )
-
-        // Four senders at once, as Prometheus's remote write sends: each series belongs to
-        // one shard, which sends its bodies in time order (Prometheus 2.42 refuses a sample
-        // older than its series' newest). The demo data again under other metric names (new
-        // series on both sides), each side alone, two rounds whose first side rotates;
-        // Prometheus's side is a fresh receiver, as the first one refuses samples an hour
-        // older than its newest. A side's time runs until its writes are acknowledged and
-        // then readable: sluice acknowledges a write once it is logged and stores it in the
-        // background, so each side's time ends with an instant query (sluice's waits for
-        // every accepted write to be stored).
-        const shardedSeconds = { prometheus: 0, sluice: 0 }
-        const acknowledged = { prometheus: 0, sluice: 0 }
-        const shardReference = yield* startReceiver
-        yield* Effect.promise(() =>
-          post(`${shardReference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-        )
-        const readBack = `query=sharded_demo_num_cpus&time=${DATA_END / 1000}`
-        const targets = {
-          prometheus: { url: shardReference.url, headers: REMOTE_WRITE_HEADERS, key: undefined },
-          sluice: { url: sluice, headers: sluiceHeaders, key: token }
-        }
-        // CPU each side's processes used meanwhile: Prometheus's; sluice's server, and its
-        // engine (the worker processes).
-        const processes = {
-          prometheus: () => [shardReference.pid!],
-          sluice: () => [server.pid, ...childPids(server.pid)]
-        }
-        const cpuOf = (side: keyof typeof targets) => sumOver(processes[side](), cpuSecondsOf)
-        const shardedCpu = { prometheus: 0, sluice: 0, sluiceServer: 0 }
-        const sendShards = (side: keyof typeof targets, from: number, to: number) =>
-          timed(async () => {
-            const before = cpuOf(side)
-            const serverBefore = cpuSecondsOf(server.pid)
-            const { url, headers, key } = targets[side]
-            acknowledged[side] += await timed(() =>
-              Promise.all(
-                shardBodies.map(async (bodies) => {
-                  for (const body of bodies.slice(from, to))
-                    await post(`${url}/api/v1/write`, body, headers)
-                })
-              ).then(() => undefined)
-            )
-            await get(`${url}/api/v1/query?${readBack}`, key)
-            shardedCpu[side] += cpuOf(side) - before
-            if (side === "sluice")
-              shardedCpu.sluiceServer += cpuSecondsOf(server.pid) - serverBefore
-          })
-        yield* Effect.promise(async () => {
-          const minutes = shardBodies[0]!.length
-          const half = Math.ceil(minutes / 2)
-          for (const [round, [from, to]] of [
-            [0, half],
-            [half, minutes]
-          ].entries()) {
-            const order = round === 0 ? ["prometheus", "sluice"] : ["sluice", "prometheus"]
-            for (const side of order as Array<keyof typeof targets>)
-              shardedSeconds[side] += await sendShards(side, from!, to!)
-          }
-        })
-        console.log(
-          `remote write, ${CLIENTS} shards at once (until readable): prometheus ` +
-            `${rate(demoSamples, shardedSeconds.prometheus)} samples/s (${shardedSeconds.prometheus.toFixed(2)} s), ` +
-            `sluice ${rate(demoSamples, shardedSeconds.sluice)} samples/s (${shardedSeconds.sluice.toFixed(2)} s); ` +
-            `ratio sluice/prometheus ${(shardedSeconds.prometheus / shardedSeconds.sluice).toFixed(2)}; ` +
-            `acknowledged only: prometheus ${acknowledged.prometheus.toFixed(2)} s, sluice ` +
-            `${acknowledged.sluice.toFixed(2)} s; CPU used: prometheus ` +
-            `${shardedCpu.prometheus.toFixed(2)} s, sluice ${shardedCpu.sluice.toFixed(2)} s ` +
-            `(server ${shardedCpu.sluiceServer.toFixed(2)} s, engine ` +
-            `${(shardedCpu.sluice - shardedCpu.sluiceServer).toFixed(2)} s)`
-        )
-
-        yield* largeQuery(server, reference)
-        yield* metricsDay(server)
+        yield* runQueries(base, plain.key, warmUpEnd)
+        return yield* runQueries(base, plain.key)
       })
     )
-  )
+    console.log(
+      `  the same with no samples kept between queries: sluice ${plainTime.toFixed(1)} s; ratio ` +
+        `${(plainTime / queryTime.prometheus).toFixed(2)}`
+    )
+
+    // Four senders at once, as Prometheus's remote write sends: each series belongs to
+    // one shard, which sends its bodies in time order (Prometheus 2.42 refuses a sample
+    // older than its series' newest). The demo data again under other metric names (new
+    // series on both sides), each side alone, two rounds whose first side rotates;
+    // Prometheus's side is a fresh receiver, as the first one refuses samples an hour
+    // older than its newest. A side's time runs until its writes are acknowledged and
+    // then readable: sluice acknowledges a write once it is logged and stores it in the
+    // background, so each side's time ends with an instant query (sluice's waits for
+    // every accepted write to be stored).
+    const shardedSeconds = { prometheus: 0, sluice: 0 }
+    const acknowledged = { prometheus: 0, sluice: 0 }
+    const shardReference = yield* startReceiver
+    yield* Effect.promise(() =>
+      post(`${shardReference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
+    )
+    const readBack = `query=sharded_demo_num_cpus&time=${DATA_END / 1000}`
+    const targets = {
+      prometheus: { url: shardReference.url, headers: REMOTE_WRITE_HEADERS, key: undefined },
+      sluice: { url: sluice, headers: sluiceHeaders, key: token }
+    }
+    // CPU each side's processes used meanwhile: Prometheus's; sluice's server, and its
+    // engine (the worker processes).
+    const processes = {
+      prometheus: () => [shardReference.pid!],
+      sluice: () => [server.pid, ...childPids(server.pid)]
+    }
+    const cpuOf = (side: keyof typeof targets) => sumOver(processes[side](), cpuSecondsOf)
+    const shardedCpu = { prometheus: 0, sluice: 0, sluiceServer: 0 }
+    const sendShards = (side: keyof typeof targets, from: number, to: number) =>
+      timed(async () => {
+        const before = cpuOf(side)
+        const serverBefore = cpuSecondsOf(server.pid)
+        const { url, headers, key } = targets[side]
+        acknowledged[side] += await timed(() =>
+          Promise.all(
+            shardBodies.map(async (bodies) => {
+              for (const body of bodies.slice(from, to))
+                await post(`${url}/api/v1/write`, body, headers)
+            })
+          ).then(() => undefined)
+        )
+        await get(`${url}/api/v1/query?${readBack}`, key)
+        shardedCpu[side] += cpuOf(side) - before
+        if (side === "sluice") shardedCpu.sluiceServer += cpuSecondsOf(server.pid) - serverBefore
+      })
+    yield* Effect.promise(async () => {
+      const minutes = shardBodies[0]!.length
+      const half = Math.ceil(minutes / 2)
+      for (const [round, [from, to]] of [
+        [0, half],
+        [half, minutes]
+      ].entries()) {
+        const order = round === 0 ? ["prometheus", "sluice"] : ["sluice", "prometheus"]
+        for (const side of order as Array<keyof typeof targets>)
+          shardedSeconds[side] += await sendShards(side, from!, to!)
+      }
+    })
+    console.log(
+      `remote write, ${CLIENTS} shards at once (until readable): prometheus ` +
+        `${rate(demoSamples, shardedSeconds.prometheus)} samples/s (${shardedSeconds.prometheus.toFixed(2)} s), ` +
+        `sluice ${rate(demoSamples, shardedSeconds.sluice)} samples/s (${shardedSeconds.sluice.toFixed(2)} s); ` +
+        `ratio sluice/prometheus ${(shardedSeconds.prometheus / shardedSeconds.sluice).toFixed(2)}; ` +
+        `acknowledged only: prometheus ${acknowledged.prometheus.toFixed(2)} s, sluice ` +
+        `${acknowledged.sluice.toFixed(2)} s; CPU used: prometheus ` +
+        `${shardedCpu.prometheus.toFixed(2)} s, sluice ${shardedCpu.sluice.toFixed(2)} s ` +
+        `(server ${shardedCpu.sluiceServer.toFixed(2)} s, engine ` +
+        `${(shardedCpu.sluice - shardedCpu.sluiceServer).toFixed(2)} s)`
+    )
+
+    yield* largeQuery(server, reference)
+    yield* metricsDay(server)
+  })
+)
 
 /**
  * The 10M-sample range query on both sides: the large set written to each (one body at a
@@ -374,34 +363,24 @@ const largeQuery = (
   })
 
 /** `npm run bench metrics-large`: only the 10M-sample range query, on a server of its own. */
-export const metricsLarge = () =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
-        if (!hasPrometheus) {
-          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
-          return
-        }
-        const server = yield* startMetricsServer("bench-metrics-large")
-        const reference = yield* startReceiver
-        // Both sides warm, as in \`metrics\`: a write and a read of a series the query never names.
-        const warmUp = remoteWriteBody([
-          { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
-        ])
-        const sluice = server.metricsUrl
-        yield* Effect.promise(async () => {
-          await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-          await post(`${sluice}/api/v1/write`, warmUp, {
-            ...REMOTE_WRITE_HEADERS,
-            authorization: `Bearer ${server.key}`
-          })
-          await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
-          await get(
-            `${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`,
-            server.key
-          )
-        })
-        yield* largeQuery(server, reference)
+export const metricsLarge = besidePrometheus(
+  Effect.gen(function* () {
+    const server = yield* startMetricsServer("bench-metrics-large")
+    const reference = yield* startReceiver
+    // Both sides warm, as in \`metrics\`: a write and a read of a series the query never names.
+    const warmUp = remoteWriteBody([
+      { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
+    ])
+    const sluice = server.metricsUrl
+    yield* Effect.promise(async () => {
+      await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
+      await post(`${sluice}/api/v1/write`, warmUp, {
+        ...REMOTE_WRITE_HEADERS,
+        authorization: `Bearer ${server.key}`
       })
-    )
-  )
+      await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
+      await get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, server.key)
+    })
+    yield* largeQuery(server, reference)
+  })
+)

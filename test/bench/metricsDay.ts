@@ -11,12 +11,12 @@
 import { Effect, Schema } from "effect"
 import { childPids } from "../clusters/workerProcesses.js"
 import { ApiReply, difference } from "../prometheus/compare.js"
-import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
+import { freePort, startPrometheus } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { cpuSecondsOf, timed } from "./clients.js"
 import type { ServerProcess } from "./serverProcess.js"
-import { startMetricsServer } from "./serverProcess.js"
+import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
 
 const SENDERS = 4
 const GROUPS = 4
@@ -231,16 +231,9 @@ export const metricsDay = (server: ServerProcess) =>
   })
 
 /** `npm run bench metrics-day`: the day alone, on a server of its own. */
-export const metricsDayAlone = () =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
-        if (!hasPrometheus) {
-          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
-          return
-        }
-        const server = yield* startMetricsServer("bench-metrics-day")
-        yield* metricsDay(server)
-      })
-    )
-  )
+export const metricsDayAlone = besidePrometheus(
+  Effect.gen(function* () {
+    const server = yield* startMetricsServer("bench-metrics-day")
+    yield* metricsDay(server)
+  })
+)

@@ -9,8 +9,10 @@ import type { ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
+import type { Scope } from "effect"
 import { installApp } from "../support/client.js"
 import { eventually } from "../support/eventually.js"
+import { hasPrometheus } from "../support/prometheus.js"
 import { freshDataDir } from "../support/server.js"
 
 export interface ServerProcess {
@@ -155,3 +157,13 @@ export const startMetricsServer = (label: string, env: Readonly<Record<string, s
     yield* installApp(server, "metrics-app", METRICS_ADMIN.email, METRICS_ADMIN.password)
     return { ...server, metricsUrl: `${server.url}/metrics-compat` }
   })
+
+/** A comparison with Prometheus as a bench entry: skipped with a note where it is not installed. */
+export const besidePrometheus =
+  <E>(comparison: Effect.Effect<void, E, Scope.Scope>) =>
+  (): Promise<void> =>
+    hasPrometheus
+      ? Effect.runPromise(Effect.scoped(comparison))
+      : Promise.resolve(
+          console.log("no `prometheus` on PATH (apt-get install prometheus); skipped")
+        )
