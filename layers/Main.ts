@@ -5,19 +5,24 @@
 import { Layer } from "effect"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { FirstStartSecretsLive } from "../src/http/Announce.js"
+import * as LogLines from "../src/runtime/LogLines.js"
 import { CapabilitiesLive } from "./Capabilities.js"
 import { GrpcLive } from "./Grpc.js"
 import { HttpLive } from "./Http.js"
 import { InfrastructureLive } from "./Infrastructure.js"
 import { StartupLive } from "./Startup.js"
 
-/** Transports and start-up over the capabilities; each transport can be used alone. */
+/**
+ * Transports and start-up over the capabilities; each transport can be used alone. The
+ * service's log names causes without their stack traces (`LogLines`).
+ */
 export const ServiceLive = Layer.mergeAll(HttpLive, GrpcLive).pipe(
   // The servers listen once bootstrap is done and its secrets are shown: a start that
   // fails to listen must not take them along.
   Layer.provideMerge(FirstStartSecretsLive),
   Layer.provideMerge(StartupLive),
-  Layer.provideMerge(CapabilitiesLive)
+  Layer.provideMerge(CapabilitiesLive),
+  Layer.provide(LogLines.layer)
 )
 
 /**
