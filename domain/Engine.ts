@@ -76,8 +76,7 @@ export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
 
 /**
  * The largest body a caller hands to `insertWhole`; a longer one goes to `insert` as a
- * stream. An engine in another process takes a streamed body in pieces of this size, so
- * a body within it travels as one message either way.
+ * stream. An engine in another process takes a long streamed body in pieces of this size.
  */
 export const WHOLE_INSERT_BYTES = 4 * 1024 * 1024
 

@@ -44,6 +44,14 @@ const lost = <A, E, R>(
         Effect.failCause(cause as Cause.Cause<Exclude<E, RpcClientError>>)
   )
 
+/**
+ * The most of a streamed body read ahead to send it as one message. Each chunk's
+ * acknowledgement waits for a turn of this process's event loop, which a busy service
+ * (remote writes decoding beside their own inserts) gives slowly. The worker holds an
+ * insert's body whole either way: chDB takes it whole.
+ */
+const MESSAGE_INSERT_BYTES = 32 * 1024 * 1024
+
 /** Concatenates small chunks into pieces of at least `size` bytes (the last may be smaller). */
 const pieces =
   (size: number) =>
@@ -100,18 +108,19 @@ export const connect = (
       insert: (request, body) =>
         Effect.scoped(
           Effect.gen(function* () {
-            // Up to two pieces are read ahead: a body that ends within one goes as one
-            // message; a longer one is opened and fed piece by piece.
-            const { ahead, ended, all } = yield* lookAhead(
-              pieces(WHOLE_INSERT_BYTES)(body),
-              (ahead) => ahead.length >= 2
-            )
-            if (ended && ahead.length <= 1) {
-              return yield* lost(client.Insert({ request, bytes: ahead[0] ?? new Uint8Array(0) }))
-            }
+            // A body that ends within `MESSAGE_INSERT_BYTES` goes as one message, in the
+            // pieces it came in; a longer one is opened and fed in pieces of
+            // `WHOLE_INSERT_BYTES`, each acknowledged before the next is sent.
+            let counted = 0
+            let aheadBytes = 0
+            const { ahead, ended, all } = yield* lookAhead(body, (ahead) => {
+              for (; counted < ahead.length; counted++) aheadBytes += ahead[counted]!.byteLength
+              return aheadBytes > MESSAGE_INSERT_BYTES
+            })
+            if (ended) return yield* lost(client.Insert({ request, pieces: ahead }))
             const insertId = crypto.randomUUID()
             yield* lost(client.InsertOpen({ insertId, request }))
-            return yield* all.pipe(
+            return yield* pieces(WHOLE_INSERT_BYTES)(all).pipe(
               Stream.runForEach((bytes) => lost(client.InsertChunk({ insertId, bytes }))),
               Effect.zipRight(lost(client.InsertCommit({ insertId }))),
               Effect.onExit((exit) =>
@@ -120,7 +129,7 @@ export const connect = (
             )
           })
         ),
-      insertWhole: (request, bytes) => lost(client.Insert({ request, bytes })),
+      insertWhole: (request, bytes) => lost(client.Insert({ request, pieces: [bytes] })),
       command: (request) => lost(client.Command(request)),
       cancel: (queryId) => lost(client.Cancel({ queryId }))
     }

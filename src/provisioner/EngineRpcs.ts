@@ -4,10 +4,10 @@
  * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory;
  * the last piece says so, so a reader can finish without waiting for the stream's end,
  * which comes only after the last piece's acknowledgement, one more round trip), or
- * comes back whole in one reply (`QueryWhole`); an insert of one piece goes in one
+ * comes back whole in one reply (`QueryWhole`); an insert that ends within a bound goes in one
  * message (`Insert`), a larger one is opened, fed chunk by chunk (each acknowledged only
- * once the engine has room for it) and committed, so a body is never held whole on
- * either side.
+ * once the engine has room for it) and committed, so the service never holds more of a
+ * body than that bound.
  */
 import { Rpc, RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
@@ -62,9 +62,13 @@ export class EngineRpcs extends RpcGroup.make(
     success: Schema.Uint8ArrayFromSelf,
     error: EngineError
   }),
-  // A body of one piece (most inserts) in one message: two round trips fewer.
+  // A body that ends within `MESSAGE_INSERT_BYTES` (most inserts: one piece) in one
+  // message, as the pieces it came in: no round trip per chunk, no join on the sender.
   Rpc.make("Insert", {
-    payload: sentAsBuilt({ request: InsertRequest, bytes: Schema.Uint8ArrayFromSelf }),
+    payload: sentAsBuilt({
+      request: InsertRequest,
+      pieces: Schema.Array(Schema.Uint8ArrayFromSelf)
+    }),
     success: InsertSummary,
     error: EngineError
   }),

@@ -39,7 +39,8 @@ export const handlers = (engine: AnalyticalEngine) =>
             ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
-        Insert: ({ bytes, request }) => engine.insertWhole(request, bytes),
+        Insert: ({ pieces, request }) =>
+          engine.insertWhole(request, pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)

@@ -8,7 +8,7 @@ import { ClusterId } from "../../domain/Ids.js"
 import { clientOf } from "../support/client.js"
 import type { Reply } from "../support/server.js"
 import { eventually } from "../support/eventually.js"
-import { TestServer, call } from "../support/server.js"
+import { TestServer, bodyOf, call } from "../support/server.js"
 
 export const ADMIN = "clusters-admin@example.com"
 export const PASSWORD = "clusters admin password"
@@ -94,3 +94,12 @@ export const keyOf = (token: string, clusterName: string) =>
     })
     return created.key.token
   }).pipe(Effect.orDie)
+
+/** The id of the organization `default`'s cluster `default`, as the API lists it. */
+export const defaultClusterId = (token: string) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const listed = yield* call(server, "GET", "/v1/clusters?organization=default", { token })
+    const clusters = bodyOf(Schema.Struct({ clusters: Schema.Array(Cluster) }), listed).clusters
+    return ClusterId.make(clusters.find((c) => c.name === "default")!.id)
+  })

@@ -7,16 +7,15 @@
  * once the rows are in the table, while the token's row is still being written.
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Schema, Stream } from "effect"
+import { Context, Effect, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { Engines, EngineQuery } from "../../domain/Engine.js"
-import { Cluster } from "../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { TOKENS_TABLE } from "../../src/tables/Layout.js"
-import { adminEnv, adminSession, keyOf } from "../clusters/support.js"
+import { adminEnv, adminSession, defaultClusterId, keyOf } from "../clusters/support.js"
 import { workerPids } from "../clusters/workerProcesses.js"
 import { eventually } from "../support/eventually.js"
-import { TestServer, bodyOf, call, freshDataDir } from "../support/server.js"
+import { TestServer, call, freshDataDir } from "../support/server.js"
 
 const WRITERS = 8
 const BATCHES = 3
@@ -34,14 +33,6 @@ const onEngine = (clusterId: string, sql: string) =>
       .query(new EngineQuery({ sql, format: "TabSeparated", queryId: randomUUID() }))
       .pipe(Stream.decodeText(), Stream.mkString)
   ).pipe(Effect.orDie)
-
-const defaultClusterId = (token: string) =>
-  Effect.gen(function* () {
-    const server = yield* TestServer
-    const listed = yield* call(server, "GET", "/v1/clusters?organization=default", { token })
-    const clusters = bodyOf(Schema.Struct({ clusters: Schema.Array(Cluster) }), listed).clusters
-    return clusters.find((c) => c.name === "default")!.id
-  })
 
 /** Sends one batch with its token until it is acknowledged (a retry as a client makes it). */
 const sendUntilAcknowledged = (key: string, table: string, writer: number, batch: number) =>
