@@ -27,7 +27,7 @@ import { startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { cpuSecondsOf, pool, timed } from "./clients.js"
-import { metricsDay } from "./metricsDay.js"
+import { getText, metricsDay, post, warmUp } from "./metricsDay.js"
 import type { ServerProcess } from "./serverProcess.js"
 import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
 
@@ -63,21 +63,6 @@ const bigBodies = (): Array<Uint8Array> => {
     bodies.push(remoteWriteBody(series))
   }
   return bodies
-}
-
-const post = async (url: string, body: Uint8Array, headers: Record<string, string>) => {
-  const reply = await fetch(url, { method: "POST", body, headers })
-  const text = await reply.text()
-  if (reply.status !== 204) throw new Error(`remote write to ${url}: ${reply.status} ${text}`)
-}
-
-const get = async (url: string, token?: string) => {
-  const reply = await fetch(url, {
-    headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
-  })
-  const text = await reply.text()
-  if (reply.status >= 500) throw new Error(`${url}: ${reply.status} ${text}`)
-  return text
 }
 
 /** `read` (RSS, CPU seconds) summed over `pids`, skipping any that exited meanwhile. */
@@ -122,16 +107,9 @@ export const metrics = besidePrometheus(
     const sluice = server.metricsUrl
     const sluiceHeaders = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
 
-    // Both sides warm (sluice's engine worker started, its tables made, code compiled)
-    // before timing: one write of a series the queries never name, and a read of it.
-    const warmUp = remoteWriteBody([
-      { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
-    ])
     yield* Effect.promise(async () => {
-      await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-      await post(`${sluice}/api/v1/write`, warmUp, sluiceHeaders)
-      await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
-      await get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, token)
+      await warmUp(reference.url, REMOTE_WRITE_HEADERS, DATA_START)
+      await warmUp(sluice, sluiceHeaders, DATA_START, token)
     })
 
     const seconds = { prometheus: 0, sluice: 0 }
@@ -159,7 +137,7 @@ export const metrics = besidePrometheus(
       Effect.promise(() =>
         timed(() =>
           pool(CLIENTS, queries, async (q) => {
-            await get(`${base}/api/v1/query_range?${range(q.query, end)}`, key)
+            await getText(`${base}/api/v1/query_range?${range(q.query, end)}`, key)
           })
         )
       )
@@ -197,8 +175,7 @@ export const metrics = besidePrometheus(
         const base = plain.metricsUrl
         const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${plain.key}` }
         yield* Effect.promise(async () => {
-          await post(`${base}/api/v1/write`, warmUp, headers)
-          await get(`${base}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, plain.key)
+          await warmUp(base, headers, DATA_START, plain.key)
           for (const body of demoBodies) await post(`${base}/api/v1/write`, body, headers)
         })
         yield* runQueries(base, plain.key, warmUpEnd)
@@ -222,9 +199,7 @@ export const metrics = besidePrometheus(
     const shardedSeconds = { prometheus: 0, sluice: 0 }
     const acknowledged = { prometheus: 0, sluice: 0 }
     const shardReference = yield* startReceiver
-    yield* Effect.promise(() =>
-      post(`${shardReference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-    )
+    yield* Effect.promise(() => warmUp(shardReference.url, REMOTE_WRITE_HEADERS, DATA_START))
     const readBack = `query=sharded_demo_num_cpus&time=${DATA_END / 1000}`
     const targets = {
       prometheus: { url: shardReference.url, headers: REMOTE_WRITE_HEADERS, key: undefined },
@@ -251,7 +226,7 @@ export const metrics = besidePrometheus(
             })
           ).then(() => undefined)
         )
-        await get(`${url}/api/v1/query?${readBack}`, key)
+        await getText(`${url}/api/v1/query?${readBack}`, key)
         shardedCpu[side] += cpuOf(side) - before
         if (side === "sluice") shardedCpu.sluiceServer += cpuSecondsOf(server.pid) - serverBefore
       })
@@ -321,14 +296,14 @@ const largeQuery = (
     const referenceCpu = sumOver(referencePids(), cpuSecondsOf)
     const referenceSeconds = yield* Effect.promise(() =>
       timed(async () => {
-        referenceAnswer = await get(`${reference.url}/api/v1/query_range?${bigRange}`)
+        referenceAnswer = await getText(`${reference.url}/api/v1/query_range?${bigRange}`)
       })
     )
     const referenceUsed = sumOver(referencePids(), cpuSecondsOf) - referenceCpu
     // A query first waits for every accepted write to be stored: the baseline is taken
     // after that, so the engine's inserts of the large set are not counted as the query's.
     yield* Effect.promise(() =>
-      get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, server.key)
+      getText(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, server.key)
     )
     const baseline = rssTree(server.pid)
     let peak = baseline
@@ -343,7 +318,7 @@ const largeQuery = (
     const sluiceCpu = sumOver(sluicePids(), cpuSecondsOf)
     const sluiceSeconds = yield* Effect.promise(() =>
       timed(async () => {
-        answer = await get(`${sluice}/api/v1/query_range?${bigRange}`, server.key)
+        answer = await getText(`${sluice}/api/v1/query_range?${bigRange}`, server.key)
       })
     )
     const sluiceUsed = sumOver(sluicePids(), cpuSecondsOf) - sluiceCpu
@@ -367,19 +342,15 @@ export const metricsLarge = besidePrometheus(
   Effect.gen(function* () {
     const server = yield* startMetricsServer("bench-metrics-large")
     const reference = yield* startReceiver
-    // Both sides warm, as in \`metrics\`: a write and a read of a series the query never names.
-    const warmUp = remoteWriteBody([
-      { labels: { __name__: "bench_warm_up" }, samples: [[DATA_START, 1]] }
-    ])
-    const sluice = server.metricsUrl
+    // Both sides warm, as in `metrics`: a write and a read of a series the query never names.
     yield* Effect.promise(async () => {
-      await post(`${reference.url}/api/v1/write`, warmUp, REMOTE_WRITE_HEADERS)
-      await post(`${sluice}/api/v1/write`, warmUp, {
-        ...REMOTE_WRITE_HEADERS,
-        authorization: `Bearer ${server.key}`
-      })
-      await get(`${reference.url}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`)
-      await get(`${sluice}/api/v1/query?query=bench_warm_up&time=${DATA_START / 1000}`, server.key)
+      await warmUp(reference.url, REMOTE_WRITE_HEADERS, DATA_START)
+      await warmUp(
+        server.metricsUrl,
+        { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${server.key}` },
+        DATA_START,
+        server.key
+      )
     })
     yield* largeQuery(server, reference)
   })
