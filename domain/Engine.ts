@@ -128,8 +128,8 @@ export interface AnalyticalEngine {
   ) => Effect.Effect<InsertSummary, EngineError | E>
   /**
    * Inserts a body its caller already holds whole: one engine call, where `insert` runs a
-   * stream (about 0.1 ms of CPU per stream run, measured, and a small insert met two on
-   * its way to a worker and one in it).
+   * stream (each run a cost of its own, and a small insert met two on its way to a worker
+   * and one in it).
    */
   readonly insertWhole: (
     request: InsertRequest,

@@ -99,7 +99,7 @@ const gunzip = <E>(body: Stream.Stream<Uint8Array, E>): Stream.Stream<Uint8Array
 // byte; a body of tiny blocks under a big window is refused before it costs seconds.
 const WORK_PER_BYTE = 128
 const FREE_WORK = 64 * 1024 * 1024
-// About 16 ms of window shifts on this machine's 2 cores.
+// Little enough window shifting that other work waits only briefly for the event loop.
 const YIELD_AFTER_WORK = 64 * 1024 * 1024
 
 const zstdRefused = (refusal: ZstdRefusal) =>
@@ -129,8 +129,8 @@ const unzstd = <E>(
       out.push(chunk)
     })
     const splitter = zstdSplitter()
-    // A chunk's pieces in one loop, not an effect each: that cost ~30 µs a piece, more than
-    // fzstd takes for a small block. The loop gives the event loop a turn after each
+    // A chunk's pieces in one loop, not an effect each: that cost more a piece than fzstd
+    // takes for a small block. The loop gives the event loop a turn after each
     // `YIELD_AFTER_WORK` of window shifts.
     const inflatePieces = (
       pieces: ReadonlyArray<ZstdPiece>,

@@ -79,9 +79,8 @@ export const nextBytes = (source: Readable): Promise<Uint8Array | undefined> =>
 
 /**
  * A pull takes up to this many bytes of what has already arrived: a socket brings 64 KiB
- * a read, and each pull through a body's stream stages costs the runtime's operations
- * (a 1 MiB insert was pulled 17-19 times, measured), where a pull of several pieces costs
- * them once.
+ * a read, and each pull through a body's stream stages costs the runtime's operations (a
+ * large insert was pulled many times), where a pull of several pieces costs them once.
  */
 const PULL_BYTES = 256 * 1024
 
@@ -124,8 +123,8 @@ const nextPieces = async (source: Readable) => {
  * The bytes of `source`; it is neither destroyed nor drained when reading stops. Each read
  * waits for the next chunk, so a source that refills as it is read is never drained in one
  * synchronous loop. Read by hand, not through `source.iterator()` with
- * `Stream.fromAsyncIterable`: that stream cost 60 µs more per body (its iterator, and the
- * promise its release awaits), measured.
+ * `Stream.fromAsyncIterable`: that stream cost more per body (its iterator, and the
+ * promise its release awaits).
  */
 export const readableBytes = (source: Readable, unreadable: BadRequest) =>
   Stream.repeatEffectChunkOption(
@@ -192,9 +191,9 @@ const allBytes = async (source: Readable, limit: number) => {
  * All of `source` with `encoding` undone, under the limit before and after. It is neither
  * destroyed nor drained here: the caller decides what happens to the rest of a body
  * refused half-way. A body sent as is is read in one promise, not through a stream: the
- * stream pulls each chunk through runtime operations, about 600 of them for a one-chunk
- * remote write (0.5 ms of CPU), measured. A compressed one is inflated as it arrives,
- * so a gzip bomb stops after a prefix.
+ * stream pulls each chunk through runtime operations, many of them even for a one-chunk
+ * remote write. A compressed one is inflated as it arrives, so a gzip bomb stops after
+ * a prefix.
  */
 export const readWhole = (
   source: Readable,

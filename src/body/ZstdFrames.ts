@@ -3,7 +3,7 @@
  * bytes come out as pieces (a frame header, a block header, content), each with the work
  * the decoder does before it can take the next one. That work is what a body may burn:
  * the decoder (fzstd) allocates each frame's window and shifts the whole window on every
- * block, so a 16 KB body of 4-byte blocks declaring a 512 MiB window cost minutes of CPU
+ * block, so a small body of tiny blocks declaring a huge window cost minutes of CPU
  * while inflating to little. Windows past `MAX_WINDOW_BYTES` are refused, as
  * `zstd -d` refuses a frame that "requires too much memory".
  */

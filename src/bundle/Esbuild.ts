@@ -1,7 +1,7 @@
 /**
  * esbuild for the builds a running process makes (a bundle or the console whose inputs
  * changed), its service process stopped once the last build in progress ends: left
- * running, it held ~200 MB RSS beside the service for as long as the service ran.
+ * running, it held a large RSS beside the service for as long as the service ran.
  */
 type Esbuild = typeof import("esbuild")
 

@@ -3,8 +3,8 @@
  * client for the service's lifetime, one S3 client per check with the role's temporary
  * credentials. Both are destroyed (their sockets closed) with their scope.
  *
- * The SDK's two packages load with the first check: loaded at start they held ~5 MB of
- * heap and ~10 MB RSS in a service that never checks storage (most never do).
+ * The SDK's two packages load with the first check: loaded at start they held heap and
+ * RSS in a service that never checks storage (most never do).
  */
 import type { S3Client } from "@aws-sdk/client-s3"
 import type { STSClient } from "@aws-sdk/client-sts"

@@ -116,9 +116,9 @@ const isBlank = (bytes: Uint8Array) =>
 /**
  * One call on the statement's session, its settings in the statement itself: through
  * chDB's raw insert (the body as bytes) for the formats it takes, else as the end of the
- * statement's text (JSONAsObject). The client adapter took about 8 ms more per insert (a
- * stream, a session `SET`, a statement), measured on 1-record inserts. chDB reports no
- * counts for an insert (the adapter's summary was zeros too).
+ * statement's text (JSONAsObject). The client adapter cost far more per small insert (a
+ * stream, a session `SET`, a statement). chDB reports no counts for an insert (the
+ * adapter's summary was zeros too).
  */
 const natively = (
   native: NativeSession,

@@ -85,8 +85,7 @@ const KILL_TIMEOUT = "5 seconds"
  * finds its query by the marker at the end of the query text (`Sql.withQueryMarker`).
  * As many are kept per setup as statements usually run at once (the worker's 16 libuv
  * threads): with 4 kept, 16 concurrent inserts opened and closed 12 sessions a round, and
- * the worker spent 3.4 ms of CPU per 1-record insert where it spends 2.4 with 16 kept
- * (a small query 1.16 → 0.91 ms).
+ * the worker spent more CPU per small insert and per small query than with 16 kept.
  */
 const IDLE_SESSIONS_PER_SETUP = 16
 /** The key of sessions kept for statements with inline settings (no setup to run). */

@@ -2,10 +2,9 @@
  * An insert of more than one statement: the chunks go into a private staging table one
  * by one; only when the whole body went in are the new paths made columns and the
  * staging parts attached to the table in one step (`ATTACH PARTITION … FROM`, which links
- * the parts; `MOVE PARTITION` did the same but took 20–200 ms where this takes ~4,
- * measured on chDB; on a ClickHouse cluster they are copied instead: `copySql`). The
- * staging table is emptied afterwards, off the insert's path (Staging.ts). A rejected
- * body leaves the table untouched.
+ * the parts; `MOVE PARTITION` did the same but took far longer on chDB; on a ClickHouse
+ * cluster they are copied instead: `copySql`). The staging table is emptied afterwards,
+ * off the insert's path (Staging.ts). A rejected body leaves the table untouched.
  */
 import { Effect, Option, Stream } from "effect"
 import { InsertRequest } from "../../domain/Engine.js"

@@ -5,14 +5,13 @@
  * metrics` answers for every kind. `MetricType` says which kind a row is; `Value` is the
  * gauge's or sum's value, `Count` and `Sum` a histogram's or summary's, NULL elsewhere.
  *
- * A VIEW (a `UNION ALL` of the five), measured against the other two ways on chDB with
- * 900k points (scratch script, medians of 5): a real table filled alongside answered 2-3×
- * faster (one metric: 3 ms vs 10 ms; a map-attribute filter: 8 ms vs 20 ms) but cost a
- * second copy of every point (+55% insert time, more than twice the bytes) and would
- * have to join each insert's all-or-nothing; a `Merge` table reads a column a kind lacks
- * as 0 rather than NULL (a histogram's `Value` would be 0) and cannot say the kind
- * without `_table`. The view stores nothing and is never out of step with its tables;
- * the engine pushes filters into each branch, so it reads what the typed tables read.
+ * A VIEW (a `UNION ALL` of the five), rather than either of the other two ways: a real
+ * table filled alongside answered faster but cost a second copy of every point (slower
+ * inserts, more bytes) and would have to join each insert's all-or-nothing; a `Merge`
+ * table reads a column a kind lacks as 0 rather than NULL (a histogram's `Value` would
+ * be 0) and cannot say the kind without `_table`. The view stores nothing and is never
+ * out of step with its tables; the engine pushes filters into each branch, so it reads
+ * what the typed tables read.
  */
 import { quoteIdentifier, quoteString } from "../engine/Sql.js"
 import * as TableDdl from "../engine/TableDdl.js"

@@ -4,9 +4,9 @@
  * once when someone waits for them (`settled`, a writer held back by `room`, a retry
  * after a failure); never while another batch of the database is being stored, so a busy
  * database stores many writes per engine insert. Readers wait with `settled`, so holding
- * writes back never hides one from a read; it only spares the engine: measured on the
- * demo data, an insert of five one-minute bodies costs chDB 4.4 ms a body, one body alone
- * 6.7 ms, and every insert is a part the engine merges later.
+ * writes back never hides one from a read; it only spares the engine: an insert of
+ * several bodies costs chDB less a body than one body alone, and every insert is a part
+ * the engine merges later.
  *
  * A failed batch is kept, ahead of newer writes, for the next attempt: the next `add`
  * or `settled`. Whoever waits on it gets the failure.

@@ -50,8 +50,8 @@ const corrupt = (what: string) =>
  * What a writer keeps between bodies: what it made of a series' label bytes before
  * (`ReadSeries.labelBytes`), its label set and id, and its snappy buffer (SnappyBlock.ts).
  * Equal bytes are the equal label set, so an entry never goes out of date; past the bound
- * it is forgotten whole. Measured on the demo data (2k series sent again every minute):
- * decoding, checking, sorting and hashing the labels was about half of decoding a body.
+ * it is forgotten whole. For series sent again and again, decoding, checking, sorting and
+ * hashing the labels was a large part of decoding a body.
  */
 interface Identity {
   readonly id: string

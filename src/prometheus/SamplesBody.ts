@@ -3,9 +3,9 @@
  * time in ms (Int64) and its value's 64 bits (UInt64), each little-endian, written while
  * the request is read (a `SampleSink`). The value goes as its bits, which the table turns
  * back into the Float64 (MetricsTables.ts): a NaN's payload, the stale marker's included,
- * arrives as sent. Binary rows cost neither side any digits: the same demo rows as
- * `TabSeparated` text (an `id \t ms \t bits` line each) took 125–150 ns a line to print
- * here and 91 ms against 28 for chDB to insert 25 bodies of them (NativeSession.ts).
+ * arrives as sent. Binary rows cost neither side any digits: the same rows as
+ * `TabSeparated` text (an `id \t ms \t bits` line each) took time to print here and far
+ * longer for chDB to insert (NativeSession.ts).
  */
 import { setInt64 } from "../engine/RowBinary.js"
 import type { SampleSink } from "./WriteRequestReader.js"

@@ -2,10 +2,9 @@
  * Which series rows a database already holds, so a write adds a row only for a series
  * that is new or reaches a new hour. A series row's time bounds are widened to whole
  * hours (`/series` and `/labels` prune by them at that grain, as Prometheus prunes by
- * chunk); samples are always read by their exact times. Measured on the demo data (2,028
- * series in 100 one-minute bodies): the series insert was ~70 ms of each ~170 ms write;
- * with this it runs for about one body in sixty. Forgotten on restart (rows are written
- * again, which the AggregatingMergeTree folds) and when it grows past a bound.
+ * chunk); samples are always read by their exact times. A series insert with every write
+ * was a large part of each write's time. Forgotten on restart (rows are written again,
+ * which the AggregatingMergeTree folds) and when it grows past a bound.
  */
 import type { DecodedSeries } from "./RemoteWriteDecode.js"
 import type { Labels } from "./SeriesLabels.js"

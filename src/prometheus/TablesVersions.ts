@@ -9,8 +9,8 @@
  * read again at most once per `CHECK_EVERY`: such a change is seen within that time.
  * A process's own writes already reach another process only after its batch is stored,
  * so this adds at most a second to what a second process sees of them. Reading the list
- * on every query instead would cost about a third of an average PromQL read (1.6 ms of
- * chDB, in-process), which is what the versions are for saving.
+ * on every query instead would cost a good part of an average PromQL read, which is
+ * what the versions are for saving.
  *
  * Versions come from one counter, so a database deleted and made again under its name
  * never meets a version of the one before.

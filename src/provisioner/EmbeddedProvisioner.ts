@@ -7,8 +7,8 @@
  * `status.message`.
  *
  * No worker is spawned ahead: a warm spare (chDB's library loaded, no engine) saved a
- * start or resume about a second of loading but held ~230 MB (~60 MB of its own, the rest
- * chDB's library) for as long as the service ran, paused clusters or none.
+ * start or resume the library's loading but held a worker's memory (most of it chDB's
+ * library) for as long as the service ran, paused clusters or none.
  *
  * Workers are infrastructure on real time: the provisioner runs on the live clock even
  * where a test drives the rest of the service with `TestClock`.

@@ -7,7 +7,7 @@
  */
 import { RpcServer } from "@effect/rpc"
 // Each module by its own path: the package's index brings every module into the bundle,
-// undici among them (NodeHttpClient), ~1 MB of source and ~23 MB RSS a worker never uses.
+// undici among them (NodeHttpClient), source and memory a worker never uses.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeSocketServer from "@effect/platform-node/NodeSocketServer"
 import { Effect, Layer, Schema } from "effect"

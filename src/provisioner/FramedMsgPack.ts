@@ -3,8 +3,8 @@
  * and a message is unpacked once all of it has arrived. `@effect/rpc`'s own MessagePack
  * serialization finds a message's end by trying to unpack everything buffered on each
  * socket read, copying the buffer again each time, so time grew with the square of a
- * message's size: a 1 MB `RowBinary` result took 18.6 ms over the worker against 2.2–2.4
- * ms for chDB in-process; read once whole, 3.9–4.3 ms.
+ * message's size: a large result took many times as long over the worker as chDB took
+ * in-process; read once whole, far less.
  */
 import { RpcSerialization } from "@effect/rpc"
 import { Layer } from "effect"

@@ -63,8 +63,7 @@ const awaitMessage = (worker: IdleWorker, message: string, stage: string) =>
 /**
  * Each chDB call waits in one of libuv's threads, 4 by default: 16 concurrent inserts then
  * queued a small statement (a staging table's paths, the attach) behind the big ones.
- * With 16, the staged insert of 16 clients ran 55–75% more inserts a second (measured on
- * chDB with this service's statements).
+ * With 16, the staged insert of 16 clients ran many more inserts a second.
  */
 const threadPoolSize = process.env.UV_THREADPOOL_SIZE ?? "16"
 

@@ -13,8 +13,8 @@ const CAPACITY = 10_000
 const BATCH = 500
 // A pause after each write lets records gather into batches, so the log costs the
 // (possibly single-connection, in-process) control plane a few inserts a second at most:
-// each insert is CPU on the server's own thread (~0.85 ms less per request at 250 ms
-// than at 50 ms, measured). Entries show up in the log at most this much later.
+// each insert is CPU on the server's own thread (a longer pause cost each request less
+// of it). Entries show up in the log at most this much later.
 const LINGER = "250 millis"
 
 export class RequestLogQueue extends Effect.Service<RequestLogQueue>()("sluice/RequestLogQueue", {

@@ -1,11 +1,11 @@
 /**
  * Gives V8's young generation back once a process is idle. Start-up (or a burst of
  * requests) grows its semi-spaces to their 16 MB maximum, and V8 only shrinks them in a
- * garbage collection, which an idle process never has: the service held 32 MB of young
- * generation doing nothing. A full collection once the event loop has been mostly idle
- * for a few seconds returns it (~35 ms of CPU; the service went from 234 to 205 MB RSS).
- * Its maximum stays, so it grows back at the first burst of work (a smaller maximum cost
- * 25–30 % more CPU on JSON work). */
+ * garbage collection, which an idle process never has: the service held its young
+ * generation at full size doing nothing. A full collection once the event loop has been
+ * mostly idle for a few seconds returns it, for a little CPU and a smaller RSS. Its
+ * maximum stays, so it grows back at the first burst of work (a smaller maximum cost
+ * more CPU on JSON work). */
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"

@@ -1,10 +1,10 @@
 /**
  * A freshly initialised control plane, made once per install and copied into each new
  * data directory. PGlite initialises a new directory by running `initdb` in a second
- * WebAssembly instance: 8–16 s on a small machine, and the service process kept ~150 MB
- * of that instance after it closed. Copying the files takes a fraction of a second; the
- * template is built at `npm install` (`src/prepare.ts`) or, if missing, by a
- * short-lived child process on first use, so its memory goes with it.
+ * WebAssembly instance: slow on a small machine, and the service process kept much of
+ * that instance's memory after it closed. Copying the files takes a fraction of a
+ * second; the template is built at `npm install` (`src/prepare.ts`) or, if missing, by
+ * a short-lived child process on first use, so its memory goes with it.
  */
 import { Effect } from "effect"
 import { spawn } from "node:child_process"

@@ -38,7 +38,7 @@ export class EmbeddedPostgres extends Context.Tag("sluice/store/EmbeddedPostgres
  * PGlite's defaults size it as a database server: 128 MB of shared buffers, all of it
  * touched at start, in a process that also serves HTTP. The control plane's working set
  * (identities, clusters, the request log's tail) fits in far less; at 16 MB an idle
- * service holds ~125 MB less.
+ * service holds far less memory.
  */
 const startParams = [
   ...PGlite.defaultStartParams,
@@ -47,10 +47,10 @@ const startParams = [
 
 /**
  * PGlite's WebAssembly stays on V8's baseline code: the optimising tier compiled it again
- * on background threads whose memory stayed with the process (~30 MB RSS idle). A
- * control-plane lookup takes ~10% longer on it (0.21 against 0.19 ms of CPU), the first
- * thousands less, as nothing is compiled twice. V8 reads the flag when it compiles a
- * module, so it holds for PGlite's and any later WebAssembly of the process.
+ * on background threads whose memory stayed with the process. A control-plane lookup
+ * takes a little longer on it, the first thousands less, as nothing is compiled twice.
+ * V8 reads the flag when it compiles a module, so it holds for PGlite's and any later
+ * WebAssembly of the process.
  */
 const createPGlite = (options: { readonly dataDir?: string }) =>
   Effect.tryPromise(() => {

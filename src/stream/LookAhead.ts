@@ -1,7 +1,7 @@
 /**
  * The first elements of a stream, and the stream again: a body that ends within them
  * can take a one-message or one-statement path. Pulled by hand (`Stream.peel` forks a
- * fiber for the rest, which cost 0.6 ms an insert).
+ * fiber for the rest, a cost on every insert).
  */
 import { Chunk as ChunkOf, Effect, Either, Option, Stream } from "effect"
 import type { Chunk, Scope } from "effect"
@@ -17,7 +17,7 @@ export interface LookedAhead<A, E, R> {
 /**
  * Elements as `Stream.toPull` gives them: a chunk per read (possibly empty), failing with
  * `None` at the end. A stage written as a pull (see `BodyInsert`) costs a function call
- * per read where a stream stage costs a run of its own (about 0.1 ms of CPU, measured).
+ * per read where a stream stage costs a run of its own.
  */
 export type Pull<A, E, R = never> = Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>
 

@@ -12,14 +12,12 @@
  * goes as integer milliseconds, which the engine reads as `DateTime64(3)` ticks whatever
  * its time zone.
  *
- * Measured on chDB with 500k events (scratch script, one run): deriving the typed columns
- * inside the engine (`DEFAULT` expressions over the ephemeral JSON, `JSON(SKIP …)`) made
- * inserts 5× slower than a plain schemaless table (9.4 s vs 1.8 s); sending them as
- * columns is on par with it (2.5 s vs 3.5 s). Against a plain schemaless table holding
- * `_time` as a JSON path, `ORDER BY _time` answers a one-hour count in 1–2 ms instead of
- * 3–5 ms and the newest 10 events in 1 ms instead of 4–5 ms. No partition key: the body
- * insert publishes with `ATTACH PARTITION tuple() FROM` a staging table of this same
- * layout.
+ * Deriving the typed columns inside the engine (`DEFAULT` expressions over the ephemeral
+ * JSON, `JSON(SKIP …)`) made inserts much slower than a plain schemaless table; sending
+ * them as columns is on par with it. Against a plain schemaless table holding `_time` as
+ * a JSON path, `ORDER BY _time` answers a one-hour count and the newest events faster. No
+ * partition key: the body insert publishes with `ATTACH PARTITION tuple() FROM` a staging
+ * table of this same layout.
  */
 import { quoteIdentifier } from "../engine/Sql.js"
 

@@ -68,7 +68,7 @@ const UiHttpClient = Layer.effect(
 
 const runtime = ManagedRuntime.make(UiHttpClient)
 // Made on the first call, not when the page's script runs: building every endpoint's
-// client is ~100 ms of work the first render need not wait for.
+// client is work the first render need not wait for.
 let client: Promise<SluiceClient> | null = null
 const typedClient = () =>
   (client ??= runtime.runPromise(makeSluiceClient({ baseUrl: location.origin })))

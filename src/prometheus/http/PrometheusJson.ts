@@ -37,9 +37,9 @@ export const resultData = (result: PromQLResult) => {
  * A query's success body: a matrix written as text directly, the rest through `success`.
  * A day's `max_over_time` at 2-minute steps is 150k points: as nested arrays handed to
  * `JSON.stringify` they were two arrays, a number and a string per point, all alive until
- * the body was written (measured: a sixth of the server's busy time with the collector's
- * share). The text is what `JSON.stringify` writes of `resultData`'s shape: a number as
- * `String` writes it, the value strings never needing an escape, labels stringified.
+ * the body was written (a good part of the server's busy time, the collector's share
+ * included). The text is what `JSON.stringify` writes of `resultData`'s shape: a number
+ * as `String` writes it, the value strings never needing an escape, labels stringified.
  * Each series' text goes into the body's bytes as soon as it is made, so no more than
  * one series' strings live at a time (all of them alive until the end had been most of
  * what the young generation's collections copied for such a result).

@@ -2,8 +2,8 @@
  * `MetricsWriteLog` on disk, in segments as Prometheus keeps its WAL: under
  * `<dataDir>/metrics-log/<cluster>/<database>/`, each accepted write appended to the
  * open segment as a record (its length, 4 bytes little-endian, then the body). A segment
- * is deleted once it is full and every write in it is released. Measured here (ext4 with
- * `discard`): a file per write cost 0.6-1.5 ms to create and delete; an append, a few µs.
+ * is deleted once it is full and every write in it is released. A file per write cost far
+ * more to create and delete than an append.
  *
  * Written without fsync, as Prometheus writes its WAL: a crash of the process loses
  * nothing, a crash of the machine may lose the last writes. A record cut short by a crash

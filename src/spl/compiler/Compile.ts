@@ -36,8 +36,9 @@ export const MAX_COMMANDS = 64
 
 /**
  * The compiler builds its results from values its types already check: validating them
- * again in the Schema classes' constructors took about 0.1 ms a search (measured, as a
- * request meets it: the code not yet optimised, caches cold), 3% of a fast search.
+ * again in the Schema classes' constructors cost every search time (as a request meets
+ * it: the code not yet optimised, caches cold), a small but real share of a fast
+ * search.
  */
 const TYPED = { disableValidation: true }
 

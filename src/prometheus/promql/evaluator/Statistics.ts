@@ -18,7 +18,7 @@ const ranked = (q: number, sorted: Float64Array, count: number, nans: number): n
 
 /**
  * The quantile of `values`. A typed array's own sort (NaNs last) instead of a comparator:
- * measured, the comparator sort was most of `quantile_over_time` over hour-long windows.
+ * the comparator sort was most of `quantile_over_time` over hour-long windows.
  */
 export const quantile = (q: number, values: ArrayLike<number>): number => {
   const sorted = Float64Array.from(values).sort()

@@ -3,8 +3,8 @@
  * A vector is series with one slot per step (`undefined`, or a hole that reads as it: no
  * sample at that step). Builders leave empty steps as holes: an array of numbers and
  * holes keeps its numbers unboxed, where one filled with `undefined` holds each number
- * as an object of its own (150k of them for 200 series at 751 steps, all alive until
- * the answer is made: measured, the young generation's collections took twice the time).
+ * as an object of its own (one for every step of every series, all alive until the
+ * answer is made, which made the young generation's collections much slower).
  * `forEach`, `some` and `map` skip holes, which every reader here takes as no value.
  */
 import type { Labels } from "../../SeriesLabels.js"
@@ -40,8 +40,8 @@ export class EvaluationError extends Error {
 }
 
 // Label sets are never changed once made, and one set is keyed at every step of every
-// node (VectorBuilder, sorting): measured, building the key was a fifth of a 700-series
-// query's time before it was remembered per object.
+// node (VectorBuilder, sorting): building the key was a good part of a big query's time
+// before it was remembered per object.
 const keys = new WeakMap<Labels, string>()
 
 export const labelsKey = (labels: Labels): string => {

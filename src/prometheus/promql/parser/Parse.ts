@@ -155,7 +155,7 @@ let grammar: Promise<Grammar> | undefined
 
 /**
  * The grammar, loaded with the first PromQL request rather than with the service: its
- * parse tables and code are ~5 MB a service that answers no PromQL need not hold.
+ * parse tables and code are memory a service that answers no PromQL need not hold.
  */
 export const loadGrammar = (): Promise<Grammar> =>
   (grammar ??= import("@prometheus-io/lezer-promql").then((module) => module.parser))

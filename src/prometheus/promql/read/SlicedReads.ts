@@ -13,9 +13,9 @@ import type { SampleRun } from "./SampleRows.js"
 
 /**
  * Samples a read tries whole (12–16 bytes each): a day of 200 series at 15 s (1.2M) is
- * one statement. The engine's process peaks at ~150 MB per million samples of a
- * statement (sorting, the arrays, the result and its copies on the way out), so this
- * bounds it for every read.
+ * one statement. The engine process's peak memory grows with a statement's samples
+ * (sorting, the arrays, the result and its copies on the way out), so this bounds it
+ * for every read.
  */
 export const WHOLE_SAMPLES = 1_500_000
 
