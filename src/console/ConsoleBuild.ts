@@ -1,6 +1,6 @@
 /**
- * The console's browser bundle, built by esbuild (already the service's bundler; a
- * whole build of the app takes 1–3 s here, vite's would add a toolchain and a second
+ * The console's browser bundle, built by esbuild (already the service's bundler, and a
+ * whole build of the app takes seconds; vite's would add a toolchain and a second
  * bundler for the same output). Content-hashed file names, code split so the SPL and
  * PromQL editors and the charts load when a view needs them (the views themselves are in
  * the page's script). Builds are kept under `node_modules/.cache/sluice/console-<key>/`, keyed by their inputs, so `npm install`'s

@@ -38,10 +38,9 @@ const FINAL_FLUSH = Duration.seconds(10)
  * A database's accepted samples go into the engine once this many wait or the first has
  * waited a second, sooner when a read waits for them (GroupCommit.ts): about 40 bodies
  * of a 4-shard sender an insert. Each insert is a part the engine merges later, so a
- * steady stream of small ones costs more than their rows. `bench metrics`, alternating
- * with storing at once: from 4 shards sluice's CPU 1.68–1.89 s against 2.15–2.39 and the
- * ratio to Prometheus 0.39–0.44 against 0.34–0.36; one body at a time 1.13–1.22 against
- * 1.13–1.14 (writes are answered from the log, so holding them back delays no answer).
+ * steady stream of small ones costs more than their rows: from 4 shards, batches cost
+ * less CPU than storing each write at once, and one body at a time costs the same (writes
+ * are answered from the log, so holding them back delays no answer).
  */
 const BATCH_SAMPLES = 100_000
 const BATCH_LINGER = Duration.seconds(1)

@@ -2,9 +2,8 @@
  * Snappy's block format, the framing remote write uses, decoded into a buffer kept
  * between calls (format: google/snappy, format_description.txt). A body is decoded and
  * read synchronously and nothing points into it afterwards (labels and the insert body
- * are copies), so one buffer serves every request: a fresh one per body (~330 kB for a
- * demo body) was external memory that brought on a major collection every few dozen
- * writes.
+ * are copies), so one buffer serves every request: a fresh one per body was external
+ * memory that brought on a major collection every few dozen writes.
  */
 
 /** Bytes that are not a snappy block. */

@@ -22,8 +22,7 @@ export interface IdleHeapOptions {
   readonly triesAfter: ReadonlyArray<Duration.DurationInput>
   /**
    * Below this share of an interval busy, the process is idle: an idle service's own
-   * background work kept its loop up to ~15 % busy over some 2 s intervals on a loaded
-   * machine.
+   * background work keeps its loop a little busy, more so on a loaded machine.
    */
   readonly idleUtilization: number
   /** The least time from the first collection of one idle stretch to the next's. */

@@ -3,8 +3,8 @@
  * (they close over what they free). `Effect.acquireRelease` runs its release under the
  * acquiring fiber's refs, restoring them by diffing the closing fiber's refs, the whole
  * service context among them, against them both ways: on the small query's path, whose
- * statement, result and registration have four such releases, those diffs were about 6 %
- * of a node's CPU (profiled). Here the release is added to the scope as it is, and runs
+ * statement, result and registration have four such releases, those diffs were a visible
+ * share of a node's CPU (profiled). Here the release is added to the scope as it is, and runs
  * uninterruptibly, as acquireRelease's does.
  */
 import { Effect, Scope } from "effect"
