@@ -70,6 +70,8 @@ export const HINTS_HEADER = "x-service-hints"
 
 const queryDescription = [
   "Read-only SQL (SELECT, WITH, EXPLAIN, DESCRIBE, SHOW, EXISTS).",
+  "`db.table` names another database of the cluster as the API names it;",
+  "`SHOW TABLES` and `SHOW DATABASES` list what `GET /v1/tables` and `GET /v1/databases` list.",
   "The response carries `x-service-query-id`.",
   "With `format` JSON (the default) the body is the schema below; any other format is",
   "streamed raw as the engine writes it: `text/csv`, `text/tab-separated-values`, or",

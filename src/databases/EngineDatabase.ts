@@ -7,6 +7,9 @@
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { quoteIdentifier } from "../engine/Sql.js"
 
+/** The engine's own databases: the same name on every engine, never a cluster's. */
+export const ENGINE_DATABASES = new Set(["system", "information_schema"])
+
 export const engineDatabase = (
   engine: Pick<AnalyticalEngine, "databasePrefix">,
   name: string

@@ -4,18 +4,22 @@
  * that database takes its place (`engineDatabase`): the same name on an engine of the
  * cluster's own, the namespace's prefixed name on a shared ClickHouse server. The
  * engine's own databases (`system`, `information_schema`) stay as written, and the
- * statement is unchanged when nothing needs renaming.
+ * statement is unchanged when nothing needs renaming. `SHOW TABLES` and `SHOW DATABASES`
+ * answer in the API's names (ShowStatements.ts).
  */
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { quotedEngineDatabase } from "../databases/EngineDatabase.js"
+import { ENGINE_DATABASES, quotedEngineDatabase } from "../databases/EngineDatabase.js"
 import type { ParsedStatement } from "./ParsedStatement.js"
+import { showStatementSql } from "./ShowStatements.js"
 
-const ENGINE_DATABASES = new Set(["system", "information_schema"])
-
+/** `database`: the request's, which a statement names by default. */
 export const engineStatement = (
   statement: ParsedStatement,
-  engine: Pick<AnalyticalEngine, "databasePrefix">
+  engine: Pick<AnalyticalEngine, "databasePrefix">,
+  database: string
 ): string => {
+  const shown = showStatementSql(statement, engine, database)
+  if (shown !== undefined) return shown
   if (engine.databasePrefix === "") return statement.sql
   let sql = ""
   let from = 0

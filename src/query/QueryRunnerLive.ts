@@ -221,7 +221,7 @@ export const QueryRunnerLive = Layer.scoped(
         : crypto.randomUUID()
       const request = new EngineQuery(
         {
-          sql: parsed === undefined ? statement.sql : engineStatement(parsed, engine),
+          sql: parsed === undefined ? statement.sql : engineStatement(parsed, engine, database),
           format: statement.format,
           queryId: engineQueryId,
           database: engineDb,

@@ -50,8 +50,10 @@ export const QUERY_SETTINGS = {
   allow_suspicious_types_in_order_by: 1
 } as const
 
-/** Tables the service keeps for itself; never listed. */
-export const isInternalTable = (name: string) => name.startsWith("__")
+/** What the names of tables the service keeps for itself start with; never listed. */
+export const INTERNAL_TABLE_PREFIX = "__"
+
+export const isInternalTable = (name: string) => name.startsWith(INTERNAL_TABLE_PREFIX)
 
 export const qualified = (database: string, table: string) =>
   `${quoteIdentifier(database)}.${quoteIdentifier(table)}`

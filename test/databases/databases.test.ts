@@ -275,4 +275,62 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
       expect(missing.text).not.toContain("sluice_")
     })
   )
+
+  it.effect("SHOW TABLES and SHOW DATABASES answer as the API lists, without sluice's own", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const admin = adminKeyOf(server)
+      const created = yield* call(server, "POST", "/v1/databases", {
+        token: admin,
+        body: { name: "shown" }
+      })
+      expect(created.status).toBe(201)
+      // A token makes the insert-token table, an internal one, in `shown`.
+      for (const table of ["events", "errors"]) {
+        const inserted = yield* call(
+          server,
+          "POST",
+          `/v1/tables/${table}?database=shown&insert_deduplication_token=t-${table}`,
+          { token: admin, body: [{ n: 1 }] }
+        )
+        expect(inserted.status, inserted.text).toBe(200)
+      }
+      const engine = yield* engineOf(admin)
+      const internal = yield* engineRows(
+        admin,
+        `SELECT name FROM system.tables WHERE database = '${engineDatabase(engine, "shown")}' ` +
+          `AND startsWith(name, '__')`
+      )
+      expect(internal.length, "the engine holds internal tables to hide").toBeGreaterThan(0)
+
+      const names = (sql: string, database?: string) =>
+        Effect.map(
+          call(
+            server,
+            "POST",
+            `/v1/query${database === undefined ? "" : `?database=${database}`}`,
+            {
+              token: admin,
+              body: { sql, format: "JSONEachRow" }
+            }
+          ),
+          (reply) => {
+            expect(reply.status, reply.text).toBe(200)
+            return reply.text
+              .split("\n")
+              .filter((line) => line.length > 0)
+              .map((line) => String((JSON.parse(line) as { name: unknown }).name))
+          }
+        )
+      expect(yield* names("SHOW TABLES FROM shown")).toEqual(["errors", "events"])
+      expect(yield* names("SHOW TABLES", "shown")).toEqual(["errors", "events"])
+      expect(yield* names("show tables in shown like 'ev%';")).toEqual(["events"])
+      expect(yield* names("SHOW TABLES FROM shown NOT LIKE 'ev%' LIMIT 5")).toEqual(["errors"])
+
+      const databases = yield* names("SHOW DATABASES")
+      expect(databases).toEqual(expect.arrayContaining(["default", "shown"]))
+      expect(databases.filter((name) => name.startsWith("sluice_"))).toEqual([])
+      expect(yield* names("SHOW DATABASES LIKE 'sh%'")).toEqual(["shown"])
+    })
+  )
 })
