@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CommandRequest } from "../../domain/Engine.js"
 import { engineDatabase, quotedEngineDatabase } from "../../src/databases/EngineDatabase.js"
-import { TestServer, adminKeyOf, call } from "../support/server.js"
+import { TestServer, adminKeyOf, call, createDatabase } from "../support/server.js"
 import { createKey, engineOf, engineRows } from "./support.js"
 
 /** Every database the engine has (on a ClickHouse server, every cluster's and its own). */
@@ -280,11 +280,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("data
     Effect.gen(function* () {
       const server = yield* TestServer
       const admin = adminKeyOf(server)
-      const created = yield* call(server, "POST", "/v1/databases", {
-        token: admin,
-        body: { name: "shown" }
-      })
-      expect(created.status).toBe(201)
+      yield* createDatabase(server, "shown")
       // A token makes the insert-token table, an internal one, in `shown`.
       for (const table of ["events", "errors"]) {
         const inserted = yield* call(
