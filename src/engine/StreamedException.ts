@@ -18,7 +18,11 @@ export const exceptionTagOf = (headers: ResponseHeaders): string | undefined => 
 
 /**
  * `chunks` without a closing exception block, failing with the server's error instead.
- * Holds back as many bytes as the block's opening, which may be split between chunks.
+ * A chunk is passed on once the next has come, but for as many bytes as the block's
+ * opening (which may be split between chunks); the last one whole once the stream has
+ * ended. A result of one chunk is then one piece, so a reader of the first pieces sees
+ * that it ended there: passing on all but the held bytes at once made every small
+ * result two pieces, which the query path could only answer as a stream.
  */
 export async function* withoutExceptionBlock(
   chunks: AsyncIterable<Uint8Array>,
@@ -26,7 +30,8 @@ export async function* withoutExceptionBlock(
 ): AsyncGenerator<Uint8Array> {
   if (tag === undefined) return yield* chunks
   const marker = opening(tag)
-  let held: Buffer = Buffer.alloc(0)
+  // The newest bytes, none passed on yet, with no whole opening in them.
+  let last: Buffer | undefined
   let block: Array<Buffer> | undefined
   for await (const chunk of chunks) {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
@@ -34,17 +39,22 @@ export async function* withoutExceptionBlock(
       block.push(bytes)
       continue
     }
-    const joined = held.length === 0 ? bytes : Buffer.concat([held, bytes])
+    let joined = bytes
+    if (last !== undefined) {
+      // An opening split between the chunks starts within the held bytes.
+      const keep = Math.min(last.length, marker.length - 1)
+      if (last.length > keep) yield last.subarray(0, last.length - keep)
+      joined = keep === 0 ? bytes : Buffer.concat([last.subarray(last.length - keep), bytes])
+    }
     const at = joined.indexOf(marker)
-    if (at !== -1) {
-      if (at > 0) yield joined.subarray(0, at)
-      block = [joined.subarray(at)]
+    if (at === -1) {
+      last = joined
       continue
     }
-    const keep = Math.min(joined.length, marker.length - 1)
-    if (joined.length > keep) yield joined.subarray(0, joined.length - keep)
-    held = joined.subarray(joined.length - keep)
+    if (at > 0) yield joined.subarray(0, at)
+    last = undefined
+    block = [joined.subarray(at)]
   }
   if (block !== undefined) throw extractErrorAtTheEndOfChunk(Buffer.concat(block), tag)
-  if (held.length > 0) yield held
+  if (last !== undefined && last.length > 0) yield last
 }

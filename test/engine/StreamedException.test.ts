@@ -53,6 +53,23 @@ describe("an exception block ending a streamed result", () => {
     expect(await read(split(text, 5), tag)).toEqual({ passed: text, error: undefined })
   })
 
+  it("passes the chunks on as they came, so a result of one chunk is one piece", async () => {
+    // Ten rows, as the server sends a small result: longer than the opening it looks for.
+    const result = Array.from({ length: 10 }, (_, n) => `{"number":${n},"s":"${n}"}\n`).join("")
+    const piecesOf = async (chunks: ReadonlyArray<Uint8Array>) => {
+      const pieces: Array<string> = []
+      for await (const piece of withoutExceptionBlock(from(chunks), tag)) {
+        pieces.push(Buffer.from(piece).toString())
+      }
+      return pieces
+    }
+    expect(await piecesOf([Buffer.from(result)])).toEqual([result])
+    const chunks = split(result.repeat(3), result.length)
+    const pieces = await piecesOf(chunks)
+    expect(pieces.join("")).toBe(result.repeat(3))
+    expect(pieces.length).toBeLessThanOrEqual(chunks.length + 1)
+  })
+
   it("without a tag (chDB, an older server) nothing is looked for", async () => {
     const text = rows + block
     expect(await read(split(text, 9), undefined)).toEqual({ passed: text, error: undefined })
