@@ -19,7 +19,7 @@ const fakeParts = () => {
 
 /**
  * The test's own `TestClock`: in the shared test process another file's `layer(...)`
- * leaves the module's `it.effect` without test services (see vitest.config.ts).
+ * leaves the module's `it.effect` without test services (see test/vitest.config.ts).
  */
 const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.provide(effect, TestContext.TestContext)

@@ -8,7 +8,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import * as path from "node:path"
 
-/** Set by the `external` project of vitest.config.ts. */
+/** Set by the `external` project of test/vitest.config.ts. */
 export const externalControlPlane = process.env.SLUICE_TEST_CONTROL_PLANE === "external"
 
 /** Databases this suite creates carry this prefix; the global setup drops them. */

@@ -10,7 +10,7 @@ import * as path from "node:path"
 import type { ClusterId } from "../../domain/Ids.js"
 import { databasePrefix } from "../../src/provisioner/ServerNamespace.js"
 
-/** Set by the `server` project of vitest.config.ts. */
+/** Set by the `server` project of test/vitest.config.ts. */
 export const onClickHouseServer = process.env.SLUICE_TEST_ENGINE === "server"
 
 /** Set by the `server` project's global setup: the test server's HTTP address. */
