@@ -6,7 +6,7 @@
  * mostly idle for a few seconds returns it, for a little CPU and a smaller RSS. Its
  * maximum stays, so it grows back at the first burst of work (a smaller maximum cost
  * more CPU on JSON work). */
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
@@ -68,7 +68,7 @@ export const giveBackWhenIdle = (options: Partial<IdleHeapOptions> = {}) =>
     let idleSince = performance.now()
     let tried = 0
     let firstTryAt = -Infinity
-    const check = Effect.sync(() => {
+    const check = () => {
       const now = performance.eventLoopUtilization()
       const busy = performance.eventLoopUtilization(now, last).utilization
       last = now
@@ -85,8 +85,16 @@ export const giveBackWhenIdle = (options: Partial<IdleHeapOptions> = {}) =>
       if (tried === 0) firstTryAt = at
       tried += 1
       gc()
-    })
-    return Effect.repeat(check, Schedule.spaced(settings.every))
+    }
+    // A plain timer, not a fiber repeating a sleep: the check runs every `every` for the
+    // process's whole life, idle or not, and waking a sleeping fiber takes the runtime
+    // many steps (its scheduler, the schedule's state, a new sleep) where the check needs
+    // one call; an idle process was charged several times its timer's cost for it. Unref'd:
+    // the check never keeps a process alive.
+    return Effect.acquireRelease(
+      Effect.sync(() => setInterval(check, Duration.toMillis(settings.every)).unref()),
+      (timer) => Effect.sync(() => clearInterval(timer))
+    ).pipe(Effect.zipRight(Effect.never), Effect.scoped)
   })
 
 /** `giveBackWhenIdle` for as long as the layer's scope is open. */
