@@ -6,7 +6,7 @@
  * mostly idle for a few seconds returns it, for a little CPU and a smaller RSS. Its
  * maximum stays, so it grows back at the first burst of work (a smaller maximum cost
  * more CPU on JSON work). */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
 import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
@@ -29,6 +29,14 @@ export interface IdleHeapOptions {
   readonly minimumGap: Duration.DurationInput
   /** A young generation this large or smaller is left alone. */
   readonly keptYoungBytes: number
+  /** The heap it reads and collects: this process's V8 heap unless given another. */
+  readonly heap?: Heap
+}
+
+/** What the check needs of a heap. */
+export interface Heap {
+  readonly youngBytes: () => number
+  readonly collect: () => void
 }
 
 const defaults: IdleHeapOptions = {
@@ -39,7 +47,7 @@ const defaults: IdleHeapOptions = {
   keptYoungBytes: 8 * 1024 * 1024
 }
 
-const youngBytes = () =>
+const v8YoungBytes = () =>
   v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")
     ?.physical_space_size ?? 0
 
@@ -63,12 +71,12 @@ export const giveBackWhenIdle = (options: Partial<IdleHeapOptions> = {}) =>
     const settings = { ...defaults, ...options }
     const tries = settings.triesAfter.map(Duration.toMillis)
     const gapMillis = Duration.toMillis(settings.minimumGap)
-    const gc = collector()
+    const heap = settings.heap ?? { youngBytes: v8YoungBytes, collect: collector() }
     let last = performance.eventLoopUtilization()
     let idleSince = performance.now()
     let tried = 0
     let firstTryAt = -Infinity
-    const check = () => {
+    const check = Effect.sync(() => {
       const now = performance.eventLoopUtilization()
       const busy = performance.eventLoopUtilization(now, last).utilization
       last = now
@@ -80,21 +88,16 @@ export const giveBackWhenIdle = (options: Partial<IdleHeapOptions> = {}) =>
       }
       const next = tries[tried]
       if (next === undefined || at - idleSince < next) return
-      if (youngBytes() <= settings.keptYoungBytes) return
+      if (heap.youngBytes() <= settings.keptYoungBytes) return
       if (tried === 0 && at - firstTryAt < gapMillis) return
       if (tried === 0) firstTryAt = at
       tried += 1
-      gc()
-    }
-    // A plain timer, not a fiber repeating a sleep: the check runs every `every` for the
-    // process's whole life, idle or not, and waking a sleeping fiber takes the runtime
-    // many steps (its scheduler, the schedule's state, a new sleep) where the check needs
-    // one call; an idle process was charged several times its timer's cost for it. Unref'd:
-    // the check never keeps a process alive.
-    return Effect.acquireRelease(
-      Effect.sync(() => setInterval(check, Duration.toMillis(settings.every)).unref()),
-      (timer) => Effect.sync(() => clearInterval(timer))
-    ).pipe(Effect.zipRight(Effect.never), Effect.scoped)
+      heap.collect()
+      // The collection's own time is not the loop being busy: counted, it ended the idle
+      // stretch it was tried in, and the gap then held off the stretch's later tries.
+      last = performance.eventLoopUtilization()
+    })
+    return Effect.repeat(check, Schedule.spaced(settings.every))
   })
 
 /** `giveBackWhenIdle` for as long as the layer's scope is open. */

@@ -39,4 +39,36 @@ describe("IdleHeap", () => {
       yield* Fiber.interrupt(fiber)
     })
   )
+
+  it.live("a collection's own time does not end the idle stretch it was tried in", () =>
+    Effect.gen(function* () {
+      // A heap whose first collection takes 400 ms and gives nothing back, as a first try
+      // soon after a burst can on a slow machine; the second gives it back.
+      let collections = 0
+      const heap = {
+        youngBytes: () => (collections >= 2 ? 1 * MB : 32 * MB),
+        collect: () => {
+          collections++
+          const until = performance.now() + 400
+          while (performance.now() < until) {
+            // busy, as a full collection is
+          }
+        }
+      }
+      const fiber = yield* Effect.fork(
+        giveBackWhenIdle({
+          every: "200 millis",
+          triesAfter: ["500 millis", "1500 millis"],
+          // The service's gap: were the collection counted as the loop being busy, the
+          // second try would wait for it.
+          minimumGap: "30 seconds",
+          heap
+        })
+      )
+      yield* Effect.promise(() =>
+        expect.poll(() => collections, { timeout: 15_000, interval: 100 }).toBe(2)
+      )
+      yield* Fiber.interrupt(fiber)
+    })
+  )
 })
