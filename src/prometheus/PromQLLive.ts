@@ -27,7 +27,7 @@ import { evaluate, queryContext } from "./promql/evaluator/Eval.js"
 import { explainingFetch } from "./promql/read/Explain.js"
 import { prettyExpr } from "./promql/parser/Print.js"
 import { rangeInput } from "./promql/read/Selectors.js"
-import type { Fetch, Windows } from "./promql/read/Selectors.js"
+import type { CountFetch, Fetch, Windows } from "./promql/read/Selectors.js"
 import { makeFetch } from "./promql/read/Fetch.js"
 import { makeKnownLabels } from "./promql/read/KnownLabels.js"
 import { makeReadCache } from "./promql/read/ReadCache.js"
@@ -44,6 +44,12 @@ import {
   parse,
   selectorMatchers
 } from "./promql/Requests.js"
+
+/** How a query reads: samples, and counts made by the engine where it can count them. */
+interface Reads<E> {
+  readonly fetch: Fetch<E>
+  readonly countWindows?: CountFetch<E>
+}
 
 /** What a sample read fails with. */
 type ReadError = Effect.Effect.Error<ReturnType<ReturnType<typeof makeFetch>["samples"]>>
@@ -90,7 +96,7 @@ export const PromQLLive = Layer.effect(
           : Effect.timeoutFail(effect, { duration: Duration.millis(bound), onTimeout: timedOut })
       }
 
-    const rangeOver = <E, E2>(query: RangeQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
+    const rangeOver = <E, E2>(query: RangeQuery, readsOf: Effect.Effect<Reads<E>, E2>) =>
       Effect.gen(function* () {
         if (query.end < query.start)
           return yield* badData("end timestamp must not be before start time", "end")
@@ -110,11 +116,17 @@ export const PromQLLive = Layer.effect(
           )
         const steps: Array<number> = []
         for (let t = query.start; t <= query.end; t += query.step) steps.push(t)
-        const fetch = yield* fetchOf
+        const reads = yield* readsOf
         const value = yield* withTimeout(query.timeout)(
           evaluationErrors(
             evaluate(
-              queryContext(query.start, query.end, fetch, makeBudget(maxSamples)),
+              queryContext(
+                query.start,
+                query.end,
+                reads.fetch,
+                makeBudget(maxSamples),
+                reads.countWindows
+              ),
               expr,
               steps
             )
@@ -123,12 +135,18 @@ export const PromQLLive = Layer.effect(
         return yield* evaluationErrors(Effect.sync(() => asMatrix(value, steps)))
       })
 
-    const instantOver = <E, E2>(query: InstantQuery, fetchOf: Effect.Effect<Fetch<E>, E2>) =>
+    const instantOver = <E, E2>(query: InstantQuery, readsOf: Effect.Effect<Reads<E>, E2>) =>
       Effect.gen(function* () {
         const expr = yield* parse(query.query, "query")
         const steps = [query.time]
-        const fetch = yield* fetchOf
-        const ctx = queryContext(query.time, query.time, fetch, makeBudget(maxSamples))
+        const reads = yield* readsOf
+        const ctx = queryContext(
+          query.time,
+          query.time,
+          reads.fetch,
+          makeBudget(maxSamples),
+          reads.countWindows
+        )
         if (expr.kind === "matrix" || expr.kind === "subquery") {
           const input = yield* withTimeout(query.timeout)(
             evaluationErrors(rangeInput(ctx, expr, steps))
@@ -187,7 +205,7 @@ export const PromQLLive = Layer.effect(
         })
         const samples: Fetch<ReadError> = (matchers, from, to, windows) =>
           read(JSON.stringify([matchers, from, to, windows ?? null]))
-        return samples
+        return { fetch: samples, countWindows: fetch.windowCounts } satisfies Reads<ReadError>
       })
 
     const range = Effect.fn("PromQL.range")(function* (
@@ -213,8 +231,8 @@ export const PromQLLive = Layer.effect(
     ) {
       const recorded = explainingFetch()
       const result = yield* query instanceof RangeQuery
-        ? rangeOver(query, Effect.succeed(recorded.fetch))
-        : instantOver(query, Effect.succeed(recorded.fetch))
+        ? rangeOver(query, Effect.succeed(recorded))
+        : instantOver(query, Effect.succeed(recorded))
       return { result, selectors: recorded.selectors }
     })
 

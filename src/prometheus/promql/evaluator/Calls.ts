@@ -3,7 +3,14 @@ import { Effect } from "effect"
 import type { Call, Expr } from "../parser/Ast.js"
 import { eventLoopTurn, pace } from "./Budget.js"
 import type { EvalContext } from "../read/Selectors.js"
-import { LOOKBACK, newestAt, rangeInput, upperBound, upperBoundAhead } from "../read/Selectors.js"
+import {
+  engineCounts,
+  LOOKBACK,
+  newestAt,
+  rangeInput,
+  upperBound,
+  upperBoundAhead
+} from "../read/Selectors.js"
 import { civilTime } from "./Calendar.js"
 import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "../parser/Functions.js"
 import { histogramQuantile } from "./Histogram.js"
@@ -55,6 +62,10 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     const paramArg = paramFirst ? node.args[0] : node.args[1]
     if (!rangeArg)
       throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
+    if (node.fn === "count_over_time") {
+      const counted = yield* engineCounts(ctx, rangeArg, steps)
+      if (counted !== undefined) return counted
+    }
     const input = yield* rangeInput(ctx, rangeArg, steps)
     const param = paramArg ? yield* ctx.evaluate(paramArg, steps) : undefined
     // double_exponential_smoothing's trend factor.

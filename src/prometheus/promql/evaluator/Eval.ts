@@ -12,7 +12,7 @@ import { evaluateAggregate } from "./Aggregate.js"
 import { evaluateBinary } from "./Binary.js"
 import type { Budget } from "./Budget.js"
 import { evaluateCall } from "./Calls.js"
-import type { EvalContext, Fetch } from "../read/Selectors.js"
+import type { CountFetch, EvalContext, Fetch } from "../read/Selectors.js"
 import { instantSelector } from "../read/Selectors.js"
 import type { Value } from "./Values.js"
 import { EvaluationError, withoutName } from "./Values.js"
@@ -61,12 +61,14 @@ export const queryContext = <E>(
   start: number,
   end: number,
   fetch: Fetch<E>,
-  budget: Budget
+  budget: Budget,
+  countWindows?: CountFetch<E>
 ): EvalContext<E> => {
   const ctx: EvalContext<E> = {
     start,
     end,
     fetch,
+    ...(countWindows === undefined ? {} : { countWindows }),
     budget,
     withFetch: (other) => queryContext(start, end, other, budget),
     evaluate: (node, steps) => evaluate(ctx, node, steps)

@@ -9,8 +9,8 @@ import { CompiledStatement, QueryRunner } from "../../../../domain/QueryRunner.j
 import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
-import type { Windows } from "./Selectors.js"
-import { sampleCounts, sampleRows } from "./SampleRows.js"
+import type { WindowCounts, Windows } from "./Selectors.js"
+import { sampleCounts, sampleRows, windowCountRows } from "./SampleRows.js"
 import type { SampleRun } from "./SampleRows.js"
 import {
   labelsSql,
@@ -18,7 +18,8 @@ import {
   sampleCountsSql,
   samplesSql,
   seriesSql,
-  timesBase
+  timesBase,
+  windowCountsSql
 } from "./SeriesSql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
 import {
@@ -177,10 +178,40 @@ export const makeFetch = (
       return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })
 
+  /**
+   * Per selected series with samples in `(from, to]`, how many each window holds, counted
+   * by the engine (`windowCountsSql`), in the order `samples` hands series on.
+   */
+  const windowCounts = (
+    matchers: ReadonlyArray<Matcher>,
+    from: number,
+    to: number,
+    windows?: Windows
+  ) =>
+    Effect.gen(function* () {
+      const rows = windowCountRows(
+        yield* bytes(windowCountsSql(matchers, from, to, windows), "RowBinary", SAMPLES_TABLE)
+      )
+      const byId = new Map<string, { counted: Map<number, number>; samples: number }>()
+      for (const row of rows) {
+        let one = byId.get(row.id)
+        if (one === undefined) byId.set(row.id, (one = { counted: new Map(), samples: 0 }))
+        one.samples += row.samples
+        if (row.counted > 0) one.counted.set(row.windowEnd, row.counted)
+      }
+      const labelsById = yield* labelsOf([...byId.keys()])
+      const out: Array<WindowCounts> = []
+      for (const [id, one] of byId) {
+        const labels = labelsById(id)
+        if (labels !== undefined) out.push({ labels, ...one })
+      }
+      return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
+    })
+
   const metadata = (metric: string | undefined) =>
     Effect.map(text(metadataSql(metric), "JSONEachRow", METADATA_TABLE), (body) =>
       lines(body).map((line) => decodeMetadataRow(line))
     )
 
-  return { series, samples, metadata }
+  return { series, samples, windowCounts, metadata }
 }

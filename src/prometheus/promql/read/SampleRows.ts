@@ -149,6 +149,33 @@ export const sampleRows = (
   return { runs, rows: total }
 }
 
+/** One row of `windowCountsSql`'s result. */
+export interface WindowCountRow {
+  /** The series id as decimal text. */
+  readonly id: string
+  readonly windowEnd: number
+  readonly samples: number
+  readonly counted: number
+}
+
+const WINDOW_COUNT_ROW = 32
+
+/** The `RowBinary` result of `windowCountsSql`: `(id UInt64, window_end Int64, UInt64, UInt64)`. */
+export const windowCountRows = (bytes: Uint8Array): Array<WindowCountRow> => {
+  if (bytes.byteLength % WINDOW_COUNT_ROW !== 0)
+    throw new Error(`a window counts result of ${bytes.byteLength} bytes is not rows of 32`)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const rows: Array<WindowCountRow> = []
+  for (let at = 0; at < bytes.byteLength; at += WINDOW_COUNT_ROW)
+    rows.push({
+      id: view.getBigUint64(at, true).toString(),
+      windowEnd: Number(view.getBigInt64(at + 8, true)),
+      samples: Number(view.getBigUint64(at + 16, true)),
+      counted: Number(view.getBigUint64(at + 24, true))
+    })
+  return rows
+}
+
 /** The `RowBinary` result of `sampleCountsSql`: `(id UInt64, count UInt64)` rows. */
 export const sampleCounts = (bytes: Uint8Array): Map<string, number> => {
   if (bytes.byteLength % 16 !== 0)

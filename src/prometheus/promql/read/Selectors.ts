@@ -4,7 +4,8 @@ import type { At, Expr, Matcher, Subquery, VectorSelector } from "../parser/Ast.
 import type { Budget } from "../evaluator/Budget.js"
 import { pace } from "../evaluator/Budget.js"
 import type { RawSeries, StepSeries, Value } from "../evaluator/Values.js"
-import { EvaluationError, labelsKey } from "../evaluator/Values.js"
+import { EvaluationError, labelsKey, VectorBuilder, withoutName } from "../evaluator/Values.js"
+import type { Labels } from "../../SeriesLabels.js"
 
 export const LOOKBACK = 5 * 60 * 1000
 /** Prometheus's default evaluation interval, the step of a subquery that names none. */
@@ -30,6 +31,26 @@ export type Fetch<E> = (
   windows?: Windows
 ) => Effect.Effect<ReadonlyArray<RawSeries>, E>
 
+/** Of one series, how many samples each window of a read holds (`CountFetch`). */
+export interface WindowCounts {
+  readonly labels: Labels
+  /** A window's end (whole ms) → its samples, stale markers left out; windows with none absent. */
+  readonly counted: ReadonlyMap<number, number>
+  /** The samples the read holds, stale markers included: what reading them would load. */
+  readonly samples: number
+}
+
+/**
+ * Counts in the engine what `Fetch` would read: per series with samples in `(from, to]`,
+ * its samples in each window (`windows`, else the one window ending at `to`).
+ */
+export type CountFetch<E> = (
+  matchers: ReadonlyArray<Matcher>,
+  from: number,
+  to: number,
+  windows?: Windows
+) => Effect.Effect<ReadonlyArray<WindowCounts>, E>
+
 /**
  * The windows `(end - range, end]` of `ends` as `Windows`, when they are evenly spaced
  * with gaps between them. A sample time is whole ms, so it is inside `(e - range, e]` of
@@ -50,6 +71,8 @@ export interface EvalContext<E> {
   readonly start: number
   readonly end: number
   readonly fetch: Fetch<E>
+  /** Counting in the engine, where the storage can (a subquery's grid reads samples). */
+  readonly countWindows?: CountFetch<E>
   readonly budget: Budget
   /** The same query reading through `fetch`. */
   readonly withFetch: (fetch: Fetch<E>) => EvalContext<E>
@@ -286,6 +309,47 @@ const subqueryRange = <E>(ctx: EvalContext<E>, node: Subquery, steps: ReadonlyAr
       ends,
       range: node.range
     } satisfies RangeInput
+  })
+
+/**
+ * A read spanning more than this, when a range function only counts its windows' samples,
+ * is counted by the engine: moving a long read's samples out of the engine and decoding
+ * them costs several times what counting them there does. Shorter reads stay reads, which
+ * later queries may take from the ones kept (ReadCache.ts).
+ */
+const ENGINE_COUNTED_MS = 3_600_000
+
+/**
+ * `count_over_time` of a range selector counted by the engine, when its windows do not
+ * overlap (one step, or steps further apart than the range) and the read is long;
+ * `undefined` otherwise, and the samples are read. Loads the budget as reading them would.
+ */
+export const engineCounts = <E>(
+  ctx: EvalContext<E>,
+  node: Expr,
+  steps: ReadonlyArray<number>
+): Effect.Effect<Value | undefined, E | EvaluationError> =>
+  Effect.gen(function* () {
+    const countWindows = ctx.countWindows
+    if (countWindows === undefined || node.kind !== "matrix") return undefined
+    const ends = evalTimes(ctx, steps, node.selector.offset, node.selector.at)
+    const windows = windowsOf(ends, node.range)
+    const { min, max } = span(ends)
+    if ((ends.length > 1 && windows === undefined) || max - (min - node.range) <= ENGINE_COUNTED_MS)
+      return undefined
+    const counts = yield* countWindows(node.selector.matchers, min - node.range, max, windows)
+    ctx.budget.load(counts.reduce((sum, one) => sum + one.samples, 0))
+    const out = new VectorBuilder(steps.length)
+    for (const one of counts) {
+      if (one.counted.size === 0) continue
+      ctx.budget.load(steps.length)
+      const slots = out.slots(withoutName(one.labels))
+      ends.forEach((end, step) => {
+        const counted = one.counted.get(Math.floor(end))
+        if (counted !== undefined) VectorBuilder.set(slots, step, counted)
+      })
+    }
+    return out.vector()
   })
 
 /** The argument of a range function: a range selector or a subquery. */

@@ -5,6 +5,7 @@
  */
 import { quoteIdentifier, quoteString } from "../../../engine/Sql.js"
 import { METADATA_TABLE, SAMPLES_TABLE, SERIES_TABLE } from "../../MetricsTables.js"
+import { STALE_BITS } from "../../SampleBits.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { Windows } from "./Selectors.js"
 
@@ -94,6 +95,32 @@ export const sampleCountsSql = (
 ) =>
   `SELECT id, count() FROM ${quoteIdentifier(SAMPLES_TABLE)} ` +
   `WHERE ${samplesWhere(matchers, from, to, windows)} GROUP BY id`
+
+/**
+ * Per selected series and window of `(from, to]` (`windows`, else the one window ending at
+ * `to`), the window's end (whole ms) and its distinct sample times, all and those without
+ * a stale marker: `(id UInt64, window_end Int64, samples UInt64, counted UInt64)` rows.
+ * Times, not rows, are counted: a write retried before the engine merged it is in the
+ * table twice until then, and a read takes the first of a repeated time once.
+ */
+export const windowCountsSql = (
+  matchers: ReadonlyArray<Matcher>,
+  from: number,
+  to: number,
+  windows?: Windows
+) => {
+  const ms = "toUnixTimestamp64Milli(timestamp)"
+  const end =
+    windows === undefined
+      ? `toInt64(${Math.floor(to)})`
+      : `toInt64(${ms} + positiveModulo(toInt64(${windows.phase}) - ${ms}, toInt64(${windows.step})))`
+  return (
+    `SELECT id, ${end} AS window_end, uniqExact(${ms}), ` +
+    `uniqExactIf(${ms}, reinterpretAsUInt64(value) != ${STALE_BITS}) ` +
+    `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows)} ` +
+    `GROUP BY id, window_end`
+  )
+}
 
 /** `ids`: of the series the matchers select, these only (decimal text, as counted). */
 const samplesWhere = (
