@@ -1,6 +1,6 @@
 /**
- * `count_over_time` over reads longer than an hour is counted by the engine when its
- * windows do not overlap (one step, or steps further apart than the range): the answers
+ * `count_over_time` and `present_over_time` over reads longer than an hour are counted by
+ * the engine when their windows do not overlap (one step, or steps further apart than the range): the answers
  * beside the real Prometheus 2.42 on the same samples, stale markers and a write sent
  * twice among them, and `explain=true` showing the counting statement only where it
  * applies. Skips without Prometheus.
@@ -85,7 +85,7 @@ layer(
     SLUICE_ADMIN_PASSWORD: PASSWORD
   }),
   { excludeTestServices: true, timeout: 180_000 }
-)("count_over_time counted by the engine, beside Prometheus 2.42", (it) => {
+)("count_over_time and present_over_time counted by the engine, beside Prometheus 2.42", (it) => {
   it.scoped.skipIf(!hasPrometheus)(
     "answers as Prometheus does over stale markers and a repeated write; explain shows where",
     () =>
@@ -140,6 +140,16 @@ layer(
               start: at(T0 + HOUR + 500),
               end: at(T0 + 4 * HOUR),
               step: "3600"
+            },
+            counted: true
+          },
+          {
+            endpoint: "query_range",
+            params: {
+              query: "present_over_time({s=~'.+'}[30m])",
+              start: at(T0 + HOUR),
+              end: at(T0 + 4 * HOUR),
+              step: "2700"
             },
             counted: true
           },

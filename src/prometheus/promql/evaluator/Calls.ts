@@ -62,8 +62,8 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     const paramArg = paramFirst ? node.args[0] : node.args[1]
     if (!rangeArg)
       throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
-    if (node.fn === "count_over_time") {
-      const counted = yield* engineCounts(ctx, rangeArg, steps)
+    if (node.fn === "count_over_time" || node.fn === "present_over_time") {
+      const counted = yield* engineCounts(ctx, rangeArg, steps, node.fn === "present_over_time")
       if (counted !== undefined) return counted
     }
     const input = yield* rangeInput(ctx, rangeArg, steps)

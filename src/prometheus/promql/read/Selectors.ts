@@ -320,14 +320,16 @@ const subqueryRange = <E>(ctx: EvalContext<E>, node: Subquery, steps: ReadonlyAr
 const ENGINE_COUNTED_MS = 3_600_000
 
 /**
- * `count_over_time` of a range selector counted by the engine, when its windows do not
- * overlap (one step, or steps further apart than the range) and the read is long;
- * `undefined` otherwise, and the samples are read. Loads the budget as reading them would.
+ * `count_over_time` (or, with `present`, `present_over_time`) of a range selector counted
+ * by the engine, when its windows do not overlap (one step, or steps further apart than
+ * the range) and the read is long; `undefined` otherwise, and the samples are read. Loads
+ * the budget as reading them would.
  */
 export const engineCounts = <E>(
   ctx: EvalContext<E>,
   node: Expr,
-  steps: ReadonlyArray<number>
+  steps: ReadonlyArray<number>,
+  present = false
 ): Effect.Effect<Value | undefined, E | EvaluationError> =>
   Effect.gen(function* () {
     const countWindows = ctx.countWindows
@@ -346,7 +348,7 @@ export const engineCounts = <E>(
       const slots = out.slots(withoutName(one.labels))
       ends.forEach((end, step) => {
         const counted = one.counted.get(Math.floor(end))
-        if (counted !== undefined) VectorBuilder.set(slots, step, counted)
+        if (counted !== undefined) VectorBuilder.set(slots, step, present ? 1 : counted)
       })
     }
     return out.vector()
