@@ -6,9 +6,14 @@
  * applies. Skips without Prometheus.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { installApp } from "../support/client.js"
-import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
+import {
+  askApi as ask,
+  hasPrometheus,
+  postWrite as post,
+  startReceiver
+} from "../support/prometheus.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody, STALE_MARKER } from "../support/remoteWrite.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
@@ -18,21 +23,6 @@ const PASSWORD = "counts admin password"
 const T0 = 1_700_000_000_000
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
-
-const Reply = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.String,
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        value: Schema.optional(Schema.Tuple(Schema.Number, Schema.String)),
-        values: Schema.optional(Schema.Array(Schema.Tuple(Schema.Number, Schema.String)))
-      })
-    ),
-    explain: Schema.optional(Schema.Array(Schema.Struct({ sql: Schema.Array(Schema.String) })))
-  })
-})
 
 /** Every 15 s over four hours, `from` minutes in, where `keep` says so; stale markers at `stale`. */
 const samples = (
@@ -62,17 +52,6 @@ const series: ReadonlyArray<TestSeries> = [
   { labels: { __name__: "other", s: "d" }, samples: samples((m) => m % 7 === 0, []) }
 ]
 
-const ask = (base: string, endpoint: string, params: Record<string, string>, token?: string) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${base}/api/v1/${endpoint}?${new URLSearchParams(params)}`, {
-      headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
-    })
-    return Schema.decodeUnknownSync(Reply)(await response.json())
-  })
-
-const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
-  Effect.promise(() => fetch(url, { method: "POST", body, headers }).then((r) => r.status))
-
 /**
  * Query times 7 s past a sample's: sluice's windows are left-open as Prometheus 3's are
  * (2.42's include a sample on the window's start), so no window starts on a sample here.
@@ -93,11 +72,7 @@ layer(
         const server = yield* TestServer
         const token = adminKeyOf(server)
         yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-        const port = yield* freePort()
-        const { url: reference } = yield* startPrometheus(port, "global: {}\n", [
-          "--web.enable-remote-write-receiver",
-          "--storage.tsdb.retention.time=100y"
-        ])
+        const { url: reference } = yield* startReceiver
         const body = remoteWriteBody(series)
         expect(yield* post(`${reference}/api/v1/write`, body, REMOTE_WRITE_HEADERS)).toBe(204)
         const sluice = `${server.url}/metrics-compat`

@@ -5,29 +5,20 @@
  * JavaScript's Date reads otherwise. Skips without Prometheus.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { installApp } from "../support/client.js"
-import { freePort, hasPrometheus, startPrometheus } from "../support/prometheus.js"
+import {
+  askApi as ask,
+  hasPrometheus,
+  postWrite as post,
+  startReceiver
+} from "../support/prometheus.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
 
 const ADMIN = "compare-admin@example.com"
 const PASSWORD = "compare admin password"
 const T0 = 1_700_000_000_000
-
-const Reply = Schema.Struct({
-  status: Schema.Literal("success"),
-  data: Schema.Struct({
-    resultType: Schema.String,
-    result: Schema.Array(
-      Schema.Struct({
-        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
-        value: Schema.optional(Schema.Tuple(Schema.Number, Schema.String)),
-        values: Schema.optional(Schema.Array(Schema.Tuple(Schema.Number, Schema.String)))
-      })
-    )
-  })
-})
 
 // Two series with a trend, a dip and a reset, one sample every 15 s for 10 minutes.
 const series = ["a", "b"].map((name, k) => ({
@@ -37,17 +28,6 @@ const series = ["a", "b"].map((name, k) => ({
     k === 0 ? i * 3 + (i % 5 === 0 ? -7 : 0) : 100 - i * 1.5 + (i % 7) * 0.25
   ]) as Array<readonly [number, number]>
 }))
-
-const ask = (base: string, endpoint: string, params: Record<string, string>, token?: string) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${base}/api/v1/${endpoint}?${new URLSearchParams(params)}`, {
-      headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
-    })
-    return Schema.decodeUnknownSync(Reply)(await response.json())
-  })
-
-const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
-  Effect.promise(() => fetch(url, { method: "POST", body, headers }).then((r) => r.status))
 
 layer(
   TestServer.layer(freshDataDir("metrics-fn-compare"), {
@@ -63,11 +43,7 @@ layer(
         const server = yield* TestServer
         const token = adminKeyOf(server)
         yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-        const port = yield* freePort()
-        const { url: reference } = yield* startPrometheus(port, "global: {}\n", [
-          "--web.enable-remote-write-receiver",
-          "--storage.tsdb.retention.time=100y"
-        ])
+        const { url: reference } = yield* startReceiver
         const body = remoteWriteBody(series)
         expect(yield* post(`${reference}/api/v1/write`, body, REMOTE_WRITE_HEADERS)).toBe(204)
         const sluice = `${server.url}/metrics-compat`

@@ -3,7 +3,7 @@
  * the tests and `npm run bench metrics`: started on a loopback port with the given
  * configuration, its data in a temporary directory, killed and removed with the scope.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { execFile, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -71,6 +71,43 @@ export const startReceiver = Effect.flatMap(freePort(), (port) =>
     "--web.enable-remote-write-receiver"
   ])
 )
+
+/**
+ * A success of the Prometheus HTTP API (`query`, `query_range`), as both servers answer
+ * it; sluice's `explain=true` adds each selector's statements.
+ */
+export const ApiReply = Schema.Struct({
+  status: Schema.Literal("success"),
+  data: Schema.Struct({
+    resultType: Schema.String,
+    result: Schema.Array(
+      Schema.Struct({
+        metric: Schema.Record({ key: Schema.String, value: Schema.String }),
+        value: Schema.optional(Schema.Tuple(Schema.Number, Schema.String)),
+        values: Schema.optional(Schema.Array(Schema.Tuple(Schema.Number, Schema.String)))
+      })
+    ),
+    explain: Schema.optional(Schema.Array(Schema.Struct({ sql: Schema.Array(Schema.String) })))
+  })
+})
+
+/** `GET <base>/api/v1/<endpoint>?<params>`, its reply decoded as `ApiReply`. */
+export const askApi = (
+  base: string,
+  endpoint: string,
+  params: Record<string, string>,
+  token?: string
+) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${base}/api/v1/${endpoint}?${new URLSearchParams(params)}`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
+    })
+    return Schema.decodeUnknownSync(ApiReply)(await response.json())
+  })
+
+/** POSTs `body` (a remote write) and answers the status. */
+export const postWrite = (url: string, body: Uint8Array, headers: Record<string, string>) =>
+  Effect.promise(() => fetch(url, { method: "POST", body, headers }).then((r) => r.status))
 
 /** promtool's stdout; run asynchronously, so the in-process server it asks can answer. */
 export const promtool = (args: ReadonlyArray<string>) =>
