@@ -1,6 +1,6 @@
 /**
- * `count_over_time` and `present_over_time` over reads longer than an hour are counted by
- * the engine when their windows do not overlap (one step, or steps further apart than the range): the answers
+ * `count_over_time`, `present_over_time` and `absent_over_time` over reads longer than an
+ * hour are counted by the engine when their windows do not overlap (one step, or steps further apart than the range): the answers
  * beside the real Prometheus 2.42 on the same samples, stale markers and a write sent
  * twice among them, and `explain=true` showing the counting statement only where it
  * applies. Skips without Prometheus.
@@ -64,7 +64,7 @@ layer(
     SLUICE_ADMIN_PASSWORD: PASSWORD
   }),
   { excludeTestServices: true, timeout: 180_000 }
-)("count_over_time and present_over_time counted by the engine, beside Prometheus 2.42", (it) => {
+)("the counting range functions counted by the engine, beside Prometheus 2.42", (it) => {
   it.scoped.skipIf(!hasPrometheus)(
     "answers as Prometheus does over stale markers and a repeated write; explain shows where",
     () =>
@@ -126,6 +126,32 @@ layer(
               end: at(T0 + 4 * HOUR),
               step: "2700"
             },
+            counted: true
+          },
+          // Absent in one window of four (b's silence), in every window (c), at all (no series).
+          {
+            endpoint: "query_range",
+            params: {
+              query: "absent_over_time(ec{s='b'}[15m])",
+              start: at(T0 + 100 * MINUTE),
+              end: at(T0 + 4 * HOUR),
+              step: "2700"
+            },
+            counted: true
+          },
+          {
+            endpoint: "query_range",
+            params: {
+              query: "absent_over_time(ec{s='c'}[30m])",
+              start: at(T0 + HOUR),
+              end: at(T0 + 4 * HOUR),
+              step: "2700"
+            },
+            counted: true
+          },
+          {
+            endpoint: "query",
+            params: { query: "absent_over_time(nothing{job='x'}[2h])", time: at(T0 + 4 * HOUR) },
             counted: true
           },
           // Overlapping windows, and a short read: the samples are read and counted here.

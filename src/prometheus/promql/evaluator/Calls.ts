@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type { Call, Expr } from "../parser/Ast.js"
 import { eventLoopTurn, pace } from "./Budget.js"
-import type { EvalContext } from "../read/Selectors.js"
+import type { EvalContext, StepCounts } from "../read/Selectors.js"
 import {
   engineCounts,
   LOOKBACK,
@@ -55,6 +55,38 @@ const mapVector = (
   return out.vector()
 }
 
+/** The range functions that only count their windows' samples (`engineCounts`). */
+const COUNTING = new Set(["count_over_time", "present_over_time", "absent_over_time"])
+
+/** A `COUNTING` function's answer from its windows' counts, as `rangeCall` answers it. */
+const fromCounts = <E>(
+  ctx: EvalContext<E>,
+  fn: string,
+  arg: Expr,
+  counted: ReadonlyArray<StepCounts>,
+  steps: ReadonlyArray<number>
+): Value => {
+  if (fn === "absent_over_time") {
+    const values = steps.map((_, step) =>
+      counted.some((one) => one.counts[step] !== undefined) ? undefined : 1
+    )
+    const series = values.some((v) => v !== undefined)
+      ? [{ labels: absentLabels(arg), values }]
+      : []
+    return { kind: "vector", series }
+  }
+  const out = new VectorBuilder(steps.length)
+  for (const one of counted) {
+    ctx.budget.load(steps.length)
+    const slots = out.slots(withoutName(one.labels))
+    one.counts.forEach((count, step) => {
+      if (count !== undefined)
+        VectorBuilder.set(slots, step, fn === "present_over_time" ? 1 : count)
+    })
+  }
+  return out.vector()
+}
+
 const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<number>) =>
   Effect.gen(function* () {
     const paramFirst = node.fn === "quantile_over_time"
@@ -62,9 +94,9 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     const paramArg = paramFirst ? node.args[0] : node.args[1]
     if (!rangeArg)
       throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
-    if (node.fn === "count_over_time" || node.fn === "present_over_time") {
-      const counted = yield* engineCounts(ctx, rangeArg, steps, node.fn === "present_over_time")
-      if (counted !== undefined) return counted
+    if (COUNTING.has(node.fn)) {
+      const counted = yield* engineCounts(ctx, rangeArg, steps)
+      if (counted !== undefined) return fromCounts(ctx, node.fn, rangeArg, counted, steps)
     }
     const input = yield* rangeInput(ctx, rangeArg, steps)
     const param = paramArg ? yield* ctx.evaluate(paramArg, steps) : undefined

@@ -4,7 +4,7 @@ import type { At, Expr, Matcher, Subquery, VectorSelector } from "../parser/Ast.
 import type { Budget } from "../evaluator/Budget.js"
 import { pace } from "../evaluator/Budget.js"
 import type { RawSeries, StepSeries, Value } from "../evaluator/Values.js"
-import { EvaluationError, labelsKey, VectorBuilder, withoutName } from "../evaluator/Values.js"
+import { EvaluationError, labelsKey } from "../evaluator/Values.js"
 import type { Labels } from "../../SeriesLabels.js"
 
 export const LOOKBACK = 5 * 60 * 1000
@@ -319,18 +319,23 @@ const subqueryRange = <E>(ctx: EvalContext<E>, node: Subquery, steps: ReadonlyAr
  */
 const ENGINE_COUNTED_MS = 3_600_000
 
+/** Of one series, its samples (stale markers left out) in each step's window; none absent. */
+export interface StepCounts {
+  readonly labels: Labels
+  readonly counts: ReadonlyArray<number | undefined>
+}
+
 /**
- * `count_over_time` (or, with `present`, `present_over_time`) of a range selector counted
- * by the engine, when its windows do not overlap (one step, or steps further apart than
- * the range) and the read is long; `undefined` otherwise, and the samples are read. Loads
- * the budget as reading them would.
+ * The samples in each step's window of a range selector, per series with any, counted by
+ * the engine when the windows do not overlap (one step, or steps further apart than the
+ * range) and the read is long; `undefined` otherwise, and the samples are to be read.
+ * Loads the budget with the samples, as reading them would.
  */
 export const engineCounts = <E>(
   ctx: EvalContext<E>,
   node: Expr,
-  steps: ReadonlyArray<number>,
-  present = false
-): Effect.Effect<Value | undefined, E | EvaluationError> =>
+  steps: ReadonlyArray<number>
+): Effect.Effect<ReadonlyArray<StepCounts> | undefined, E> =>
   Effect.gen(function* () {
     const countWindows = ctx.countWindows
     if (countWindows === undefined || node.kind !== "matrix") return undefined
@@ -341,17 +346,12 @@ export const engineCounts = <E>(
       return undefined
     const counts = yield* countWindows(node.selector.matchers, min - node.range, max, windows)
     ctx.budget.load(counts.reduce((sum, one) => sum + one.samples, 0))
-    const out = new VectorBuilder(steps.length)
-    for (const one of counts) {
-      if (one.counted.size === 0) continue
-      ctx.budget.load(steps.length)
-      const slots = out.slots(withoutName(one.labels))
-      ends.forEach((end, step) => {
-        const counted = one.counted.get(Math.floor(end))
-        if (counted !== undefined) VectorBuilder.set(slots, step, present ? 1 : counted)
-      })
-    }
-    return out.vector()
+    return counts
+      .filter((one) => one.counted.size > 0)
+      .map((one) => ({
+        labels: one.labels,
+        counts: ends.map((end) => one.counted.get(Math.floor(end)))
+      }))
   })
 
 /** The argument of a range function: a range selector or a subquery. */
