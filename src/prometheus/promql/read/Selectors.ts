@@ -24,12 +24,15 @@ export interface Windows {
   readonly range: number
 }
 
-export type Fetch<E> = (
+/** A read of a selector's samples in `(from, to]` (those `windows` holds, when given). */
+type SelectorRead<A, E> = (
   matchers: ReadonlyArray<Matcher>,
   from: number,
   to: number,
   windows?: Windows
-) => Effect.Effect<ReadonlyArray<RawSeries>, E>
+) => Effect.Effect<A, E>
+
+export type Fetch<E> = SelectorRead<ReadonlyArray<RawSeries>, E>
 
 /** Of one series, how many samples each window of a read holds (`CountFetch`). */
 export interface WindowCounts {
@@ -44,12 +47,7 @@ export interface WindowCounts {
  * Counts in the engine what `Fetch` would read: per series with samples in `(from, to]`,
  * its samples in each window (`windows`, else the one window ending at `to`).
  */
-export type CountFetch<E> = (
-  matchers: ReadonlyArray<Matcher>,
-  from: number,
-  to: number,
-  windows?: Windows
-) => Effect.Effect<ReadonlyArray<WindowCounts>, E>
+export type CountFetch<E> = SelectorRead<ReadonlyArray<WindowCounts>, E>
 
 /**
  * The windows `(end - range, end]` of `ends` as `Windows`, when they are evenly spaced
