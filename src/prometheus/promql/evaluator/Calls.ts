@@ -65,27 +65,34 @@ const fromCounts = <E>(
   arg: Expr,
   counted: ReadonlyArray<StepCounts>,
   steps: ReadonlyArray<number>
-): Value => {
-  if (fn === "absent_over_time") {
-    const values = steps.map((_, step) =>
-      counted.some((one) => one.counts[step] !== undefined) ? undefined : 1
-    )
-    const series = values.some((v) => v !== undefined)
-      ? [{ labels: absentLabels(arg), values }]
-      : []
-    return { kind: "vector", series }
-  }
-  const out = new VectorBuilder(steps.length)
-  for (const one of counted) {
-    ctx.budget.load(steps.length)
-    const slots = out.slots(withoutName(one.labels))
-    one.counts.forEach((count, step) => {
-      if (count !== undefined)
-        VectorBuilder.set(slots, step, fn === "present_over_time" ? 1 : count)
-    })
-  }
-  return out.vector()
-}
+): Effect.Effect<Value> =>
+  Effect.gen(function* () {
+    if (fn === "absent_over_time") {
+      const present = new Array<boolean>(steps.length).fill(false)
+      for (const one of counted) {
+        yield* pace(ctx.budget, steps.length)
+        one.counts.forEach((count, step) => {
+          if (count !== undefined) present[step] = true
+        })
+      }
+      const values = present.map((any) => (any ? undefined : 1))
+      const series = values.some((v) => v !== undefined)
+        ? [{ labels: absentLabels(arg), values }]
+        : []
+      return { kind: "vector", series } satisfies Value
+    }
+    const out = new VectorBuilder(steps.length)
+    for (const one of counted) {
+      ctx.budget.load(steps.length)
+      yield* pace(ctx.budget, steps.length)
+      const slots = out.slots(withoutName(one.labels))
+      one.counts.forEach((count, step) => {
+        if (count !== undefined)
+          VectorBuilder.set(slots, step, fn === "present_over_time" ? 1 : count)
+      })
+    }
+    return out.vector()
+  })
 
 const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<number>) =>
   Effect.gen(function* () {
@@ -96,7 +103,7 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
       throw new EvaluationError(`expected at least one argument in call to "${node.fn}"`, true)
     if (COUNTING.has(node.fn)) {
       const counted = yield* engineCounts(ctx, rangeArg, steps)
-      if (counted !== undefined) return fromCounts(ctx, node.fn, rangeArg, counted, steps)
+      if (counted !== undefined) return yield* fromCounts(ctx, node.fn, rangeArg, counted, steps)
     }
     const input = yield* rangeInput(ctx, rangeArg, steps)
     const param = paramArg ? yield* ctx.evaluate(paramArg, steps) : undefined

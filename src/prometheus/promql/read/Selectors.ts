@@ -344,12 +344,13 @@ export const engineCounts = <E>(
       return undefined
     const counts = yield* countWindows(node.selector.matchers, min - node.range, max, windows)
     ctx.budget.load(counts.reduce((sum, one) => sum + one.samples, 0))
-    return counts
-      .filter((one) => one.counted.size > 0)
-      .map((one) => ({
-        labels: one.labels,
-        counts: ends.map((end) => one.counted.get(Math.floor(end)))
-      }))
+    const out: Array<StepCounts> = []
+    for (const one of counts) {
+      if (one.counted.size === 0) continue
+      yield* pace(ctx.budget, ends.length)
+      out.push({ labels: one.labels, counts: ends.map((end) => one.counted.get(Math.floor(end))) })
+    }
+    return out
   })
 
 /** The argument of a range function: a range selector or a subquery. */
