@@ -7,16 +7,11 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { installApp } from "../support/client.js"
-import {
-  askApi as ask,
-  hasPrometheus,
-  postWrite as post,
-  startReceiver
-} from "../support/prometheus.js"
-import { REMOTE_WRITE_HEADERS, remoteWriteBody, STALE_MARKER } from "../support/remoteWrite.js"
+import { besidePrometheus } from "../support/besidePrometheus.js"
+import { askApi as ask, hasPrometheus } from "../support/prometheus.js"
+import { remoteWriteBody, STALE_MARKER } from "../support/remoteWrite.js"
 import type { TestSeries } from "../support/remoteWrite.js"
-import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
+import { freshDataDir, TestServer } from "../support/server.js"
 
 const ADMIN = "counts-admin@example.com"
 const PASSWORD = "counts admin password"
@@ -69,19 +64,17 @@ layer(
     "answers as Prometheus does over stale markers and a repeated write; explain shows where",
     () =>
       Effect.gen(function* () {
-        const server = yield* TestServer
-        const token = adminKeyOf(server)
-        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-        const { url: reference } = yield* startReceiver
+        const { reference, sluice, token, writeReference, writeSluice } = yield* besidePrometheus(
+          ADMIN,
+          PASSWORD
+        )
         const body = remoteWriteBody(series)
-        expect(yield* post(`${reference}/api/v1/write`, body, REMOTE_WRITE_HEADERS)).toBe(204)
-        const sluice = `${server.url}/metrics-compat`
-        const headers = { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${token}` }
+        expect(yield* writeReference(body)).toBe(204)
         // Sent twice, the second once the first is stored (a query waits for that): two
         // parts, so until the engine merges them every sample is in the table twice.
-        expect(yield* post(`${sluice}/api/v1/write`, body, headers)).toBe(204)
+        expect(yield* writeSluice(body)).toBe(204)
         yield* ask(sluice, "query", { query: "ec", time: at(T0) }, token)
-        expect(yield* post(`${sluice}/api/v1/write`, body, headers)).toBe(204)
+        expect(yield* writeSluice(body)).toBe(204)
 
         const cases: ReadonlyArray<{
           readonly endpoint: "query" | "query_range"

@@ -6,15 +6,10 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { installApp } from "../support/client.js"
-import {
-  askApi as ask,
-  hasPrometheus,
-  postWrite as post,
-  startReceiver
-} from "../support/prometheus.js"
-import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { adminKeyOf, freshDataDir, TestServer } from "../support/server.js"
+import { besidePrometheus } from "../support/besidePrometheus.js"
+import { askApi as ask, hasPrometheus } from "../support/prometheus.js"
+import { remoteWriteBody } from "../support/remoteWrite.js"
+import { freshDataDir, TestServer } from "../support/server.js"
 
 const ADMIN = "compare-admin@example.com"
 const PASSWORD = "compare admin password"
@@ -40,19 +35,13 @@ layer(
     "double_exponential_smoothing answers holt_winters's values; sort orders and date parts match",
     () =>
       Effect.gen(function* () {
-        const server = yield* TestServer
-        const token = adminKeyOf(server)
-        yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
-        const { url: reference } = yield* startReceiver
+        const { reference, sluice, token, writeReference, writeSluice } = yield* besidePrometheus(
+          ADMIN,
+          PASSWORD
+        )
         const body = remoteWriteBody(series)
-        expect(yield* post(`${reference}/api/v1/write`, body, REMOTE_WRITE_HEADERS)).toBe(204)
-        const sluice = `${server.url}/metrics-compat`
-        expect(
-          yield* post(`${sluice}/api/v1/write`, body, {
-            ...REMOTE_WRITE_HEADERS,
-            authorization: `Bearer ${token}`
-          })
-        ).toBe(204)
+        expect(yield* writeReference(body)).toBe(204)
+        expect(yield* writeSluice(body)).toBe(204)
 
         const range = { start: String(T0 / 1000 + 120), end: String(T0 / 1000 + 600), step: "37" }
         for (const [sf, tf] of [
