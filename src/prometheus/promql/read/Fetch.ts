@@ -9,6 +9,7 @@ import { CompiledStatement, QueryRunner } from "../../../../domain/QueryRunner.j
 import type { StatementFormat } from "../../../../domain/QueryRunner.js"
 import type { Matcher } from "../parser/Ast.js"
 import type { KnownLabels } from "./KnownLabels.js"
+import type { Labels } from "../../SeriesLabels.js"
 import type { WindowCounts, Windows } from "./Selectors.js"
 import { sampleCounts, sampleRows, windowCountRows } from "./SampleRows.js"
 import type { SampleRun } from "./SampleRows.js"
@@ -161,22 +162,39 @@ export const makeFetch = (
     })
 
   /**
-   * Samples in `(from, to]` (those `windows` holds, when given) per selected series, in
-   * the label order Prometheus hands series on (ties in topk and bottomk go to the first).
+   * Per series id, `make` of its label set and what was read of it, in the label order
+   * Prometheus hands series on (ties in topk and bottomk go to the first). Every selected
+   * id has a series row (it was selected through it); one without is left out.
    */
-  const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number, windows?: Windows) =>
-    Effect.gen(function* () {
-      const runs = yield* sampleRunsOf(matchers, from, to, windows)
-      const labelsById = yield* labelsOf(runs.map((run) => run.id))
-      const out: Array<RawSeries> = []
-      for (const run of runs) {
-        const labels = labelsById(run.id)
-        // Every selected id has a series row: the samples were selected through it.
-        if (labels !== undefined)
-          out.push({ labels, times: run.times, values: run.values, stale: run.stale })
+  const inLabelOrder = <A, B extends { readonly labels: Labels }>(
+    read: ReadonlyArray<readonly [string, A]>,
+    make: (labels: Labels, one: A) => B
+  ) =>
+    Effect.map(labelsOf(read.map(([id]) => id)), (labelsById) => {
+      const out: Array<B> = []
+      for (const [id, one] of read) {
+        const labels = labelsById(id)
+        if (labels !== undefined) out.push(make(labels, one))
       }
       return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
     })
+
+  /**
+   * Samples in `(from, to]` (those `windows` holds, when given) per selected series, in
+   * label order (`inLabelOrder`).
+   */
+  const samples = (matchers: ReadonlyArray<Matcher>, from: number, to: number, windows?: Windows) =>
+    Effect.flatMap(sampleRunsOf(matchers, from, to, windows), (runs) =>
+      inLabelOrder(
+        runs.map((run) => [run.id, run] as const),
+        (labels, run): RawSeries => ({
+          labels,
+          times: run.times,
+          values: run.values,
+          stale: run.stale
+        })
+      )
+    )
 
   /**
    * Per selected series with samples in `(from, to]`, how many each window holds, counted
@@ -199,13 +217,7 @@ export const makeFetch = (
         one.samples += row.samples
         if (row.counted > 0) one.counted.set(row.windowEnd, row.counted)
       }
-      const labelsById = yield* labelsOf([...byId.keys()])
-      const out: Array<WindowCounts> = []
-      for (const [id, one] of byId) {
-        const labels = labelsById(id)
-        if (labels !== undefined) out.push({ labels, ...one })
-      }
-      return out.sort((a, b) => (labelsKey(a.labels) < labelsKey(b.labels) ? -1 : 1))
+      return yield* inLabelOrder([...byId], (labels, one): WindowCounts => ({ labels, ...one }))
     })
 
   const metadata = (metric: string | undefined) =>
