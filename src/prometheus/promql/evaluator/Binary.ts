@@ -113,6 +113,19 @@ const vectorVector = (
   const manySigs = many.map((s) => sig(s.labels))
   const oneSigs = one.map((s) => sig(s.labels))
   const out = new VectorBuilder(steps)
+  // A pair of matched series gives one result series, whose labels and slots are made the
+  // first time it is seen rather than at every step it has a value.
+  const pairs = new Map<StepSeries, Map<StepSeries, Array<number | undefined>>>()
+  const slotsOf = (series: StepSeries, other: StepSeries) => {
+    let byOther = pairs.get(series)
+    if (byOther === undefined) pairs.set(series, (byOther = new Map()))
+    let slots = byOther.get(other)
+    if (slots === undefined) {
+      slots = out.slots(resultLabels(node.op, node.bool, matching, series.labels, other.labels))
+      byOther.set(other, slots)
+    }
+    return slots
+  }
   const present = (side: ReadonlyArray<StepSeries>, step: number) =>
     side.some((series) => series.values[step] !== undefined)
   for (let step = 0; step < steps; step++) {
@@ -147,7 +160,7 @@ const vectorVector = (
           )
         matched.add(key)
       }
-      out.add(resultLabels(node.op, node.bool, matching, series.labels, other.labels), step, value)
+      VectorBuilder.set(slotsOf(series, other), step, value)
     })
   }
   return out.vector()
