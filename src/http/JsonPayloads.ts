@@ -12,6 +12,7 @@
 import {
   HttpApi,
   HttpApiBuilder,
+  HttpMethod,
   HttpRouter,
   HttpServerError,
   HttpServerRequest
@@ -99,8 +100,15 @@ const jsonOnly = (request: HttpServerRequest.HttpServerRequest) =>
     }
   })
 
+/**
+ * Requests of a method without a body (GET, HEAD, OPTIONS: HttpApi then takes the payload
+ * from the URL, and no handler reads one) go through as they are: the proxy slows every
+ * read of the request, and providing it copies the request fiber's whole context.
+ */
 export const JsonPayloadsLive = HttpApiBuilder.middleware((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.provideService(app, HttpServerRequest.HttpServerRequest, jsonOnly(request))
+    HttpMethod.hasBody(request.method)
+      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, jsonOnly(request))
+      : app
   )
 )
