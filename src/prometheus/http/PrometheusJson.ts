@@ -48,7 +48,9 @@ export const resultBody = (result: PromQLResult) => {
   if (result._tag !== "matrix") return success(resultData(result))
   // Every series' points fall on the query's steps: each step's time is written once.
   const timeTexts = new Map<number, string>()
-  const body = new BodyBytes()
+  const body = new BodyBytes(
+    result.series.reduce((bytes, s) => bytes + 128 + s.points.length * 28, 64)
+  )
   body.write(`{"status":"success","data":{"resultType":"matrix","result":[`)
   result.series.forEach((s, index) => {
     const points = s.points
@@ -67,10 +69,18 @@ export const resultBody = (result: PromQLResult) => {
   return HttpServerResponse.uint8Array(body.bytes(), { contentType: "application/json" })
 }
 
-/** UTF-8 bytes appended to a buffer that doubles as it fills. */
+/**
+ * UTF-8 bytes appended to a buffer that doubles as it fills, first sized for the answer
+ * expected (a point's `[t,"v"]` is 20–30 bytes): a fixed 64 KB each was fresh external
+ * memory for every small answer, and a large one grew by copies from there.
+ */
 class BodyBytes {
-  private buffer = Buffer.allocUnsafe(64 * 1024)
+  private buffer: Buffer
   private length = 0
+
+  constructor(expected: number) {
+    this.buffer = Buffer.allocUnsafe(expected)
+  }
 
   write(text: string) {
     const needed = this.length + Buffer.byteLength(text)
