@@ -83,6 +83,25 @@ describe("range query bodies", () => {
     expect(text).toBe(expected)
   })
 
+  it("an answer far longer than its points suggest (long labels) grows its buffer", () => {
+    const long = "é".repeat(20_000)
+    const series = [
+      { labels: { __name__: "x", note: long }, points: [[1_000, 1]] as Array<[number, number]> },
+      { labels: { note: `${long}2` }, points: [[2_000, 2]] as Array<[number, number]> }
+    ]
+    const expected = JSON.stringify({
+      status: "success",
+      data: {
+        resultType: "matrix",
+        result: [
+          { metric: series[0]!.labels, values: [[1, "1"]] },
+          { metric: series[1]!.labels, values: [[2, "2"]] }
+        ]
+      }
+    })
+    expect(bodyText(resultBody({ _tag: "matrix", series })).text).toBe(expected)
+  })
+
   it("an empty matrix", () => {
     expect(bodyText(resultBody({ _tag: "matrix", series: [] })).text).toBe(
       '{"status":"success","data":{"resultType":"matrix","result":[]}}'
