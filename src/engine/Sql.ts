@@ -23,6 +23,13 @@ export const formatName = (format: string): Effect.Effect<string, EngineError> =
 export const withFormat = (sql: string, format: string): string =>
   `${stripTrailingSemicolons(sql).trimEnd()}\nFORMAT ${format}`
 
+/**
+ * The statement writing its result as `format` into `file`, a path of the engine's own,
+ * instead of answering it (`INTO OUTFILE`). On its own line, as `withFormat`'s clause.
+ */
+export const intoFile = (sql: string, file: string, format: string): string =>
+  `${stripTrailingSemicolons(sql).trimEnd()}\nINTO OUTFILE ${quoteString(file)} FORMAT ${format}`
+
 /** Drops `;`s with nothing but whitespace and comments after them (not inside strings). */
 export const stripTrailingSemicolons = (sql: string): string => {
   const semicolons: Array<number> = []

@@ -64,7 +64,7 @@ export const layer = (options: { readonly dataDir: string }) =>
               cpuCores: spec.cpuCores,
               memoryBytes: spec.memoryBytes
             })
-            const remote = yield* EngineRpcClient.connect(socketPath)
+            const remote = yield* EngineRpcClient.connect(socketPath, clusterDir(spec.clusterId))
             yield* Deferred.succeed(slot.current, remote)
             return yield* Deferred.await(worker.exited)
           })

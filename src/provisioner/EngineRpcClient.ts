@@ -9,10 +9,12 @@ import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
 import type { Scope } from "effect"
+import * as fsp from "node:fs/promises"
+import * as path from "node:path"
 import { EngineUnavailable, WHOLE_INSERT_BYTES } from "../../domain/Engine.js"
 import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { EngineRpcs } from "./EngineRpcs.js"
+import { EngineRpcs, resultsDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import type { WorkerSample } from "./EngineRpcs.js"
 import { lookAhead } from "../stream/LookAhead.js"
@@ -75,8 +77,38 @@ const pieces =
       )
     })
 
+/**
+ * The formats whose whole results come back as a file (`QueryToFile`): the binary rows of
+ * the statements sluice compiles for its apps, which run to megabytes (a day of samples:
+ * 14 MB). A file's result reached the service ~30 % sooner for the day's reads, and cost
+ * small ones nothing measurable; other formats are results of people's SQL, mostly small.
+ */
+const FILE_RESULT_FORMATS: ReadonlySet<string> = new Set(["RowBinary"])
+
+/** `bytes` of `file`, read whole into one buffer, and removed (whether read or not). */
+const readResult = (file: string, bytes: number) =>
+  Effect.tryPromise({
+    try: async () => {
+      const buffer = Buffer.allocUnsafe(bytes)
+      const handle = await fsp.open(file, "r")
+      try {
+        for (let at = 0; at < bytes;) {
+          const { bytesRead } = await handle.read(buffer, at, bytes - at, at)
+          if (bytesRead === 0) throw new Error("a result file ended early")
+          at += bytesRead
+        }
+      } finally {
+        await handle.close()
+      }
+      return buffer
+    },
+    catch: () => engineLost
+  }).pipe(Effect.orDie, Effect.ensuring(Effect.promise(() => fsp.rm(file, { force: true }))))
+
+/** `dataDir`: the cluster's directory, which the worker serves (its results directory inside). */
 export const connect = (
-  socketPath: string
+  socketPath: string,
+  dataDir: string
 ): Effect.Effect<RemoteEngine, EngineUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
     const protocol = RpcClient.layerProtocolSocket().pipe(
@@ -89,6 +121,7 @@ export const connect = (
       )
     )
     const client = yield* Effect.provide(RpcClient.make(EngineRpcs), context)
+    const results = resultsDirectory(dataDir)
 
     const engine: AnalyticalEngine = {
       // The worker's engine belongs to this cluster alone.
@@ -104,7 +137,15 @@ export const connect = (
               : Stream.failCause(cause as Cause.Cause<EngineError>)
           )
         ),
-      queryWhole: (request, maxBytes) => lost(client.QueryWhole({ request, maxBytes })),
+      queryWhole: (request, maxBytes) =>
+        FILE_RESULT_FORMATS.has(request.format)
+          ? // Once the file is made, nothing stops its reading and removal.
+            Effect.uninterruptibleMask((restore) =>
+              Effect.flatMap(restore(lost(client.QueryToFile({ request, maxBytes }))), (result) =>
+                readResult(path.join(results, result.file), result.bytes)
+              )
+            )
+          : lost(client.QueryWhole({ request, maxBytes })),
       insert: (request, body) =>
         Effect.scoped(
           Effect.gen(function* () {

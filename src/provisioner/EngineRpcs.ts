@@ -4,13 +4,14 @@
  * back (acknowledged chunk by chunk, so a slow reader slows the engine, not memory;
  * the last piece says so, so a reader can finish without waiting for the stream's end,
  * which comes only after the last piece's acknowledgement, one more round trip), or
- * comes back whole in one reply (`QueryWhole`); an insert that ends within a bound goes in one
- * message (`Insert`), a larger one is opened, fed chunk by chunk (each acknowledged only
- * once the engine has room for it) and committed, so the service never holds more of a
- * body than that bound.
+ * comes back whole in one reply (`QueryWhole`) or as a file (`QueryToFile`); an insert
+ * that ends within a bound goes in one message (`Insert`), a larger one is opened, fed
+ * chunk by chunk (each acknowledged only once the engine has room for it) and
+ * committed, so the service never holds more of a body than that bound.
  */
 import { Rpc, RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
+import * as path from "node:path"
 import {
   CommandRequest,
   EngineError,
@@ -42,6 +43,15 @@ const sentAsBuilt = <Fields extends Schema.Struct.Fields>(fields: Fields) => {
 }
 
 /**
+ * Where a worker leaves `QueryToFile` results for the service: inside the cluster's
+ * directory, which only the service's user can enter. Emptied when a worker starts.
+ */
+export const resultsDirectory = (dataDir: string) => path.join(dataDir, "results")
+
+/** A result file's name in `resultsDirectory`: the worker names them by UUID. */
+export const ResultFile = Schema.String.pipe(Schema.pattern(/^[0-9a-f-]{36}\.bin$/))
+
+/**
  * A piece of a query's result, as the engine made it (the query path decides by the
  * first two whether a result fits whole); `last` on the final one.
  */
@@ -60,6 +70,16 @@ export class EngineRpcs extends RpcGroup.make(
   Rpc.make("QueryWhole", {
     payload: sentAsBuilt({ request: EngineQuery, maxBytes: Schema.Number }),
     success: Schema.Uint8ArrayFromSelf,
+    error: EngineError
+  }),
+  // A whole result written by the engine into a file of `resultsDirectory`, which the
+  // service reads and removes. Through the socket, a large result was copied out of the
+  // engine, into a message and through the socket's buffer a turn of each event loop at
+  // a time; a day of samples (14 MB) reached the service 35-70 ms after the engine had
+  // made it (the measurements: test/bench/README.md).
+  Rpc.make("QueryToFile", {
+    payload: sentAsBuilt({ request: EngineQuery, maxBytes: Schema.Number }),
+    success: Schema.Struct({ file: ResultFile, bytes: Schema.Number }),
     error: EngineError
   }),
   // A body that ends within `MESSAGE_INSERT_BYTES` (most inserts: one piece) in one

@@ -14,7 +14,7 @@ import { Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ChdbEngine from "../engine/ChdbEngine.js"
-import { EngineRpcs } from "./EngineRpcs.js"
+import { EngineRpcs, resultsDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import { handlers } from "./EngineWorkerHandlers.js"
 import * as IdleHeap from "../runtime/IdleHeap.js"
@@ -52,6 +52,14 @@ const limitsOf = (args: WorkerArgs) => ({
   max_memory_usage: Math.floor(args.memoryBytes)
 })
 
+/** The results directory, emptied: what is there was for a service that stopped reading. */
+const resultsFor = (args: WorkerArgs) => {
+  const directory = resultsDirectory(args.dataDir)
+  fs.rmSync(directory, { recursive: true, force: true })
+  fs.mkdirSync(directory, { recursive: true, mode: 0o700 })
+  return directory
+}
+
 const serverFor = (args: WorkerArgs) =>
   RpcServer.layer(EngineRpcs).pipe(
     Layer.provide(
@@ -59,7 +67,7 @@ const serverFor = (args: WorkerArgs) =>
         Effect.map(
           // The cluster's memory holds for all its statements together, not each alone.
           ChdbEngine.open(args.dataDir, limitsOf(args), { maxMemoryBytes: args.memoryBytes }),
-          handlers
+          (engine) => handlers(engine, resultsFor(args))
         )
       )
     ),

@@ -4,8 +4,12 @@
  * once the queue took it, so the sender can never run ahead of the engine.
  */
 import { Effect, Fiber, FiberMap, Option, Queue, Stream } from "effect"
+import * as fsp from "node:fs/promises"
+import * as path from "node:path"
 import type { AnalyticalEngine, InsertSummary } from "../../domain/Engine.js"
-import { EngineError } from "../../domain/Engine.js"
+import { EngineError, EngineQuery } from "../../domain/Engine.js"
+import { resultTooLarge } from "../engine/EngineMessage.js"
+import * as Sql from "../engine/Sql.js"
 import { EngineRpcs, WorkerSample } from "./EngineRpcs.js"
 import * as ProcessReadings from "./ProcessReadings.js"
 
@@ -16,7 +20,43 @@ interface OpenInsert {
 
 const unknownInsert = new EngineError({ message: "The insert is not open in the engine." })
 
-export const handlers = (engine: AnalyticalEngine) =>
+/**
+ * `request`'s result written by the engine into a new file of `directory`, and its size.
+ * The request's own `max_result_bytes` stops a runaway result in the engine; the file's
+ * size is then held to `maxBytes` as the socket's way holds the bytes it reads. A failed
+ * or stopped query leaves no file behind.
+ */
+const resultToFile = (
+  engine: AnalyticalEngine,
+  directory: string,
+  request: EngineQuery,
+  maxBytes: number
+) =>
+  Effect.gen(function* () {
+    const format = yield* Sql.formatName(request.format)
+    const file = `${crypto.randomUUID()}.bin`
+    const where = path.join(directory, file)
+    const sql = Sql.intoFile(request.sql, where, format)
+    return yield* engine.queryWhole(new EngineQuery({ ...request, sql }, true), maxBytes).pipe(
+      Effect.zipRight(
+        Effect.tryPromise({
+          try: () => fsp.stat(where),
+          catch: () => new EngineError({ message: "The engine wrote no result file." })
+        })
+      ),
+      Effect.flatMap(({ size }) =>
+        size > maxBytes
+          ? Effect.fail(resultTooLarge(maxBytes))
+          : Effect.succeed({ file, bytes: size })
+      ),
+      Effect.onExit((exit) =>
+        exit._tag === "Success" ? Effect.void : Effect.promise(() => fsp.rm(where, { force: true }))
+      )
+    )
+  })
+
+/** `results`: the directory `QueryToFile` leaves results in (`resultsDirectory`). */
+export const handlers = (engine: AnalyticalEngine, results: string) =>
   EngineRpcs.toLayer(
     Effect.gen(function* () {
       const running = yield* FiberMap.make<string, InsertSummary, EngineError>()
@@ -39,6 +79,7 @@ export const handlers = (engine: AnalyticalEngine) =>
             ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
+        QueryToFile: ({ maxBytes, request }) => resultToFile(engine, results, request, maxBytes),
         Insert: ({ pieces, request }) =>
           engine.insertWhole(request, pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)),
         InsertOpen: ({ insertId, request }) =>
