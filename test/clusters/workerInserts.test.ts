@@ -7,8 +7,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import { CommandRequest, EngineQuery, Engines, InsertRequest } from "../../domain/Engine.js"
+import { CommandRequest, Engines, InsertRequest } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { queryText } from "../engine/helpers.js"
 import { TestServer, freshDataDir } from "../support/server.js"
 import { adminEnv, adminSession, defaultClusterId } from "./support.js"
 
@@ -28,11 +29,7 @@ const numberedPieces = (rows: number, pieceBytes: number) => {
 }
 
 const text = (engine: AnalyticalEngine, sql: string) =>
-  engine.query(new EngineQuery({ sql, format: "TabSeparated", queryId: randomUUID() })).pipe(
-    Stream.decodeText(),
-    Stream.mkString,
-    Effect.map((s) => s.trim())
-  )
+  Effect.map(queryText(engine, sql, "TabSeparated"), (s) => s.trim())
 
 layer(TestServer.layer(freshDataDir("worker-inserts"), adminEnv), {
   excludeTestServices: true,

@@ -5,12 +5,13 @@
  * where the file was (the engine's messages name a path as `<path>`, EngineMessage.ts).
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Fiber, Stream } from "effect"
+import { Context, Effect, Fiber } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { EngineQuery, Engines } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
+import { queryText } from "../engine/helpers.js"
 import { TestServer, freshDataDir } from "../support/server.js"
 import { adminEnv, adminSession, defaultClusterId } from "./support.js"
 
@@ -30,11 +31,7 @@ const expectedRows = (rows: number) => {
 }
 
 const text = (engine: AnalyticalEngine, sql: string) =>
-  engine.query(new EngineQuery({ sql, format: "TabSeparated", queryId: randomUUID() })).pipe(
-    Stream.decodeText(),
-    Stream.mkString,
-    Effect.map((s) => s.trim())
-  )
+  Effect.map(queryText(engine, sql, "TabSeparated"), (s) => s.trim())
 
 layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout: 180_000 })(
   "whole results from an engine worker",
