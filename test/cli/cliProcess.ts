@@ -1,6 +1,6 @@
 /**
  * The CLI as a user runs it (`node src/cli/sluice.cjs`, the package's `bin`) against a
- * server started as `npm start` starts it (`tsx src/main.ts`), one per test file.
+ * server started as `npm start` starts it (`node src/start.mjs`), one per test file.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -25,7 +25,7 @@ const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `${labe
 export const startServer = (env: Record<string, string> = {}) =>
   new Promise<Server>((resolve, reject) => {
     const dataDir = tempDir("sluice-cli-server")
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["src/main.ts"], {
+    const child = spawn(process.execPath, ["src/start.mjs"], {
       cwd: root,
       env: {
         ...process.env,

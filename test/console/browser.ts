@@ -1,6 +1,6 @@
 /**
  * The console's browser tests' fixture: sluice started as `npm start` starts it (one
- * process, `node --import tsx src/main.ts`, its first-start credentials read from its
+ * process, `node src/start.mjs`, its first-start credentials read from its
  * output) and Debian's Chromium driven by playwright-core, each once per file.
  */
 import { spawn } from "node:child_process"
