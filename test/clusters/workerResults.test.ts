@@ -113,10 +113,11 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
               1024
             )
           )
-          // Stopped once the engine runs it (and has made its file).
+          // Stopped once the engine runs it and has made its file (a query that never
+          // makes one fails this test by its timeout).
           const seen = `SELECT count() FROM system.processes WHERE query LIKE '%${marker}%' AND query NOT LIKE '%system.processes%'`
-          while ((yield* text(engine, seen)) === "0") yield* Effect.yieldNow()
-          expect(left()).toHaveLength(1)
+          while ((yield* text(engine, seen)) === "0" || left().length === 0)
+            yield* Effect.yieldNow()
           yield* Fiber.interrupt(running)
           // A file left behind fails this test by its timeout.
           while ((yield* text(engine, seen)) !== "0" || left().length > 0) yield* Effect.yieldNow()
