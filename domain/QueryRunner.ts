@@ -19,10 +19,11 @@ import type {
 import type { DatabaseName } from "./Ids.js"
 
 /**
- * The formats of `POST /v1/query`, and `RowBinary` for callers inside the program that
- * read numbers straight off the bytes (PromQL's sample reads): not offered over HTTP.
+ * The formats of `POST /v1/query`, and `RowBinary` and `Native` for callers inside the
+ * program that read numbers straight off the bytes (PromQL's reads; `Native` gives each
+ * column whole, for results of long arrays): not offered over HTTP.
  */
-export const StatementFormat = Schema.Union(QueryFormat, Schema.Literal("RowBinary"))
+export const StatementFormat = Schema.Union(QueryFormat, Schema.Literal("RowBinary", "Native"))
 export type StatementFormat = typeof StatementFormat.Type
 
 export class QueryStatement extends Schema.Class<QueryStatement>("QueryStatement")({

@@ -78,12 +78,12 @@ const pieces =
     })
 
 /**
- * The formats whose whole results come back as a file (`QueryToFile`): the binary rows of
+ * The formats whose whole results come back as a file (`QueryToFile`): the binary results of
  * the metrics-app's reads, which run to megabytes (a day of samples: 14 MB). A day's reads
  * took 0.73-0.92x the time and the worker 0.7x the CPU, and the compliance round's small
  * reads did not slow down; other formats are results of people's SQL, mostly small.
  */
-const FILE_RESULT_FORMATS: ReadonlySet<string> = new Set(["RowBinary"])
+const FILE_RESULT_FORMATS: ReadonlySet<string> = new Set(["RowBinary", "Native"])
 
 /** `bytes` of `file`, read whole into one buffer, and removed (whether read or not). */
 const readResult = (file: string, bytes: number) =>

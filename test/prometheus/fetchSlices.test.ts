@@ -12,6 +12,7 @@ import type { QueryRunner } from "../../domain/QueryRunner.js"
 import { makeFetch } from "../../src/prometheus/promql/read/Fetch.js"
 import { makeKnownLabels } from "../../src/prometheus/promql/read/KnownLabels.js"
 import { timesBase } from "../../src/prometheus/promql/read/SeriesSql.js"
+import { nativeSamples } from "../support/nativeSamples.js"
 import { database, scope } from "../support/queryRunner.js"
 
 const HOUR = 3_600_000
@@ -34,33 +35,16 @@ function times(startMinute: number, count: number) {
 
 const sizes = { whole: 100, slice: 60 }
 
-const leb128 = (n: number) => {
-  const out: Array<number> = []
-  do {
-    out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0))
-    n >>>= 7
-  } while (n > 0)
-  return out
-}
-
-/** `id UInt64, Array(UInt32) offsets from base, Array(Float64)` rows, as RowBinary. */
-const samplesBody = (
-  rows: ReadonlyArray<readonly [bigint, ReadonlyArray<number>]>,
-  base: number
-) => {
-  const parts: Array<Uint8Array> = []
-  for (const [id, ts] of rows) {
-    const head = Buffer.alloc(8)
-    head.writeBigUInt64LE(id)
-    const offsets = Buffer.alloc(4 * ts.length)
-    ts.forEach((t, i) => offsets.writeUInt32LE(t - base, 4 * i))
-    const values = Buffer.alloc(8 * ts.length)
-    ts.forEach((t, i) => values.writeDoubleLE(t / 1000, 8 * i))
-    parts.push(head, Uint8Array.from(leb128(ts.length)), offsets)
-    parts.push(Uint8Array.from(leb128(ts.length)), values)
-  }
-  return Buffer.concat(parts)
-}
+/** `id UInt64, Array(UInt32) offsets from base, Array(Float64)`, as the engine answers it. */
+const samplesBody = (rows: ReadonlyArray<readonly [bigint, ReadonlyArray<number>]>, base: number) =>
+  nativeSamples(
+    rows.map(([id, ts]) => ({
+      id,
+      times: ts.map((t) => t - base),
+      values: ts.map((t) => t / 1000)
+    })),
+    true
+  )
 
 interface Asked {
   readonly ids: ReadonlyArray<bigint> | undefined

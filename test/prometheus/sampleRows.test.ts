@@ -1,62 +1,20 @@
 /**
- * The samples statement's `RowBinary` rows (id, times, values) read into typed arrays.
- * Bytes are built here by hand (little-endian words, LEB128 lengths), the stale marker
- * from its documented bits.
+ * The samples statement's `Native` result (id, times, values) read into typed arrays.
+ * Bytes are built by hand from the format's layout (`test/support/nativeSamples.ts`), the
+ * stale marker from its documented bits.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { sampleRows } from "../../src/prometheus/promql/read/SampleRows.js"
+import { nativeSamples as block } from "../support/nativeSamples.js"
 
 const STALE = 0x7ff0000000000002n
-
-const leb128 = (n: number) => {
-  const out: Array<number> = []
-  do {
-    let byte = n % 128
-    n = Math.floor(n / 128)
-    if (n > 0) byte |= 0x80
-    out.push(byte)
-  } while (n > 0)
-  return out
-}
-
-/** Times as `Float64` ms, or as `UInt32` offsets with `offsets`. */
-const row = (
-  id: bigint,
-  times: ReadonlyArray<number>,
-  values: ReadonlyArray<number | bigint>,
-  offsets = false
-) => {
-  const size = offsets ? 4 : 8
-  const words = Buffer.alloc(8 + size * times.length)
-  words.writeBigUInt64LE(id, 0)
-  times.forEach((t, i) =>
-    offsets ? words.writeUInt32LE(t, 8 + i * 4) : words.writeDoubleLE(t, 8 + i * 8)
-  )
-  const valueBytes = Buffer.alloc(8 * values.length)
-  values.forEach((v, i) =>
-    typeof v === "bigint"
-      ? valueBytes.writeBigUInt64LE(v, i * 8)
-      : valueBytes.writeDoubleLE(v, i * 8)
-  )
-  return Buffer.concat([
-    words.subarray(0, 8),
-    Buffer.from(leb128(times.length)),
-    words.subarray(8, 8 + size * times.length),
-    Buffer.from(leb128(values.length)),
-    valueBytes
-  ])
-}
 
 describe("samples rows", () => {
   it("one run per series, ids as decimal text, stale markers flagged by their bits", () => {
     const many = Array.from({ length: 200 }, (_, i) => 1_767_225_600_000 + i * 15_000)
-    const bytes = Buffer.concat([
-      row(18446744073709551615n, [1000, 2000, 3000], [1.5, STALE, NaN]),
-      row(
-        7n,
-        many,
-        many.map((_, i) => i)
-      )
+    const bytes = block([
+      { id: 18446744073709551615n, times: [1000, 2000, 3000], values: [1.5, STALE, NaN] },
+      { id: 7n, times: many, values: many.map((_, i) => i) }
     ])
     const { runs } = sampleRows(bytes, undefined)
     expect(runs.map((r) => r.id)).toEqual(["18446744073709551615", "7"])
@@ -64,14 +22,16 @@ describe("samples rows", () => {
     expect(runs[0]!.values[0]).toBe(1.5)
     expect([...runs[0]!.stale]).toEqual([0, 1, 0])
     expect(Number.isNaN(runs[0]!.values[2])).toBe(true)
-    // 200 samples: a two-byte length.
     expect(runs[1]!.times.length).toBe(200)
     expect(runs[1]!.times[199]).toBe(1_767_225_600_000 + 199 * 15_000)
     expect(runs[1]!.values[199]).toBe(199)
   })
 
   it("samples out of order are put in order; a repeated time counts once", () => {
-    const [run] = sampleRows(row(1n, [3000, 1000, 2000, 2000], [3, 1, STALE, 2]), undefined).runs
+    const [run] = sampleRows(
+      block([{ id: 1n, times: [3000, 1000, 2000, 2000], values: [3, 1, STALE, 2] }]),
+      undefined
+    ).runs
     expect([...run!.times]).toEqual([1000, 2000, 3000])
     expect(run!.values[0]).toBe(1)
     expect(run!.values[2]).toBe(3)
@@ -81,7 +41,10 @@ describe("samples rows", () => {
   it("counts the samples the engine answered, a repeated time each time it came", () => {
     // A read cut by its LIMIT is told by this count, not by the runs' (deduplicated) lengths.
     const { runs, rows } = sampleRows(
-      Buffer.concat([row(1n, [1000, 2000, 2000], [1, 2, 2]), row(2n, [1000], [5])]),
+      block([
+        { id: 1n, times: [1000, 2000, 2000], values: [1, 2, 2] },
+        { id: 2n, times: [1000], values: [5] }
+      ]),
       undefined
     )
     expect(rows).toBe(4)
@@ -90,10 +53,13 @@ describe("samples rows", () => {
 
   it("times read as UInt32 offsets are the base plus each offset, to the millisecond", () => {
     const base = 1_767_225_600_123
-    const bytes = Buffer.concat([
-      row(3n, [1, 15_000, 2 ** 32 - 1], [1, STALE, 3], true),
-      row(4n, [500, 200], [2, 1], true)
-    ])
+    const bytes = block(
+      [
+        { id: 3n, times: [1, 15_000, 2 ** 32 - 1], values: [1, STALE, 3] },
+        { id: 4n, times: [500, 200], values: [2, 1] }
+      ],
+      true
+    )
     const { runs, rows } = sampleRows(bytes, base)
     expect(rows).toBe(5)
     expect([...runs[0]!.times]).toEqual([base + 1, base + 15_000, base + 2 ** 32 - 1])
@@ -102,16 +68,19 @@ describe("samples rows", () => {
     // Out of order: put in order as Float64 times are.
     expect([...runs[1]!.times]).toEqual([base + 200, base + 500])
     expect([...runs[1]!.values]).toEqual([1, 2])
-    // Offsets are 4 bytes each: the same bytes read as Float64 times are not whole rows.
+    // Offsets are `UInt32`s: the same bytes read as a result of Float64 times are refused.
     expect(() => sampleRows(bytes, undefined)).toThrow(/not rows/)
   })
 
   it("reads the same runs wherever the result starts in its buffer (times aligned or not)", () => {
     const base = 1_767_225_600_000
-    const rows = Buffer.concat([
-      row(7n, [10, 20, 30], [1.5, STALE, -2], true),
-      row(8n, [5, 6, 7, 8], [4, 3, 2, 1], true)
-    ])
+    const rows = block(
+      [
+        { id: 7n, times: [10, 20, 30], values: [1.5, STALE, -2] },
+        { id: 8n, times: [5, 6, 7, 8], values: [4, 3, 2, 1] }
+      ],
+      true
+    )
     for (let shift = 0; shift < 4; shift++) {
       const buffer = new Uint8Array(rows.length + shift)
       buffer.set(rows, shift)
@@ -126,7 +95,35 @@ describe("samples rows", () => {
   })
 
   it("bytes cut short are a defect, not fewer samples", () => {
-    const bytes = row(1n, [1000, 2000], [1, 2])
+    const bytes = block([{ id: 1n, times: [1000, 2000], values: [1, 2] }])
     expect(() => sampleRows(bytes.subarray(0, bytes.length - 3), undefined)).toThrow(/not rows/)
+  })
+
+  it("reads every block, and a block of no rows adds nothing", () => {
+    const bytes = Buffer.concat([
+      block([{ id: 1n, times: [1000, 2000], values: [1, 2] }]),
+      block([]),
+      block([
+        { id: 2n, times: [500], values: [STALE] },
+        { id: 3n, times: [1500, 2500, 3500], values: [7, 8, 9] }
+      ])
+    ])
+    const { runs, rows } = sampleRows(bytes, undefined)
+    expect(rows).toBe(6)
+    expect(
+      runs.map((r) => [r.id, [...r.times], [...r.values].map((v, i) => (r.stale[i] ? "stale" : v))])
+    ).toEqual([
+      ["1", [1000, 2000], [1, 2]],
+      ["2", [500], ["stale"]],
+      ["3", [1500, 2500, 3500], [7, 8, 9]]
+    ])
+    expect(sampleRows(new Uint8Array(0), undefined)).toEqual({ runs: [], rows: 0 })
+  })
+
+  it("arrays of different lengths in one row are a defect", () => {
+    const good = block([{ id: 1n, times: [1000, 2000], values: [1, 2] }])
+    const lopsided = block([{ id: 1n, times: [1000, 2000], values: [1] }])
+    expect(sampleRows(good, undefined).rows).toBe(2)
+    expect(() => sampleRows(lopsided, undefined)).toThrow(/not rows/)
   })
 })

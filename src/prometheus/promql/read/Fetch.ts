@@ -115,7 +115,7 @@ export const makeFetch = (
     ids?: ReadonlyArray<string>
   ) =>
     Effect.map(
-      bytes(samplesSql(matchers, from, to, windows, limit, ids), "RowBinary", SAMPLES_TABLE),
+      bytes(samplesSql(matchers, from, to, windows, limit, ids), "Native", SAMPLES_TABLE),
       (body) => sampleRows(body, timesBase(from, to))
     )
 

@@ -1,10 +1,12 @@
 /**
- * The `RowBinary` result of `samplesSql` (SeriesSql.ts) into one run of typed arrays per
- * series: a row per series of `id UInt64, times Array(UInt32 | Float64), values
- * Array(Float64)`, little-endian, each array a LEB128 length and then its elements. The
- * values' bytes are copied as they are into the run's `Float64Array`: no per-sample
- * decoding; times are offsets from the read's `timesBase` (`UInt32`), or ms (`Float64`)
- * when there is none.
+ * The `Native` result of `samplesSql` (SeriesSql.ts) into one run of typed arrays per
+ * series. The result is blocks, each the count of its columns and of its rows (LEB128),
+ * then every column whole: its name and type (LEB128-length text) and its data,
+ * little-endian: the ids as `UInt64`s; each array column as its rows' end offsets
+ * (`UInt64`, counted from the block's first element) and then all its elements, row
+ * after row. The times are offsets from the read's `timesBase` (`Array(UInt32)`), or ms
+ * (`Array(Float64)`) when there is none; the values `Array(Float64)`, whose bytes are
+ * copied as they are, a block's in one piece: no per-sample decoding.
  */
 import * as os from "node:os"
 import { STALE_HIGH, STALE_LOW } from "../../SampleBits.js"
@@ -38,63 +40,104 @@ const inOrder = (times: Float64Array, values: Float64Array, stale: Uint8Array) =
   }
 }
 
-/** One row's place in the result: its id's words, its sample count, where its arrays start. */
-interface Row {
-  readonly idLow: number
-  readonly idHigh: number
-  readonly count: number
+/** Where one block's columns are in the result. */
+interface Block {
+  readonly rows: number
+  readonly idsAt: number
+  /** Each row's end, counted in elements from the block's first. */
+  readonly endsAt: number
   readonly timesAt: number
   readonly valuesAt: number
+  readonly samples: number
 }
 
 /**
  * The runs, and how many samples the engine answered: a repeated timestamp counts here
  * though its run holds it once, which tells a result cut by a `LIMIT` from a whole one.
- * Throws on bytes that are not whole rows (a defect: the engine answered another shape).
- * Every run's arrays are views of three arrays for the whole result, filled in one pass
- * each: a day of 200 series made 600 arrays (and as many zero-fillings) before.
+ * Throws on bytes that are not such blocks (a defect: the engine answered another shape).
+ * Every run's arrays are views of three arrays for the whole result.
  */
 export const sampleRows = (
   bytes: Uint8Array,
   base: number | undefined
 ): { runs: Array<SampleRun>; rows: number } => {
+  const timeType = base === undefined ? "Array(Float64)" : "Array(UInt32)"
   const timeBytes = base === undefined ? 8 : 4
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const length = (at: number): readonly [count: number, next: number] => {
+  let at = 0
+  const need = (size: number) => {
+    if (at + size > bytes.length) throw malformed(bytes)
+  }
+  const length = () => {
     let count = 0
     let shift = 1
     for (;;) {
-      if (at >= bytes.length) throw malformed(bytes)
+      need(1)
       const byte = bytes[at++]!
       count += (byte & 0x7f) * shift
-      if (byte < 0x80) return [count, at]
+      if (byte < 0x80) return count
       shift *= 128
     }
   }
-  const rows: Array<Row> = []
+  const text = () => {
+    const size = length()
+    need(size)
+    const read = new TextDecoder().decode(bytes.subarray(at, at + size))
+    at += size
+    return read
+  }
+  /** A column's name and type, its type checked. */
+  const column = (type: string) => {
+    text()
+    if (text() !== type) throw malformed(bytes)
+  }
+  /** The last of `rows` end offsets at `endsAt`: the column's element count. */
+  const lastEnd = (endsAt: number, rows: number) =>
+    rows === 0 ? 0 : Number(view.getBigUint64(endsAt + (rows - 1) * 8, true))
+  const blocks: Array<Block> = []
   let total = 0
-  let at = 0
   while (at < bytes.length) {
-    if (at + 8 > bytes.length) throw malformed(bytes)
-    const idLow = view.getUint32(at, true)
-    const idHigh = view.getUint32(at + 4, true)
-    const [count, timesAt] = length(at + 8)
-    const [valueCount, valuesAt] = length(timesAt + count * timeBytes)
-    at = valuesAt + valueCount * 8
-    if (valueCount !== count || at > bytes.length) throw malformed(bytes)
-    rows.push({ idLow, idHigh, count, timesAt, valuesAt })
-    total += count
+    if (length() !== 3) throw malformed(bytes)
+    const rows = length()
+    column("UInt64")
+    const idsAt = at
+    need(rows * 8)
+    at += rows * 8
+    column(timeType)
+    const endsAt = at
+    need(rows * 8)
+    at += rows * 8
+    const samples = lastEnd(endsAt, rows)
+    const timesAt = at
+    need(samples * timeBytes)
+    at += samples * timeBytes
+    column("Array(Float64)")
+    const valueEndsAt = at
+    need(rows * 8)
+    at += rows * 8
+    for (let row = 0; row < rows; row++)
+      if (
+        view.getBigUint64(valueEndsAt + row * 8, true) !== view.getBigUint64(endsAt + row * 8, true)
+      )
+        throw malformed(bytes)
+    const valuesAt = at
+    need(samples * 8)
+    at += samples * 8
+    blocks.push({ rows, idsAt, endsAt, timesAt, valuesAt, samples })
+    total += samples
   }
   const times = new Float64Array(total)
   const values = new Float64Array(total)
   const stale = new Uint8Array(total)
-  // The values' bytes as they are (a memory copy where the machine is little-endian).
+  // A block's values' bytes as they are, in one piece (a memory copy where the machine
+  // is little-endian).
   const valueBytes = new Uint8Array(values.buffer)
   let into = 0
-  for (const { count, valuesAt } of rows) {
-    if (LITTLE_ENDIAN) valueBytes.set(bytes.subarray(valuesAt, valuesAt + count * 8), into * 8)
-    else for (let i = 0; i < count; i++) values[into + i] = view.getFloat64(valuesAt + i * 8, true)
-    into += count
+  for (const { samples, valuesAt } of blocks) {
+    if (LITTLE_ENDIAN) valueBytes.set(bytes.subarray(valuesAt, valuesAt + samples * 8), into * 8)
+    else
+      for (let i = 0; i < samples; i++) values[into + i] = view.getFloat64(valuesAt + i * 8, true)
+    into += samples
   }
   // Stale markers told by their bits before any value passes through a JavaScript
   // number: the values' words (in the machine's order) searched for the marker's high
@@ -103,48 +146,42 @@ export const sampleRows = (
   const [highWord, lowWord] = LITTLE_ENDIAN ? [1, 0] : [0, 1]
   for (let w = words.indexOf(STALE_HIGH); w !== -1; w = words.indexOf(STALE_HIGH, w + 1))
     if (w % 2 === highWord && words[w - highWord + lowWord] === STALE_LOW) stale[w >> 1] = 1
-  // The `UInt32` offsets of a row, copied where they are not 4-byte aligned.
-  let offsets = new Uint32Array(0)
+  into = 0
+  for (const { samples, timesAt } of blocks) {
+    if (base === undefined)
+      for (let i = 0; i < samples; i++) times[into + i] = view.getFloat64(timesAt + i * 8, true)
+    else if (LITTLE_ENDIAN && (bytes.byteOffset + timesAt) % 4 === 0) {
+      const offsets = new Uint32Array(bytes.buffer, bytes.byteOffset + timesAt, samples)
+      for (let i = 0; i < samples; i++) times[into + i] = base + offsets[i]!
+    } else
+      for (let i = 0; i < samples; i++)
+        times[into + i] = base + view.getUint32(timesAt + i * 4, true)
+    into += samples
+  }
   const runs: Array<SampleRun> = []
   into = 0
-  for (const row of rows) {
-    const { count, timesAt } = row
-    // Times in order, each later than the last, as the engine sorts them (checked as they
-    // are written: offsets as integers).
-    let ordered = true
-    if (base === undefined) {
-      for (let i = 0; i < count; i++) times[into + i] = view.getFloat64(timesAt + i * 8, true)
-      for (let i = into + 1; i < into + count; i++)
-        if (!(times[i]! > times[i - 1]!)) ordered = false
-    } else {
-      let words32: Uint32Array
-      const start = bytes.byteOffset + timesAt
-      if (LITTLE_ENDIAN && start % 4 === 0) words32 = new Uint32Array(bytes.buffer, start, count)
-      else {
-        if (offsets.length < count) offsets = new Uint32Array(Math.max(count, offsets.length * 2))
-        if (LITTLE_ENDIAN)
-          new Uint8Array(offsets.buffer).set(bytes.subarray(timesAt, timesAt + count * 4))
-        else for (let i = 0; i < count; i++) offsets[i] = view.getUint32(timesAt + i * 4, true)
-        words32 = offsets
+  for (const { rows, idsAt, endsAt, samples } of blocks) {
+    let start = 0
+    for (let row = 0; row < rows; row++) {
+      const end = Number(view.getBigUint64(endsAt + row * 8, true))
+      if (end < start || end > samples) throw malformed(bytes)
+      const from = into + start
+      const to = into + end
+      // Times in order, each later than the last, as the engine sorts them.
+      let ordered = true
+      for (let i = from + 1; i < to; i++) if (!(times[i]! > times[i - 1]!)) ordered = false
+      const run = {
+        times: times.subarray(from, to),
+        values: values.subarray(from, to),
+        stale: stale.subarray(from, to)
       }
-      let previous = -1
-      for (let i = 0; i < count; i++) {
-        const offset = words32[i]!
-        if (offset <= previous) ordered = false
-        previous = offset
-        times[into + i] = base + offset
-      }
+      runs.push({
+        id: view.getBigUint64(idsAt + row * 8, true).toString(),
+        ...(ordered ? run : inOrder(run.times, run.values, run.stale))
+      })
+      start = end
     }
-    const run = {
-      times: times.subarray(into, into + count),
-      values: values.subarray(into, into + count),
-      stale: stale.subarray(into, into + count)
-    }
-    runs.push({
-      id: ((BigInt(row.idHigh) << 32n) | BigInt(row.idLow)).toString(),
-      ...(ordered ? run : inOrder(run.times, run.values, run.stale))
-    })
-    into += count
+    into += samples
   }
   return { runs, rows: total }
 }

@@ -47,8 +47,8 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
 /**
  * The samples of the selected series in `(from, to]`, one row per series: its id, and its
  * sample times (ms after `timesBase`, or ms as `Float64`) and values (`Float64`) as two
- * arrays in time order, read as `RowBinary`. The values' bytes become the evaluator's
- * typed arrays as they are (no number printed or parsed, a NaN's payload, the stale
+ * arrays in time order, read as `Native` (each column whole). The values' bytes become
+ * the evaluator's typed arrays as they are (no number printed or parsed, a NaN's payload, the stale
  * marker's, kept): 12 bytes a sample (16 past 49 days), where a row per sample took 24
  * and a decoding step each. With `windows`, only
  * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
