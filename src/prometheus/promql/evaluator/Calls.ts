@@ -1,6 +1,7 @@
 /** Function calls: range functions over windows, and the instant-vector function library. */
 import { Effect } from "effect"
 import type { Call, Expr } from "../parser/Ast.js"
+import type { Budget } from "./Budget.js"
 import { eventLoopTurn, pace } from "./Budget.js"
 import type { EvalContext, StepCounts } from "../read/Selectors.js"
 import {
@@ -16,6 +17,7 @@ import { DATES, KEEPS_NAME, MATH, RANGE_FUNCTIONS } from "../parser/Functions.js
 import { histogramQuantile } from "./Histogram.js"
 import { infoCall } from "./Info.js"
 import { labelJoin, labelReplace } from "./LabelFunctions.js"
+import type { RangeFunction } from "./RangeFunctions.js"
 import { rangeFunctionFor } from "./RangeFunctions.js"
 import { sortByLabel, sortByValue } from "./Sorting.js"
 import type { Labels } from "../../SeriesLabels.js"
@@ -125,47 +127,87 @@ const rangeCall = <E>(ctx: EvalContext<E>, node: Call, steps: ReadonlyArray<numb
     const fnFor = rangeFunctionFor(node.fn)!
     const out = new VectorBuilder(steps.length)
     for (const s of input.series) {
-      const fn = fnFor()
-      const labels = KEEPS_NAME.has(node.fn) ? s.labels : withoutName(s.labels)
       if (s.times.length > 0) ctx.budget.load(steps.length)
-      // The output's slots, looked up at the series' first value; one window object,
-      // moved along the steps.
-      let slots: Array<number | undefined> | undefined
-      const window = {
-        times: s.times,
-        values: s.values,
-        lo: 0,
-        hi: 0,
-        end: 0,
-        range: input.range,
-        stepTime: 0
-      }
-      let lo = 0
-      let hi = 0
-      let previous = -Infinity
-      for (let step = 0; step < steps.length; step++) {
-        const end = input.ends[step]!
-        // Steps go forward in time, so each search starts where the last one ended.
-        if (end < previous) lo = hi = 0
-        previous = end
-        hi = upperBoundAhead(s.times, end, hi)
-        lo = upperBoundAhead(s.times, end - input.range, Math.min(lo, hi))
-        // A window is read whole at each step: long windows over many steps take long.
-        if (ctx.budget.due(hi - lo + 1)) yield* eventLoopTurn
-        if (hi <= lo) continue
-        const p = param ? scalarAt(param, step) : 0
+      const fn = fnFor()
+      const walk = new StepWalk(s.times, s.values, input.range)
+      const labels = KEEPS_NAME.has(node.fn) ? s.labels : withoutName(s.labels)
+      while (!walk.run(fn, input.ends, steps, param, second, ctx.budget)) yield* eventLoopTurn
+      if (walk.slots !== undefined) out.put(labels, walk.slots)
+    }
+    return out.vector()
+  })
+
+/**
+ * One series' windows walked along the steps, a range function's value at each. A plain
+ * method rather than the evaluation's generator: the loop runs for every step of every
+ * series and stays optimized from one query to the next.
+ */
+class StepWalk {
+  /** One window object, moved along the steps. */
+  readonly window: {
+    times: Float64Array
+    values: Float64Array
+    lo: number
+    hi: number
+    end: number
+    range: number
+    stepTime: number
+  }
+  step = 0
+  private previous = -Infinity
+  /** The values by step, made at the first. */
+  slots: Array<number | undefined> | undefined
+
+  constructor(times: Float64Array, values: Float64Array, range: number) {
+    this.window = { times, values, lo: 0, hi: 0, end: 0, range, stepTime: 0 }
+  }
+
+  /** Walks on until the last step (true) or until the event loop is due a turn (false). */
+  run(
+    fn: RangeFunction,
+    ends: ReadonlyArray<number>,
+    steps: ReadonlyArray<number>,
+    param: Value | undefined,
+    second: Value | undefined,
+    budget: Budget
+  ): boolean {
+    const window = this.window
+    const times = window.times
+    let lo = window.lo
+    let hi = window.hi
+    while (this.step < steps.length) {
+      const step = this.step++
+      const end = ends[step]!
+      // Steps go forward in time, so each search starts where the last one ended.
+      if (end < this.previous) lo = hi = 0
+      this.previous = end
+      hi = upperBoundAhead(times, end, hi)
+      lo = upperBoundAhead(times, end - window.range, Math.min(lo, hi))
+      if (hi > lo) {
         window.lo = lo
         window.hi = hi
         window.end = end
         window.stepTime = steps[step]!
-        const value = fn(window, p, second ? scalarAt(second, step) : 0)
-        if (value === undefined) continue
-        slots ??= out.slots(labels)
-        VectorBuilder.set(slots, step, value)
+        const value = fn(
+          window,
+          param ? scalarAt(param, step) : 0,
+          second ? scalarAt(second, step) : 0
+        )
+        if (value !== undefined) {
+          this.slots ??= new Array<number | undefined>(steps.length)
+          this.slots[step] = value
+        }
+      }
+      // A window is read whole at each step: long windows over many steps take long.
+      if (budget.due(hi - lo + 1)) {
+        window.lo = lo
+        window.hi = hi
+        return false
       }
     }
-    return out.vector()
-  })
+    return true
+  }
+}
 
 /** `timestamp(selector)` is each sample's own time; of anything else, the step's. */
 const timestampCall = <E>(ctx: EvalContext<E>, arg: Expr, steps: ReadonlyArray<number>) =>

@@ -17,7 +17,7 @@ export interface Window {
   readonly stepTime: number
 }
 
-type RangeFunction = (w: Window, param: number, second: number) => number | undefined
+export type RangeFunction = (w: Window, param: number, second: number) => number | undefined
 
 /**
  * The indices `i` of `values` where `values[i] < values[i - 1]`: a counter's resets, in

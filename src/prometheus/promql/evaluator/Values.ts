@@ -105,6 +105,17 @@ export class VectorBuilder {
     return series.values
   }
 
+  /** A series' values by step, added whole (as `add` at each step would). */
+  put(labels: Labels, values: Array<number | undefined>) {
+    const key = labelsKey(labels)
+    const series = this.byKey.get(key)
+    if (series === undefined) this.byKey.set(key, { labels, values })
+    else
+      values.forEach((value, step) => {
+        if (value !== undefined) VectorBuilder.set(series.values, step, value)
+      })
+  }
+
   /** `add` into slots already looked up: the series is looked up once, not at every step. */
   static set(slots: Array<number | undefined>, step: number, value: number) {
     if (slots[step] !== undefined)
