@@ -120,10 +120,58 @@ describe("samples rows", () => {
     expect(sampleRows(new Uint8Array(0), undefined)).toEqual({ runs: [], rows: 0 })
   })
 
-  it("arrays of different lengths in one row are a defect", () => {
-    const good = block([{ id: 1n, times: [1000, 2000], values: [1, 2] }])
-    const lopsided = block([{ id: 1n, times: [1000, 2000], values: [1] }])
-    expect(sampleRows(good, undefined).rows).toBe(2)
-    expect(() => sampleRows(lopsided, undefined)).toThrow(/not rows/)
+  it("a series whose rows go on into the next block is one run", () => {
+    const base = 1_767_225_600_000
+    const rows = [
+      { id: 5n, times: [1, 2, 3, 4, 5], values: [1, 2, STALE, 4, 5] },
+      { id: 6n, times: [7], values: [7] },
+      { id: 2n ** 63n, times: [8, 9, 10], values: [8, 9, 10] }
+    ]
+    for (const blockRows of [1, 2, 3, 4, 9]) {
+      const { runs, rows: count } = sampleRows(block(rows, true, blockRows), base)
+      expect(count).toBe(9)
+      expect(
+        runs.map((r) => [
+          r.id,
+          [...r.times].map((t) => t - base),
+          [...r.values].map((v, i) => (r.stale[i] ? "stale" : v))
+        ])
+      ).toEqual([
+        ["5", [1, 2, 3, 4, 5], [1, 2, "stale", 4, 5]],
+        ["6", [7], [7]],
+        ["9223372036854775808", [8, 9, 10], [8, 9, 10]]
+      ])
+    }
+  })
+
+  it("ids told apart by either of their halves", () => {
+    // Two ids that share their low 32 bits, and two that share their high ones.
+    const { runs } = sampleRows(
+      block([
+        { id: 1n, times: [1], values: [1] },
+        { id: (1n << 32n) | 1n, times: [2], values: [2] },
+        { id: (1n << 32n) | 2n, times: [3], values: [3] }
+      ]),
+      undefined
+    )
+    expect(runs.map((r) => [r.id, r.times.length])).toEqual([
+      ["1", 1],
+      ["4294967297", 1],
+      ["4294967298", 1]
+    ])
+  })
+
+  it("an id that comes back after another is a defect (the engine orders rows by id)", () => {
+    const good = block([
+      { id: 1n, times: [1000], values: [1] },
+      { id: 2n, times: [1000], values: [2] }
+    ])
+    const back = block([
+      { id: 1n, times: [1000], values: [1] },
+      { id: 2n, times: [1000], values: [2] },
+      { id: 1n, times: [2000], values: [3] }
+    ])
+    expect(sampleRows(good, undefined).runs.length).toBe(2)
+    expect(() => sampleRows(back, undefined)).toThrow(/not rows/)
   })
 })

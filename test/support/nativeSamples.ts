@@ -1,7 +1,7 @@
 /**
  * The samples statement's `Native` result built by hand from the format's layout, for
- * tests of its reading: one block of whole columns (little-endian words, LEB128 counts and
- * lengths, each array column as its rows' end offsets and then their elements).
+ * tests of its reading: blocks of whole columns (little-endian words, LEB128 counts and
+ * lengths), a row per sample.
  */
 const leb128 = (n: number) => {
   const out: Array<number> = []
@@ -33,36 +33,40 @@ const words = (
   return buffer
 }
 
-/** Rows' end offsets, counted from the block's first element. */
-const ends = (lengths: ReadonlyArray<number>) => {
-  let end = 0
-  return words(lengths.length, 8, (b, at, i) =>
-    b.writeBigUInt64LE(BigInt((end += lengths[i]!)), at)
-  )
-}
-
-/** One block of `rows`: times as `Float64` ms, or as `UInt32` offsets with `offsets`. */
-export const nativeSamples = (rows: ReadonlyArray<SamplesRow>, offsets = false) => {
+/**
+ * The rows' samples as blocks of at most `blockRows` rows (one block when not given): a
+ * row per sample, times as `Float64` ms, or as `UInt32` offsets with `offsets`.
+ */
+export const nativeSamples = (
+  rows: ReadonlyArray<SamplesRow>,
+  offsets = false,
+  blockRows = Infinity
+) => {
+  const ids = rows.flatMap((r) => r.times.map(() => r.id))
   const times = rows.flatMap((r) => r.times)
   const values = rows.flatMap((r) => r.values)
-  return Buffer.concat([
-    Buffer.from([...leb128(3), ...leb128(rows.length)]),
-    text("id"),
-    text("UInt64"),
-    words(rows.length, 8, (b, at, i) => b.writeBigUInt64LE(rows[i]!.id, at)),
-    text("groupArray(t)"),
-    text(offsets ? "Array(UInt32)" : "Array(Float64)"),
-    ends(rows.map((r) => r.times.length)),
-    offsets
-      ? words(times.length, 4, (b, at, i) => b.writeUInt32LE(times[i]!, at))
-      : words(times.length, 8, (b, at, i) => b.writeDoubleLE(times[i]!, at)),
-    text("groupArray(value)"),
-    text("Array(Float64)"),
-    ends(rows.map((r) => r.values.length)),
-    words(values.length, 8, (b, at, i) => {
-      const v = values[i]!
-      if (typeof v === "bigint") b.writeBigUInt64LE(v, at)
-      else b.writeDoubleLE(v, at)
-    })
-  ])
+  const blocks: Array<Buffer> = []
+  for (let from = 0; from === 0 || from < ids.length; from += blockRows) {
+    const to = Math.min(ids.length, from + blockRows)
+    const count = to - from
+    blocks.push(
+      Buffer.from([...leb128(3), ...leb128(count)]),
+      text("id"),
+      text("UInt64"),
+      words(count, 8, (b, at, i) => b.writeBigUInt64LE(ids[from + i]!, at)),
+      text("t"),
+      text(offsets ? "UInt32" : "Float64"),
+      offsets
+        ? words(count, 4, (b, at, i) => b.writeUInt32LE(times[from + i]!, at))
+        : words(count, 8, (b, at, i) => b.writeDoubleLE(times[from + i]!, at)),
+      text("value"),
+      text("Float64"),
+      words(count, 8, (b, at, i) => {
+        const v = values[from + i]!
+        if (typeof v === "bigint") b.writeBigUInt64LE(v, at)
+        else b.writeDoubleLE(v, at)
+      })
+    )
+  }
+  return Buffer.concat(blocks)
 }

@@ -45,16 +45,18 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
   `SELECT id FROM ${quoteIdentifier(SERIES_TABLE)} WHERE ${where(matchers)}`
 
 /**
- * The samples of the selected series in `(from, to]`, one row per series: its id, and its
- * sample times (ms after `timesBase`, or ms as `Float64`) and values (`Float64`) as two
- * arrays in time order, read as `Native` (each column whole). The values' bytes become
- * the evaluator's typed arrays as they are (no number printed or parsed, a NaN's payload, the stale
- * marker's, kept): 12 bytes a sample (16 past 49 days), where a row per sample took 24
- * and a decoding step each. With `windows`, only
- * the samples some step's window holds (a 1-minute rate at 1-hour steps reads a sixtieth).
- * Labels come from a second, smaller statement only for series not seen before (an id
- * names one label set for good). With `limit`, at most that many samples, the first in
- * `(id, timestamp)` order: a result of exactly `limit` samples may have been cut.
+ * The samples of the selected series in `(from, to]`, a row per sample in `(id,
+ * timestamp)` order: its series' id, its time (ms after `timesBase`, or ms as `Float64`)
+ * and its value (`Float64`), read as `Native` (each column whole). The values' bytes
+ * become the evaluator's typed arrays as they are (no number printed or parsed, a NaN's
+ * payload, the stale marker's, kept): 20 bytes a sample (24 past 49 days). Rows, not a row
+ * per series with its samples gathered into arrays (`groupArray`): the engine gathered them
+ * in a third of the statement's time, for 8 bytes a sample less to hand over. With
+ * `windows`, only the samples some step's window holds (a 1-minute rate at 1-hour steps
+ * reads a sixtieth). Labels come from a second, smaller statement only for series not seen
+ * before (an id names one label set for good). With `limit`, at most that many samples,
+ * the first in `(id, timestamp)` order: a result of exactly `limit` samples may have been
+ * cut.
  */
 export const samplesSql = (
   matchers: ReadonlyArray<Matcher>,
@@ -64,10 +66,9 @@ export const samplesSql = (
   limit?: number,
   ids?: ReadonlyArray<string>
 ) =>
-  `SELECT id, groupArray(t), groupArray(value) FROM (` +
   `SELECT id, ${timeColumn(from, to)} AS t, value ` +
   `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows, ids)} ` +
-  `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}) GROUP BY id`
+  `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}`
 
 /**
  * The base that `samplesSql`'s times are counted from, in ms, when they are read as
