@@ -14,7 +14,7 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import { badUsage, CliError } from "./CliError.js"
 import { commands, summaries } from "./commands/index.js"
 import * as Completions from "./Completions.js"
-import { rootHelp } from "./Help.js"
+import { rootHelp, tidyCommandHelp } from "./Help.js"
 import { errorText, stdinIsTTY, stdoutIsTTY } from "./Output.js"
 import { hasCredential } from "./Profiles.js"
 import { cliVersion } from "./Version.js"
@@ -32,14 +32,15 @@ const bare = args.length === 0 && stdinIsTTY() && stdoutIsTTY() && hasCredential
 
 const cli = Command.run(root, { name: "sluice", version: cliVersion })
 
-// Help read through a pipe or with NO_COLOR comes without the parser's ANSI styling.
-if (
-  args.some((a) => a === "--help" || a === "-h") &&
-  (!stdoutIsTTY() || process.env.NO_COLOR !== undefined)
-) {
+// A command's help, tidied on its way out (Help.ts): without the parser's ANSI styling when
+// read through a pipe or with NO_COLOR.
+if (args.some((a) => a === "--help" || a === "-h")) {
+  const firstOption = args.findIndex((a) => a.startsWith("-"))
+  const words = args.slice(0, firstOption)
+  const plain = !stdoutIsTTY() || process.env.NO_COLOR !== undefined
   const write = process.stdout.write.bind(process.stdout)
   process.stdout.write = (chunk: string | Uint8Array, ...rest: Array<never>) =>
-    write(typeof chunk === "string" ? chunk.replace(/\x1b\[[0-9;]*m/g, "") : chunk, ...rest)
+    write(typeof chunk === "string" ? tidyCommandHelp(chunk, words, plain) : chunk, ...rest)
 }
 
 const report = (error: CliError) =>

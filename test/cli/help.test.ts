@@ -5,6 +5,7 @@
  */
 import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "@effect/vitest"
+import { tidyCommandHelp } from "../../src/cli/Help.js"
 import { bin, cli } from "./cliProcess.js"
 
 /** Every command path (`clusters metrics`), read from the bash script's own table. */
@@ -53,7 +54,7 @@ describe("sluice --completions and --help", () => {
     expect(bad.code).toBe(2)
   })
 
-  it("every command's --help shows an example of that command, without ANSI codes in a pipe", async () => {
+  it("every command's --help shows its whole usage and an example, without ANSI codes in a pipe", async () => {
     const paths = commandPaths((await cli(["--completions", "bash"])).stdout)
     expect(paths.map((p) => p.join(" "))).toEqual(
       expect.arrayContaining([
@@ -72,8 +73,51 @@ describe("sluice --completions and --help", () => {
           if (help.code !== 0 || !help.stdout.includes(`Example: sluice ${path.join(" ")}`))
             missing.push(path.join(" "))
           if (help.stdout.includes("\x1b[")) missing.push(`${path.join(" ")} (ANSI codes)`)
+          // The usage names the whole command, not only its last word.
+          if (!help.stdout.includes(`\n$ sluice ${path.join(" ")}`))
+            missing.push(`${path.join(" ")} (usage)`)
+          // The parser's line above every text option's own description says nothing.
+          if (help.stdout.includes("A user-defined piece of text"))
+            missing.push(`${path.join(" ")} (the parser's filler line)`)
         })
       )
     expect(missing).toEqual([])
   }, 120_000)
+})
+
+describe("a command's help, tidied", () => {
+  // The parser's rendering, as @effect/cli 0.x prints `sluice tables describe --help`.
+  const parsers = [
+    "\x1b[0;1mUSAGE\x1b[0m",
+    "",
+    "$ describe [--url text] <table>",
+    "",
+    "\x1b[0;1mARGUMENTS\x1b[0m",
+    "",
+    "<table>",
+    "",
+    "  A user-defined piece of text.",
+    "",
+    "  The table to describe",
+    "",
+    "--token text",
+    "",
+    "  A user-defined piece of text that is confidential.",
+    "",
+    "  The key",
+    ""
+  ].join("\n")
+
+  it("names the whole command, drops the filler lines, keeps styling unless plain", () => {
+    const styled = tidyCommandHelp(parsers, ["tables", "describe", "events"], false)
+    expect(styled).toContain("\n$ sluice tables describe [--url text] <table>\n")
+    expect(styled).not.toContain("A user-defined piece of text")
+    expect(styled).toContain("<table>\n\n  The table to describe\n\n--token text\n\n  The key\n")
+    expect(styled).toContain("\x1b[0;1mUSAGE\x1b[0m")
+    expect(tidyCommandHelp(parsers, ["tables", "describe"], true)).toMatch(/^USAGE\n\n\$ sluice/)
+  })
+
+  it("leaves a usage line alone when the words do not name its command", () => {
+    expect(tidyCommandHelp(parsers, ["SELECT 1"], true)).toContain("\n$ describe [--url text]")
+  })
 })
