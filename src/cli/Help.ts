@@ -18,15 +18,21 @@ export const rootHelp = (commands: ReadonlyArray<readonly [string, string]>, ver
   ].join("\n")
 
 /**
- * A command's `--help` as @effect/cli renders it, tidied: the parser puts "A user-defined
- * piece of text." above the description of every text option and argument (it cannot be
- * turned off), and names only the command's last word in the usage line. `words` are the
+ * A command's `--help` as @effect/cli renders it, tidied: the parser puts its type's
+ * sentence ("A user-defined piece of text.", "An integer.", "A true or false value.")
+ * above the description of every option and argument and "This setting is optional."
+ * below every optional one, where the option's line and the usage's brackets say as much
+ * (neither can be turned off); and it names only the command's last word in the usage line. `words` are the
  * arguments before the first option (`["keys", "create"]`, perhaps with positionals after
  * them); `plain` drops the parser's ANSI styling (help read through a pipe or with NO_COLOR).
  */
 export const tidyCommandHelp = (text: string, words: ReadonlyArray<string>, plain: boolean) =>
   (plain ? text.replace(/\x1b\[[0-9;]*m/g, "") : text)
-    .replace(/^ {2}A user-defined piece of text(?: that is confidential)?\.\n\n/gm, "")
+    .replace(
+      /^ {2}(?:A user-defined piece of text(?: that is confidential)?|An integer|A floating point number|A true or false value)\.\n\n/gm,
+      ""
+    )
+    .replace(/^ {2}This setting is optional\.\n\n/gm, "")
     .replace(/^\$ ([\w-]+)(?= |$)/m, (usage, command: string) => {
       const at = words.indexOf(command)
       return at === -1 ? usage : `$ sluice ${words.slice(0, at + 1).join(" ")}`

@@ -76,9 +76,11 @@ describe("sluice --completions and --help", () => {
           // The usage names the whole command, not only its last word.
           if (!help.stdout.includes(`\n$ sluice ${path.join(" ")}`))
             missing.push(`${path.join(" ")} (usage)`)
-          // The parser's line above every text option's own description says nothing.
-          if (help.stdout.includes("A user-defined piece of text"))
-            missing.push(`${path.join(" ")} (the parser's filler line)`)
+          // The parser's lines around every text option's own description say nothing.
+          if (
+            /A user-defined piece of text|An integer\.|true or false|optional\.\n/.test(help.stdout)
+          )
+            missing.push(`${path.join(" ")} (the parser's filler lines)`)
         })
       )
     expect(missing).toEqual([])
@@ -105,6 +107,26 @@ describe("a command's help, tidied", () => {
     "  A user-defined piece of text that is confidential.",
     "",
     "  The key",
+    "",
+    "  This setting is optional.",
+    "",
+    "--json",
+    "",
+    "  A true or false value.",
+    "",
+    "  Print JSON",
+    "",
+    "(-n, --limit integer)",
+    "",
+    "  An integer.",
+    "",
+    "  At most this many",
+    "",
+    "--since text",
+    "",
+    "  How far back",
+    "",
+    "  This setting is optional. Defaults to: '1h'",
     ""
   ].join("\n")
 
@@ -112,7 +134,12 @@ describe("a command's help, tidied", () => {
     const styled = tidyCommandHelp(parsers, ["tables", "describe", "events"], false)
     expect(styled).toContain("\n$ sluice tables describe [--url text] <table>\n")
     expect(styled).not.toContain("A user-defined piece of text")
-    expect(styled).toContain("<table>\n\n  The table to describe\n\n--token text\n\n  The key\n")
+    expect(styled).toContain(
+      "<table>\n\n  The table to describe\n\n--token text\n\n  The key\n\n--json\n\n  Print JSON\n\n" +
+        "(-n, --limit integer)\n\n  At most this many\n\n--since text\n"
+    )
+    // A default is worth its line.
+    expect(styled).toContain("  This setting is optional. Defaults to: '1h'\n")
     expect(styled).toContain("\x1b[0;1mUSAGE\x1b[0m")
     expect(tidyCommandHelp(parsers, ["tables", "describe"], true)).toMatch(/^USAGE\n\n\$ sluice/)
   })
