@@ -22,12 +22,14 @@ export const rootHelp = (commands: ReadonlyArray<readonly [string, string]>, ver
  * sentence ("A user-defined piece of text.", "An integer.", "A true or false value.")
  * above the description of every option and argument and "This setting is optional."
  * below every optional one, where the option's line and the usage's brackets say as much
- * (neither can be turned off); and it names only the command's last word in the usage line. `words` are the
+ * (neither can be turned off); it names only the command's last word in the usage line; and
+ * its banner says `sluice` on a line of its own above `sluice 0.1.0`. `words` are the
  * arguments before the first option (`["keys", "create"]`, perhaps with positionals after
  * them); `plain` drops the parser's ANSI styling (help read through a pipe or with NO_COLOR).
  */
 export const tidyCommandHelp = (text: string, words: ReadonlyArray<string>, plain: boolean) =>
   (plain ? text.replace(/\x1b\[[0-9;]*m/g, "") : text)
+    .replace(/^(?:\x1b\[[0-9;]*m)*sluice(?:\x1b\[[0-9;]*m)*\n\n(?=sluice \d)/, "")
     .replace(
       /^ {2}(?:A user-defined piece of text(?: that is confidential)?|An integer|A floating point number|A true or false value)\.\n\n/gm,
       ""

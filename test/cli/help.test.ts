@@ -90,6 +90,10 @@ describe("sluice --completions and --help", () => {
 describe("a command's help, tidied", () => {
   // The parser's rendering, as @effect/cli 0.x prints `sluice tables describe --help`.
   const parsers = [
+    "\x1b[0;1m\x1b[0;37;1msluice\x1b[0;1m\x1b[0m",
+    "",
+    "sluice 0.1.0",
+    "",
     "\x1b[0;1mUSAGE\x1b[0m",
     "",
     "$ describe [--url text] <table>",
@@ -141,7 +145,10 @@ describe("a command's help, tidied", () => {
     // A default is worth its line.
     expect(styled).toContain("  This setting is optional. Defaults to: '1h'\n")
     expect(styled).toContain("\x1b[0;1mUSAGE\x1b[0m")
-    expect(tidyCommandHelp(parsers, ["tables", "describe"], true)).toMatch(/^USAGE\n\n\$ sluice/)
+    expect(styled).toMatch(/^sluice 0\.1\.0\n\n\x1b\[0;1mUSAGE/)
+    expect(tidyCommandHelp(parsers, ["tables", "describe"], true)).toMatch(
+      /^sluice 0\.1\.0\n\nUSAGE\n\n\$ sluice tables describe /
+    )
   })
 
   it("leaves a usage line alone when the words do not name its command", () => {
