@@ -2,6 +2,7 @@
 import { ClickHouseLogLevel, createClient } from "@clickhouse/client"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { loggerClass } from "../src/engine/ClickHouseClientLog.js"
+import { httpConnection } from "../src/engine/HttpConnection.js"
 import * as ServerPreflight from "../src/provisioner/ServerPreflight.js"
 import * as ServerProvisioner from "../src/provisioner/ServerProvisioner.js"
 import { ControlPlaneEvents } from "../src/events/ControlPlaneEvents.js"
@@ -29,13 +30,18 @@ export const ExternalProvisionerLive = (options: {
       const connect = (
         login: { readonly username: string; readonly password: string } | undefined,
         log: { readonly level?: ClickHouseLogLevel }
-      ) =>
-        createClient({
+      ) => {
+        const credentials = {
           url: options.url,
           username: login?.username ?? options.username,
-          password: login?.password ?? Redacted.value(options.password),
-          log: { LoggerClass, ...log }
+          password: login?.password ?? Redacted.value(options.password)
+        }
+        return createClient({
+          ...credentials,
+          log: { LoggerClass, ...log },
+          connection: httpConnection(credentials)
         })
+      }
       // The check's failure is the start's one line: the client's own would repeat it.
       const admin = yield* Effect.acquireRelease(
         Effect.sync(() => connect(undefined, { level: ClickHouseLogLevel.OFF })),
