@@ -68,6 +68,12 @@ export class EngineError extends Schema.TaggedError<EngineError>()("EngineError"
   type: Schema.optional(Schema.String)
 }) {}
 
+/**
+ * `EngineError.type` of a statement whose engine could not be reached on the way (a
+ * ClickHouse server down, restarting or cut off): the caller may retry it.
+ */
+export const ENGINE_UNREACHABLE = "ENGINE_UNREACHABLE"
+
 /** The engine of a cluster cannot be reached now (stopped, crashed, not provisioned). */
 export class EngineUnavailable extends Schema.TaggedError<EngineUnavailable>()(
   "EngineUnavailable",

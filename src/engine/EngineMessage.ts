@@ -2,7 +2,7 @@
  * Engine failures as `EngineError`s whose messages may be shown to a user: no server
  * file paths, stack traces or build versions.
  */
-import { EngineError } from "../../domain/Engine.js"
+import { ENGINE_UNREACHABLE, EngineError } from "../../domain/Engine.js"
 
 const STACK_TRACE = /\s*(?:Stack trace\b|\n\s*0\.\s)[\s\S]*$/i
 const EXCEPTION_PREFIX = /^[\s\S]*?(?:Code|Error): \d+\.\s*[\w:]*Exception:\s*/
@@ -28,13 +28,38 @@ const TYPE = /\(([A-Z][A-Z0-9_]{2,})\)/
 const field = (error: object, key: "code" | "type"): unknown =>
   key in error ? (error as Record<typeof key, unknown>)[key] : undefined
 
+/** What a socket error on the way to a ClickHouse server means, by its code. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "its name could not be resolved",
+  ETIMEDOUT: "the connection timed out",
+  ECONNRESET: "the connection was reset",
+  EHOSTUNREACH: "no route to the host",
+  EPIPE: "the connection was closed"
+}
+
+/** Why the server could not be reached, when `error` is a socket's failure. */
+export const unreachableReason = (error: unknown): string | undefined => {
+  const code = (error as { readonly code?: unknown } | null)?.code
+  return typeof code === "string" ? UNREACHABLE[code] : undefined
+}
+
 /**
  * Maps anything the client throws: `ClickHouseError`s carry `code` (a numeric string)
  * and `type`; chDB and network errors may carry neither, so they are parsed from the
- * message when it has ClickHouse's shape.
+ * message when it has ClickHouse's shape. A socket's failure says only that the server
+ * could not be reached, without its address.
  */
 export const toEngineError = (error: unknown): EngineError => {
   if (error instanceof EngineError) return error
+  const unreachable = unreachableReason(error)
+  if (unreachable !== undefined) {
+    return new EngineError({
+      message: `The ClickHouse server could not be reached (${unreachable}).`,
+      type: ENGINE_UNREACHABLE
+    })
+  }
   const raw = error instanceof Error ? error.message : String(error)
   const fields = typeof error === "object" && error !== null ? error : {}
   const rawCode = field(fields, "code") ?? CODE.exec(raw)?.[1]

@@ -24,7 +24,7 @@ import {
   Unavailable,
   UnsupportedMediaType
 } from "../../domain/Errors.js"
-import { EngineUnavailable } from "../../domain/Engine.js"
+import { ENGINE_UNREACHABLE, EngineError, EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { mediaType } from "../body/ContentType.js"
 import { errorResponse } from "./errorResponse.js"
@@ -62,8 +62,8 @@ const bodyError = (error: HttpServerError.RequestError, max: number) =>
       })
 
 /**
- * The response for failures that HttpApi itself raises, and for an engine lost
- * mid-request; `None` for everything else.
+ * The response for failures that HttpApi itself raises, and for an engine lost or out of
+ * reach mid-request; `None` for everything else.
  */
 const shapeOf = (
   error: unknown,
@@ -111,6 +111,11 @@ const shapeOf = (
         hint: "Retry shortly; GET /v1/clusters shows the cluster's status."
       })
     )
+  }
+  if (error instanceof EngineError && error.type === ENGINE_UNREACHABLE) {
+    // The ClickHouse server could not be reached mid-request (down, restarting): not a bug
+    // of ours either, wherever the statement came from.
+    return Option.some(new Unavailable({ message: error.message, hint: "Retry shortly." }))
   }
   return Option.none()
 }

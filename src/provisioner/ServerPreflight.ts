@@ -7,6 +7,7 @@
 import { ClickHouseError } from "@clickhouse/client"
 import type { ClickHouseClient } from "@clickhouse/client"
 import { Data, Effect } from "effect"
+import { unreachableReason } from "../engine/EngineMessage.js"
 import { ACCESS_PRIVILEGES, NAMESPACE_PRIVILEGES } from "./ServerNamespace.js"
 
 export class ClickHouseUnusable extends Data.TaggedError("ClickHouseUnusable")<{
@@ -24,15 +25,6 @@ export interface PreflightOptions {
 // a password given to a user without one, a user not allowed from this address.
 const LOGIN_REFUSED = new Set(["516", "194", "195"])
 const UNKNOWN_STATEMENT = "62"
-
-const unreachable: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ENOTFOUND: "no such host",
-  EAI_AGAIN: "its name could not be resolved",
-  ETIMEDOUT: "the connection timed out",
-  ECONNRESET: "the connection was reset",
-  EHOSTUNREACH: "no route to the host"
-}
 
 const firstLine = (text: string) =>
   text
@@ -52,10 +44,8 @@ const failureOf = (options: PreflightOptions) => (error: unknown) => {
   if (error instanceof ClickHouseError) {
     return new ClickHouseUnusable({ message: `${at} answered: ${firstLine(error.message)}` })
   }
-  const code = (error as { readonly code?: unknown } | null)?.code
   const reason =
-    (typeof code === "string" ? unreachable[code] : undefined) ??
-    (error instanceof Error ? firstLine(error.message) : String(error))
+    unreachableReason(error) ?? (error instanceof Error ? firstLine(error.message) : String(error))
   return new ClickHouseUnusable({ message: `${at} cannot be reached: ${reason}` })
 }
 

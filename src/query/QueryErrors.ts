@@ -1,6 +1,6 @@
 /** Engine failures of a user's query as `QueryFailure`s whose hints say what to change. */
 import { Effect, Stream } from "effect"
-import { EngineQuery } from "../../domain/Engine.js"
+import { ENGINE_UNREACHABLE, EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine, EngineError } from "../../domain/Engine.js"
 import { QueryRefused, Unavailable } from "../../domain/Errors.js"
 import type { QueryFailure } from "../../domain/QueryRunner.js"
@@ -57,6 +57,7 @@ export const toQueryFailure = (
     const message = cleaned(error.message, context.engine.databasePrefix)
     switch (error.type) {
       case "ENGINE_CLOSED":
+      case ENGINE_UNREACHABLE:
         return new Unavailable({ message, hint: "Retry shortly." })
       case "UNKNOWN_TABLE": {
         const tables = yield* tablesOf(context.engine, context.engineDatabase)

@@ -5,15 +5,20 @@
  * does a server that cannot be reached or refuses the login, and a user that may not
  * create the clusters' databases and tables. With
  * `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off` it starts, says that clusters on the server are
- * not isolated by it, and data goes in and comes out through the API.
+ * not isolated by it, and data goes in and comes out through the API; once the server
+ * is gone, reads and writes answer 503 without naming where it was.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import * as path from "node:path"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { ClickHouseTestServer, startClickHouseServerWith } from "../support/clickhouseServer.js"
+import { Effect, Exit, Layer, Scope } from "effect"
+import {
+  ClickHouseTestServer,
+  startClickHouseServer,
+  startClickHouseServerWith
+} from "../support/clickhouseServer.js"
 import { call, freshDataDir } from "../support/server.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -161,6 +166,42 @@ describe("npm start on a ClickHouse server", () => {
       )
     )
   })
+
+  it.effect("a server gone while sluice runs: reads and writes answer 503, naming no address", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const serverScope = yield* Scope.make()
+        const server = yield* Scope.extend(startClickHouseServer, serverScope)
+        const sluice = yield* started({
+          SLUICE_CLICKHOUSE_URL: server.url,
+          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
+        })
+        const insert = call(sluice, "POST", "/v1/tables/visits", {
+          token: sluice.key,
+          body: [{ page: "/", ms: 12 }]
+        })
+        const query = call(sluice, "POST", "/v1/query", {
+          token: sluice.key,
+          body: { sql: "SELECT count() FROM visits" }
+        })
+        expect((yield* insert).json).toEqual({ inserted: 1 })
+        yield* Scope.close(serverScope, Exit.void)
+
+        const { port } = new URL(server.url)
+        for (const reply of [yield* query, yield* insert]) {
+          expect(reply.status).toBe(503)
+          expect(reply.json).toMatchObject({
+            error: "unavailable",
+            message: "The ClickHouse server could not be reached (connection refused).",
+            hint: "Retry shortly."
+          })
+          expect(JSON.stringify(reply.json)).not.toContain(port)
+        }
+        // The service itself stays up.
+        expect((yield* call(sluice, "GET", "/health")).status).toBe(200)
+      })
+    )
+  )
 
   // A users.xml user with a password that may only read: it lacks what the clusters'
   // databases need, whether or not access control is on. (`default` runs the launcher's

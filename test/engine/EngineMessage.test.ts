@@ -78,13 +78,27 @@ describe("toEngineError", () => {
     })
   })
 
-  it("keeps a network error's message and ignores its non-numeric code", () => {
-    const error = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), {
+  it("says a socket's failure is an unreachable server, without its address", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.1.2.3:8123"), {
       code: "ECONNREFUSED"
     })
+    expect(toEngineError(refused)).toMatchObject({
+      type: "ENGINE_UNREACHABLE",
+      message: "The ClickHouse server could not be reached (connection refused)."
+    })
+    expect(toEngineError(refused).code).toBeUndefined()
+    const reset = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })
+    expect(toEngineError(reset).message).toBe(
+      "The ClickHouse server could not be reached (the connection was reset)."
+    )
+  })
+
+  it("keeps another error's message when its code is not numeric", () => {
+    const error = Object.assign(new Error("The user aborted a request."), { code: "ABORT_ERR" })
     const mapped = toEngineError(error)
     expect(mapped.code).toBeUndefined()
-    expect(mapped.message).toBe("connect ECONNREFUSED 127.0.0.1:1")
+    expect(mapped.type).toBeUndefined()
+    expect(mapped.message).toBe("The user aborted a request.")
   })
 })
 

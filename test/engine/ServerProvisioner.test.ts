@@ -154,7 +154,9 @@ describe("ServerProvisioner on chDB (no access control)", () => {
       })
       const started = yield* Effect.flip(p.start(spec()))
       expect(started._tag).toBe("EngineUnavailable")
-      expect(started.message).toMatch(/namespace could not be prepared.*ECONNREFUSED/)
+      expect(started.message).toBe(
+        "The cluster's namespace could not be prepared: The ClickHouse server could not be reached (connection refused)."
+      )
     })
   )
 })
