@@ -21,11 +21,10 @@ import {
   Internal,
   NotFound,
   PayloadTooLarge,
-  Unavailable,
   UnsupportedMediaType
 } from "../../domain/Errors.js"
-import { ENGINE_UNREACHABLE, EngineError, EngineUnavailable } from "../../domain/Engine.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
+import { lostEngine } from "../engine/EngineAccess.js"
 import { mediaType } from "../body/ContentType.js"
 import { errorResponse } from "./errorResponse.js"
 import { BODY_TOO_LARGE } from "./RequestBody.js"
@@ -103,20 +102,9 @@ const shapeOf = (
       })
     )
   }
-  if (error instanceof EngineUnavailable) {
-    // A cluster's engine went away mid-request (a killed worker): not a bug of ours.
-    return Option.some(
-      new Unavailable({
-        message: error.message,
-        hint: "Retry shortly; GET /v1/clusters shows the cluster's status."
-      })
-    )
-  }
-  if (error instanceof EngineError && error.type === ENGINE_UNREACHABLE) {
-    // The ClickHouse server could not be reached mid-request (down, restarting): not a bug
-    // of ours either, wherever the statement came from.
-    return Option.some(new Unavailable({ message: error.message, hint: "Retry shortly." }))
-  }
+  // An engine lost or out of reach mid-request: not a bug of ours.
+  const lost = lostEngine(error)
+  if (lost !== undefined) return Option.some(lost)
   return Option.none()
 }
 

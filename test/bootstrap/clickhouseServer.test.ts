@@ -6,20 +6,26 @@
  * create the clusters' databases and tables. With
  * `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off` it starts, says that clusters on the server are
  * not isolated by it, and data goes in and comes out through the API; once the server
- * is gone, reads and writes answer 503 without naming where it was.
+ * is gone, reads and writes answer 503 (UNAVAILABLE over OTLP/gRPC) without naming
+ * where it was.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import * as path from "node:path"
+import { create, toBinary } from "@bufbuild/protobuf"
+import { status } from "@grpc/grpc-js"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
+import { ExportTraceServiceRequestSchema } from "../../src/otlp/gen/opentelemetry/proto/collector/trace/v1/trace_service_pb.js"
 import {
   ClickHouseTestServer,
   startClickHouseServer,
   startClickHouseServerWith
 } from "../support/clickhouseServer.js"
 import { call, freshDataDir } from "../support/server.js"
+import { installApp } from "../support/client.js"
+import { grpcCall } from "../support/otel.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
@@ -89,6 +95,32 @@ const closedPort = Effect.async<number>((resume) => {
     probe.close(() => resume(Effect.succeed(port)))
   })
 })
+
+const GONE_ADMIN = { email: "gone@example.com", password: "gone-server-admin-password" }
+
+/** One span, as an OTLP exporter sends it. */
+const traceRequest = toBinary(
+  ExportTraceServiceRequestSchema,
+  create(ExportTraceServiceRequestSchema, {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: new Uint8Array(16).fill(0xab),
+                spanId: new Uint8Array(8).fill(0xcd),
+                name: "checkout",
+                startTimeUnixNano: 1_750_000_000_000_000_000n,
+                endTimeUnixNano: 1_750_000_000_100_000_000n
+              }
+            ]
+          }
+        ]
+      }
+    ]
+  })
+)
 
 describe("npm start on a ClickHouse server", () => {
   layer(ClickHouseTestServer.layer, { excludeTestServices: true, timeout: 120_000 })((it) => {
@@ -167,40 +199,58 @@ describe("npm start on a ClickHouse server", () => {
     )
   })
 
-  it.effect("a server gone while sluice runs: reads and writes answer 503, naming no address", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const serverScope = yield* Scope.make()
-        const server = yield* Scope.extend(startClickHouseServer, serverScope)
-        const sluice = yield* started({
-          SLUICE_CLICKHOUSE_URL: server.url,
-          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
-        })
-        const insert = call(sluice, "POST", "/v1/tables/visits", {
-          token: sluice.key,
-          body: [{ page: "/", ms: 12 }]
-        })
-        const query = call(sluice, "POST", "/v1/query", {
-          token: sluice.key,
-          body: { sql: "SELECT count() FROM visits" }
-        })
-        expect((yield* insert).json).toEqual({ inserted: 1 })
-        yield* Scope.close(serverScope, Exit.void)
-
-        const { port } = new URL(server.url)
-        for (const reply of [yield* query, yield* insert]) {
-          expect(reply.status).toBe(503)
-          expect(reply.json).toMatchObject({
-            error: "unavailable",
-            message: "The ClickHouse server could not be reached (connection refused).",
-            hint: "Retry shortly."
+  it.effect(
+    "a server gone while sluice runs: reads and writes unavailable, naming no address",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const serverScope = yield* Scope.make()
+          const server = yield* Scope.extend(startClickHouseServer, serverScope)
+          const grpcPort = yield* closedPort
+          const sluice = yield* started({
+            SLUICE_CLICKHOUSE_URL: server.url,
+            SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off",
+            SLUICE_GRPC_PORT: String(grpcPort),
+            SLUICE_ADMIN_EMAIL: GONE_ADMIN.email,
+            SLUICE_ADMIN_PASSWORD: GONE_ADMIN.password
           })
-          expect(JSON.stringify(reply.json)).not.toContain(port)
-        }
-        // The service itself stays up.
-        expect((yield* call(sluice, "GET", "/health")).status).toBe(200)
-      })
-    )
+          yield* installApp(sluice, "otlp-app", GONE_ADMIN.email, GONE_ADMIN.password)
+          const exportSpan = grpcCall(
+            grpcPort,
+            "opentelemetry.proto.collector.trace.v1.TraceService",
+            traceRequest,
+            { authorization: `Bearer ${sluice.key}` }
+          )
+          expect((yield* exportSpan).code).toBe(status.OK)
+          const insert = call(sluice, "POST", "/v1/tables/visits", {
+            token: sluice.key,
+            body: [{ page: "/", ms: 12 }]
+          })
+          const query = call(sluice, "POST", "/v1/query", {
+            token: sluice.key,
+            body: { sql: "SELECT count() FROM visits" }
+          })
+          expect((yield* insert).json).toEqual({ inserted: 1 })
+          yield* Scope.close(serverScope, Exit.void)
+
+          const { port } = new URL(server.url)
+          for (const reply of [yield* query, yield* insert]) {
+            expect(reply.status).toBe(503)
+            expect(reply.json).toMatchObject({
+              error: "unavailable",
+              message: "The ClickHouse server could not be reached (connection refused).",
+              hint: "Retry shortly."
+            })
+            expect(JSON.stringify(reply.json)).not.toContain(port)
+          }
+          // An OTLP exporter retries on UNAVAILABLE, as an HTTP client does on a 503.
+          const exported = yield* exportSpan
+          expect(exported.code).toBe(status.UNAVAILABLE)
+          expect(exported.details).toContain("The ClickHouse server could not be reached")
+          // The service itself stays up.
+          expect((yield* call(sluice, "GET", "/health")).status).toBe(200)
+        })
+      )
   )
 
   // A users.xml user with a password that may only read: it lacks what the clusters'

@@ -14,6 +14,7 @@ import { TraceService } from "../gen/opentelemetry/proto/collector/trace/v1/trac
 import type { OtlpSignal } from "../../../domain/OtlpExports.js"
 import { OTLP_BODY_LIMIT } from "../native/OtlpBody.js"
 import { makeGrpcExport } from "./GrpcExport.js"
+import { lostEngine } from "../../engine/EngineAccess.js"
 import { grpcError, internalError } from "./GrpcStatus.js"
 
 /** The running server; `port` is the bound one (useful when configured as 0). */
@@ -56,6 +57,8 @@ const handler =
       if (Cause.isInterruptedOnly(exit.cause)) return
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure)) return callback(grpcError(failure.value))
+      const lost = lostEngine(Option.getOrUndefined(Cause.dieOption(exit.cause)))
+      if (lost !== undefined) return callback(grpcError(lost))
       const traceId = crypto.randomUUID()
       Runtime.runFork(runtime)(
         Effect.logError("OTLP/gRPC export failed", exit.cause).pipe(
