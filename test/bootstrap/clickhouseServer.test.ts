@@ -6,8 +6,8 @@
  * create the clusters' databases and tables. With
  * `SLUICE_CLICKHOUSE_ACCESS_CONTROL=off` it starts, says that clusters on the server are
  * not isolated by it, and data goes in and comes out through the API; once the server
- * is gone, reads and writes answer 503 (UNAVAILABLE over OTLP/gRPC) without naming
- * where it was.
+ * is gone, every way in answers what its clients retry (503; UNAVAILABLE over OTLP/gRPC;
+ * HEC's "Server is busy") without naming where the server was.
  */
 import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -26,6 +26,7 @@ import {
 import { call, freshDataDir } from "../support/server.js"
 import { installApp } from "../support/client.js"
 import { grpcCall } from "../support/otel.js"
+import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
@@ -215,6 +216,22 @@ describe("npm start on a ClickHouse server", () => {
             SLUICE_ADMIN_PASSWORD: GONE_ADMIN.password
           })
           yield* installApp(sluice, "otlp-app", GONE_ADMIN.email, GONE_ADMIN.password)
+          yield* installApp(sluice, "spl-app", GONE_ADMIN.email, GONE_ADMIN.password)
+          yield* installApp(sluice, "metrics-app", GONE_ADMIN.email, GONE_ADMIN.password)
+          const remoteWrite = call(sluice, "POST", "/metrics-compat/api/v1/write", {
+            rawBody: remoteWriteBody([{ labels: { __name__: "up" }, samples: [[Date.now(), 1]] }]),
+            headers: { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${sluice.key}` }
+          })
+          const promql = call(sluice, "GET", "/metrics-compat/api/v1/query?query=up", {
+            token: sluice.key
+          })
+          expect((yield* remoteWrite).status).toBe(204)
+          expect((yield* promql).status).toBe(200)
+          const collect = call(sluice, "POST", "/services/collector/event", {
+            rawBody: JSON.stringify({ event: "checkout done" }),
+            headers: { authorization: `Splunk ${sluice.key}` }
+          })
+          expect((yield* collect).json).toEqual({ text: "Success", code: 0 })
           const exportSpan = grpcCall(
             grpcPort,
             "opentelemetry.proto.collector.trace.v1.TraceService",
@@ -247,6 +264,13 @@ describe("npm start on a ClickHouse server", () => {
           const exported = yield* exportSpan
           expect(exported.code).toBe(status.UNAVAILABLE)
           expect(exported.details).toContain("The ClickHouse server could not be reached")
+          // Prometheus's remote write retries a 5xx; its samples were kept for the next try.
+          expect((yield* remoteWrite).status).toBe(503)
+          expect((yield* promql).status).toBe(503)
+          // A HEC sender retries "Server is busy".
+          const collected = yield* collect
+          expect(collected.status).toBe(503)
+          expect(collected.json).toEqual({ text: "Server is busy", code: 9 })
           // The service itself stays up.
           expect((yield* call(sluice, "GET", "/health")).status).toBe(200)
         })

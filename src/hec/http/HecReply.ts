@@ -6,8 +6,9 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Cause, Effect } from "effect"
 import type { AppNotInstalled } from "../../../domain/Errors.js"
-import { HecCodes } from "../../../domain/EventCollector.js"
-import type { CollectorRefusal, HecCode } from "../../../domain/EventCollector.js"
+import { CollectorRefusal, HecCodes } from "../../../domain/EventCollector.js"
+import type { HecCode } from "../../../domain/EventCollector.js"
+import { lostEngine } from "../../engine/EngineAccess.js"
 
 export const reply = (code: HecCode) => {
   const { status, text } = HecCodes[code]
@@ -37,6 +38,13 @@ export const appMissing = (error: AppNotInstalled) =>
     { status: 404 }
   )
 
-/** A defect still answers in the protocol (code 8); the cause goes to the log. */
-export const internal = (defect: unknown) =>
-  Effect.as(Effect.logError("HEC request failed", Cause.die(defect)), reply(8))
+/**
+ * A defect still answers in the protocol: an engine lost or out of reach as "Server is
+ * busy" (code 9, which senders retry), anything else as code 8 with its cause in the log.
+ */
+export const internal = (defect: unknown) => {
+  const lost = lostEngine(defect)
+  return lost === undefined
+    ? Effect.as(Effect.logError("HEC request failed", Cause.die(defect)), reply(8))
+    : refused(new CollectorRefusal({ code: 9, detail: lost.message }))
+}
