@@ -1,6 +1,7 @@
 /** External: a PostgreSQL control plane and a ClickHouse server or cluster. */
 import { ClickHouseLogLevel, createClient } from "@clickhouse/client"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { queryConfig } from "../src/config/SluiceConfig.js"
 import { loggerClass } from "../src/engine/ClickHouseClientLog.js"
 import { httpConnection } from "../src/engine/HttpConnection.js"
 import * as ServerPreflight from "../src/provisioner/ServerPreflight.js"
@@ -27,6 +28,10 @@ export const ExternalProvisionerLive = (options: {
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const LoggerClass = loggerClass(yield* Effect.runtime<never>())
+      // A query stops itself at SLUICE_QUERY_TIMEOUT_SECONDS; the server then needs a
+      // moment to say so, which the connection must wait for.
+      const { timeoutSeconds } = yield* queryConfig
+      const requestTimeoutMs = (timeoutSeconds + 30) * 1000
       const connect = (
         login: { readonly username: string; readonly password: string } | undefined,
         log: { readonly level?: ClickHouseLogLevel }
@@ -39,7 +44,7 @@ export const ExternalProvisionerLive = (options: {
         return createClient({
           ...credentials,
           log: { LoggerClass, ...log },
-          connection: httpConnection(credentials)
+          connection: httpConnection({ ...credentials, requestTimeoutMs })
         })
       }
       // The check's failure is the start's one line: the client's own would repeat it.

@@ -27,7 +27,11 @@ export interface HttpConnectionOptions {
   readonly url: string
   readonly username: string
   readonly password: string
-  /** A request that sends or receives nothing for this long fails: the client's default. */
+  /**
+   * A request that sends or receives nothing for this long fails (the client's default
+   * unless given): longer than any statement's own time limit, so that the server says
+   * when a statement runs too long.
+   */
   readonly requestTimeoutMs?: number
   /** Sockets kept open to the server: the client's default. */
   readonly maxSockets?: number
@@ -59,6 +63,12 @@ type Answer = ConnExecResult<Readable>
 const REQUEST_TIMEOUT_MS = 30_000
 const MAX_SOCKETS = 10
 const IDLE_SOCKET_MS = 2_500
+
+/** A request silent past `requestTimeoutMs`: a socket's timeout, as the engine reads those. */
+const timedOut = () =>
+  Object.assign(new Error("The request to the ClickHouse server timed out."), {
+    code: "ETIMEDOUT"
+  })
 
 /** A value of `param_<name>`, escaped as the server reads it. */
 export const paramValue = (value: unknown): string => {
@@ -177,7 +187,7 @@ export const httpConnection = (options: HttpConnectionOptions): Connection<Reada
         ...(params.abort_signal === undefined ? {} : { signal: params.abort_signal }),
         timeout: timeoutMs
       })
-      request.once("timeout", () => request.destroy(new Error("Timeout error.")))
+      request.once("timeout", () => request.destroy(timedOut()))
       request.on("error", (error) =>
         reject(
           params.abort_signal?.aborted === true ? new Error("The user aborted a request.") : error
@@ -224,7 +234,7 @@ export const httpConnection = (options: HttpConnectionOptions): Connection<Reada
         const url = new URL(base)
         url.pathname = `${url.pathname.replace(/\/$/, "")}/ping`
         const request = (secure ? https : http).request(url, { agent, timeout: timeoutMs })
-        request.once("timeout", () => request.destroy(new Error("Timeout error.")))
+        request.once("timeout", () => request.destroy(timedOut()))
         request.on("error", (error) => resolve({ success: false, error }))
         request.once("response", (response) => {
           drain(response).then(

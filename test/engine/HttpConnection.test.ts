@@ -132,6 +132,17 @@ layer(ServerLive, { timeout: 120_000 })("HttpConnection", (it) => {
     })
   )
 
+  it.scoped("fails a request silent past its time as a timed-out connection", () =>
+    Effect.gen(function* () {
+      const c = yield* client({ requestTimeoutMs: 300 })
+      // The server answers nothing until the statement ends, 2 s later.
+      const error = yield* failure(c, "SELECT sleep(2) FORMAT Null")
+      expect(error.code).toBe("ETIMEDOUT")
+      expect(error.message).toBe("The request to the ClickHouse server timed out.")
+      expect(yield* text(c, "SELECT 3 FORMAT TSV")).toBe("3\n")
+    })
+  )
+
   it.scoped("keeps a socket for the next statement while it is fresh", () =>
     Effect.gen(function* () {
       const c = yield* client()
