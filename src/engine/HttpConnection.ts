@@ -40,7 +40,7 @@ export interface HttpConnectionOptions {
 }
 
 /** What the client passes its connection for a statement (the subset sluice's calls use). */
-export interface StatementParams {
+interface StatementParams {
   readonly query: string
   readonly clickhouse_settings?: Readonly<Record<string, unknown>>
   readonly query_params?: Readonly<Record<string, unknown>>
@@ -71,7 +71,7 @@ const timedOut = () =>
   })
 
 /** A value of `param_<name>`, escaped as the server reads it. */
-export const paramValue = (value: unknown): string => {
+const paramValue = (value: unknown): string => {
   if (value === null || value === undefined) return "\\N"
   if (typeof value === "boolean") return value ? "1" : "0"
   if (typeof value === "number" || typeof value === "bigint") return String(value)
@@ -94,10 +94,11 @@ const settingValue = (value: unknown): string => {
   throw new Error(`Unsupported setting value: ${typeof value}`)
 }
 
+// Whole before decoding: a character may span two chunks.
 const textOf = async (stream: Readable) => {
-  let text = ""
-  for await (const chunk of stream) text += String(chunk)
-  return text
+  const chunks: Array<Buffer> = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString("utf8")
 }
 
 const drain = async (stream: Readable) => {
