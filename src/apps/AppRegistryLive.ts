@@ -47,7 +47,8 @@ export const AppRegistryLive = Layer.scoped(
           .uninstall(cluster, app)
           .pipe(Effect.ensuring(installedApps.invalidate(cluster)), Effect.as(appOf(app, false))),
       installed: isInstalled,
-      require: Effect.fn("AppRegistry.require")(function* (cluster: ClusterId, app: AppId) {
+      // Untraced: asked by every app request and answered from the cache (AppAccessLive.ts).
+      require: Effect.fnUntraced(function* (cluster: ClusterId, app: AppId) {
         if (yield* isInstalled(cluster, app)) return
         const names = yield* apps.names(cluster)
         return yield* new AppNotInstalled({

@@ -31,7 +31,7 @@ import type { CountFetch, Fetch, Windows } from "./promql/read/Selectors.js"
 import { makeFetch } from "./promql/read/Fetch.js"
 import { makeKnownLabels } from "./promql/read/KnownLabels.js"
 import { makeReadCache } from "./promql/read/ReadCache.js"
-import { makeSharedReads } from "./promql/read/SharedReads.js"
+import { makeOnceEach, makeSharedReads } from "./promql/read/SharedReads.js"
 import type { RawSeries } from "./promql/evaluator/Values.js"
 import { SeriesStore } from "./SeriesStore.js"
 import {
@@ -179,13 +179,13 @@ export const PromQLLive = Layer.effect(
     const storedSamples = (scope: ClusterScope, database: DatabaseName) =>
       Effect.gen(function* () {
         const { version, fetch } = yield* fetchIn(scope, database)
-        const read = yield* Effect.cachedFunction((window: string) => {
-          const [matchers, from, to, windows] = JSON.parse(window) as [
-            ReadonlyArray<Matcher>,
-            number,
-            number,
-            Windows | null
-          ]
+        const once = makeOnceEach<ReadonlyArray<RawSeries>, ReadError>()
+        const read = (
+          matchers: ReadonlyArray<Matcher>,
+          from: number,
+          to: number,
+          windows: Windows | null
+        ) => {
           const selector = `${scope.clusterId}\u0000${database}\u0000${JSON.stringify(matchers)}`
           // A read of only some windows serves those windows again; a whole read, any.
           const windowed =
@@ -202,9 +202,11 @@ export const PromQLLive = Layer.effect(
               Effect.sync(() => cache.put(windowed, version, from, to, series))
             )
           )
-        })
+        }
         const samples: Fetch<ReadError> = (matchers, from, to, windows) =>
-          read(JSON.stringify([matchers, from, to, windows ?? null]))
+          once(JSON.stringify([matchers, from, to, windows ?? null]), () =>
+            read(matchers, from, to, windows ?? null)
+          )
         return { fetch: samples, countWindows: fetch.windowCounts } satisfies Reads<ReadError>
       })
 

@@ -227,12 +227,11 @@ export class SeriesStore extends Effect.Service<SeriesStore>()("sluice/SeriesSto
       /**
        * The database's series tables exist and hold every write accepted before this;
        * answers their version (TablesVersions.ts): reads under one version saw the same
-       * samples.
+       * samples. Untraced: every read asks, and the answer is mostly in memory
+       * (AppAccessLive.ts says what a span costs); a wait for writes or tables is traced
+       * by what it waits on.
        */
-      readable: Effect.fn("SeriesStore.readable")(function* (
-        clusterId: ClusterId,
-        database: DatabaseName
-      ) {
+      readable: Effect.fnUntraced(function* (clusterId: ClusterId, database: DatabaseName) {
         const where = new SeriesDatabase({ clusterId, database }, { disableValidation: true })
         yield* commitOf(where).settled
         const { engine, name } = yield* prepared(where)

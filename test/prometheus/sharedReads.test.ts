@@ -1,11 +1,12 @@
 /**
  * Concurrent reads of one key run once and share the outcome, a value or a failure; a
- * reader interrupted hands nothing on, and the one waiting reads for itself. Reads here
+ * reader interrupted hands nothing on, and the one waiting reads for itself. Within one
+ * query (`makeOnceEach`) a key runs once whether its reads overlap or follow each other. Reads here
  * wait for the test's go-ahead, so what runs concurrently is decided, not timed.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { makeSharedReads } from "../../src/prometheus/promql/read/SharedReads.js"
+import { makeOnceEach, makeSharedReads } from "../../src/prometheus/promql/read/SharedReads.js"
 
 /** A read that counts its runs, tells when one starts, and ends when `finish` is completed. */
 const gatedRead = Effect.gen(function* () {
@@ -63,6 +64,36 @@ describe("SharedReads", () => {
       yield* Fiber.interrupt(first)
       expect(yield* Fiber.join(second)).toBe("read again")
       expect(state.runs).toBe(1)
+    })
+  )
+})
+
+describe("OnceEach (one query's reads)", () => {
+  it.effect("a key runs once for reads beside it and after it; another key runs on its own", () =>
+    Effect.gen(function* () {
+      const once = makeOnceEach<string, string>()
+      const { finish, started, state, read } = yield* gatedRead
+      const first = yield* Effect.fork(once("k", () => read))
+      yield* Deferred.await(started)
+      const beside = yield* Effect.fork(once("k", () => read))
+      expect(yield* once("other", () => Effect.succeed("own"))).toBe("own")
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(finish, "samples")
+      expect(yield* Fiber.join(first)).toBe("samples")
+      expect(yield* Fiber.join(beside)).toBe("samples")
+      expect(yield* once("k", () => Effect.succeed("not read"))).toBe("samples")
+      expect(state.runs).toBe(1)
+    })
+  )
+
+  it.effect("a failure is the key's outcome for the rest of the query", () =>
+    Effect.gen(function* () {
+      const once = makeOnceEach<string, string>()
+      let runs = 0
+      const failing = () => Effect.suspend(() => (runs++, Effect.fail("engine gone")))
+      expect(yield* Effect.exit(once("k", failing))).toEqual(Exit.fail("engine gone"))
+      expect(yield* Effect.exit(once("k", failing))).toEqual(Exit.fail("engine gone"))
+      expect(runs).toBe(1)
     })
   )
 })
