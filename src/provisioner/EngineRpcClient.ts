@@ -7,12 +7,11 @@ import { RpcClient } from "@effect/rpc"
 import { RpcClientError } from "@effect/rpc/RpcClientError"
 import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
-import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, Mailbox, Option, Stream } from "effect"
 import type { Scope } from "effect"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import { EngineUnavailable, WHOLE_INSERT_BYTES } from "../../domain/Engine.js"
-import type { EngineError } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { EngineRpcs, resultsDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
@@ -44,6 +43,21 @@ const lost = <A, E, R>(
       ? Effect.die(engineLost)
       : // TypeScript cannot narrow a generic cause; `isLost` took the client's errors out.
         Effect.failCause(cause as Cause.Cause<Exclude<E, RpcClientError>>)
+  )
+
+/** A result's pieces as bytes, up to the one marked last: the stream's own end follows a round trip later. */
+const resultBytes = <E>(
+  pieces: Stream.Stream<{ readonly bytes: Uint8Array; readonly last: boolean }, E>
+) =>
+  pieces.pipe(
+    Stream.takeUntil((piece) => piece.last),
+    Stream.map((piece) => piece.bytes),
+    Stream.catchAllCause((cause) =>
+      isLost(cause)
+        ? Stream.die(engineLost)
+        : // As in `lost`: the client's errors were taken out by `isLost`.
+          Stream.failCause(cause as Cause.Cause<Exclude<E, RpcClientError>>)
+    )
   )
 
 /**
@@ -126,16 +140,28 @@ export const connect = (
     const engine: AnalyticalEngine = {
       // The worker's engine belongs to this cluster alone.
       databasePrefix: "",
-      query: (request) =>
-        client.Query(request).pipe(
-          // Done at the last piece: the stream's own end follows one round trip later.
-          Stream.takeUntil((piece) => piece.last),
-          Stream.map((piece) => piece.bytes),
-          Stream.catchAllCause((cause) =>
-            isLost(cause)
-              ? Stream.die(engineLost)
-              : Stream.failCause(cause as Cause.Cause<EngineError>)
-          )
+      query: (request) => resultBytes(client.Query(request)),
+      // The reply's pieces taken from its mailbox as they come: a result that ends within
+      // the first `pieces` (most small ones) passes through no stream stage, which cost
+      // the service ~850 runtime operations a query, against ~570 for the whole query.
+      queryOpen: (request, pieces) =>
+        lost(
+          Effect.gen(function* () {
+            const mailbox = yield* client.Query(request, { asMailbox: true })
+            const head: Array<Uint8Array> = []
+            for (;;) {
+              const [taken, done] = yield* mailbox.takeAll
+              let ended = done
+              for (const piece of taken) {
+                head.push(piece.bytes)
+                ended ||= piece.last
+              }
+              if (ended) return { head, rest: undefined }
+              if (head.length >= pieces) {
+                return { head, rest: resultBytes(Mailbox.toStream(mailbox)) }
+              }
+            }
+          })
         ),
       queryWhole: (request, maxBytes) =>
         FILE_RESULT_FORMATS.has(request.format)

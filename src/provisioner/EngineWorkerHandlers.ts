@@ -55,6 +55,18 @@ const resultToFile = (
     )
   })
 
+/** `stream`'s pieces, each marked whether it is the last (one piece of look-ahead). */
+const marked = <E>(stream: Stream.Stream<Uint8Array, E>) =>
+  Stream.map(
+    // One piece a message: the channel sends a stream's chunk as one message.
+    Stream.zipWithNext(Stream.rechunk(stream, 1)),
+    ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
+  )
+
+/** An engine without `queryOpen`: its whole stream as the rest. */
+const opened = <E>(stream: Stream.Stream<Uint8Array, E>) =>
+  Effect.succeed({ head: [] as ReadonlyArray<Uint8Array>, rest: stream })
+
 /** `results`: the directory `QueryToFile` leaves results in (`resultsDirectory`). */
 export const handlers = (engine: AnalyticalEngine, results: string) =>
   EngineRpcs.toLayer(
@@ -70,13 +82,23 @@ export const handlers = (engine: AnalyticalEngine, results: string) =>
         })
 
       return EngineRpcs.of({
-        // One piece of look-ahead marks the last; for a one-piece result (most small ones)
-        // that costs nothing, as the engine's stream ends right after it.
+        // The first pieces are read in one call (`queryOpen`): a result that ends within
+        // them (most small ones) goes out marked last with no stream stage per piece. A
+        // longer one streams on, one piece of look-ahead marking its last.
         Query: (request) =>
-          Stream.map(
-            // One piece a message: the channel sends a stream's chunk as one message.
-            Stream.zipWithNext(Stream.rechunk(engine.query(request), 1)),
-            ([bytes, next]) => ({ bytes, last: Option.isNone(next) })
+          Stream.unwrapScoped(
+            Effect.map(
+              engine.queryOpen?.(request, 2) ?? opened(engine.query(request)),
+              ({ head, rest }) =>
+                rest === undefined
+                  ? Stream.fromIterable(
+                      head.map((bytes, i) => ({ bytes, last: i === head.length - 1 }))
+                    )
+                  : Stream.concat(
+                      Stream.fromIterable(head.map((bytes) => ({ bytes, last: false }))),
+                      marked(rest)
+                    )
+            )
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
         QueryToFile: ({ maxBytes, request }) => resultToFile(engine, results, request, maxBytes),
