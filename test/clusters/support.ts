@@ -1,9 +1,10 @@
 /** Cluster suites: an admin session, creating clusters over HTTP, and waiting on phases. */
 import { expect } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { LoginResponse } from "../../domain/api/AuthApi.js"
 import { Cluster } from "../../domain/api/ClusterModels.js"
 import { ErrorBody } from "../../domain/Errors.js"
+import { Engines } from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 import { clientOf } from "../support/client.js"
 import type { Reply } from "../support/server.js"
@@ -103,3 +104,11 @@ export const defaultClusterId = (token: string) =>
     const clusters = bodyOf(Schema.Struct({ clusters: Schema.Array(Cluster) }), listed).clusters
     return ClusterId.make(clusters.find((c) => c.name === "default")!.id)
   })
+
+/** The test server's default cluster, and its engine as the server's own code reaches it. */
+export const defaultClusterEngine = Effect.gen(function* () {
+  const server = yield* TestServer
+  const clusterId = yield* defaultClusterId(yield* adminSession)
+  const engine = yield* Context.get(server.context, Engines).forCluster(clusterId)
+  return { clusterId, engine }
+})

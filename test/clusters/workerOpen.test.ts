@@ -6,12 +6,12 @@
  * the first piece is awaited stops the query in the worker.
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Fiber, Stream } from "effect"
+import { Effect, Fiber } from "effect"
 import { randomUUID } from "node:crypto"
-import { EngineQuery, Engines } from "../../domain/Engine.js"
-import { awaitGone, awaitRunning, text } from "../engine/helpers.js"
+import { EngineQuery } from "../../domain/Engine.js"
+import { awaitGone, awaitRunning, readOpened, text } from "../engine/helpers.js"
 import { TestServer, freshDataDir } from "../support/server.js"
-import { adminEnv, adminSession, defaultClusterId } from "./support.js"
+import { adminEnv, defaultClusterEngine } from "./support.js"
 
 const dataDir = freshDataDir("worker-open")
 
@@ -31,11 +31,7 @@ const joined = (pieces: ReadonlyArray<Uint8Array>) =>
 layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout: 180_000 })(
   "queryOpen on an engine worker",
   (it) => {
-    const engine = Effect.gen(function* () {
-      const server = yield* TestServer
-      const clusterId = yield* defaultClusterId(yield* adminSession)
-      return yield* Context.get(server.context, Engines).forCluster(clusterId)
-    })
+    const engine = Effect.map(defaultClusterEngine, (cluster) => cluster.engine)
 
     it.effect("a small result is whole; a long one is its first pieces and the rest", () =>
       Effect.gen(function* () {
@@ -55,19 +51,12 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
         expect(joined(none.head)).toBe("")
 
         const long = "SELECT number FROM numbers(100000)"
-        const read = yield* Effect.scoped(
-          Effect.flatMap(open(csv(long), 2), ({ head, rest }) =>
-            Effect.map(Stream.runCollect(rest ?? Stream.empty), (more) => ({
-              head,
-              all: joined([...head, ...more])
-            }))
-          )
-        )
+        const read = yield* readOpened(open(csv(long), 2))
         expect(read.head.length).toBeGreaterThanOrEqual(2)
-        const lines = read.all.split("\n")
+        const lines = read.text.split("\n")
         expect(lines).toHaveLength(100001)
         expect(lines[99999]).toBe("99999")
-        expect(read.all).toBe(yield* text(e.query(csv(long))))
+        expect(read.text).toBe(yield* text(e.query(csv(long))))
       })
     )
 

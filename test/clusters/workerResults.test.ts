@@ -5,15 +5,15 @@
  * where the file was (the engine's messages name a path as `<path>`, EngineMessage.ts).
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Fiber } from "effect"
+import { Effect, Fiber } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { EngineQuery, Engines } from "../../domain/Engine.js"
+import { EngineQuery } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
 import { queryText } from "../engine/helpers.js"
 import { TestServer, freshDataDir } from "../support/server.js"
-import { adminEnv, adminSession, defaultClusterId } from "./support.js"
+import { adminEnv, defaultClusterEngine } from "./support.js"
 
 const dataDir = freshDataDir("worker-results")
 
@@ -37,9 +37,7 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
   "whole results from an engine worker",
   (it) => {
     const cluster = Effect.gen(function* () {
-      const server = yield* TestServer
-      const clusterId = yield* defaultClusterId(yield* adminSession)
-      const engine = yield* Context.get(server.context, Engines).forCluster(clusterId)
+      const { clusterId, engine } = yield* defaultClusterEngine
       const results = path.join(dataDir, "clusters", clusterId, "results")
       return { engine, left: () => fs.readdirSync(results) }
     })

@@ -11,6 +11,7 @@ import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
 import * as EmbeddedProvisioner from "../../src/provisioner/EmbeddedProvisioner.js"
 import {
   awaitGone,
+  readOpened,
   awaitRunning,
   bytes,
   newClusterId,
@@ -414,14 +415,7 @@ describe("ChdbEngine.open", () => {
       expect(joined(whole.head)).toBe(yield* text(e.query(request(small))))
 
       const long = "SELECT number FROM numbers(100000)"
-      const read = yield* Effect.scoped(
-        Effect.flatMap(open(request(long), 2), ({ head, rest }) =>
-          Effect.map(Stream.runCollect(rest ?? Stream.empty), (more) => ({
-            head,
-            text: joined([...head, ...more])
-          }))
-        )
-      )
+      const read = yield* readOpened(open(request(long), 2))
       expect(read.head).toHaveLength(2)
       expect(read.text.split("\n")).toHaveLength(100001)
       expect(read.text).toBe(yield* text(e.query(request(long))))

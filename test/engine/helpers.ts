@@ -1,8 +1,14 @@
 import { Effect, Layer, Schedule, Schema, Stream } from "effect"
+import type { Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { Engines, EngineQuery } from "../../domain/Engine.js"
 import { EngineSpec, Provisioner } from "../../domain/Provisioner.js"
-import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
+import type {
+  AnalyticalEngine,
+  EngineError,
+  EngineSettings,
+  OpenedResult
+} from "../../domain/Engine.js"
 import { ClusterId } from "../../domain/Ids.js"
 
 export const newClusterId = () => Schema.decodeSync(ClusterId)(randomUUID())
@@ -11,6 +17,17 @@ export const bytes = (text: string) => new TextEncoder().encode(text)
 
 export const text = <E>(stream: Stream.Stream<Uint8Array, E>) =>
   stream.pipe(Stream.decodeText(), Stream.mkString)
+
+/** An opened result's first pieces, and all of it as text (those pieces and the rest). */
+export const readOpened = (opened: Effect.Effect<OpenedResult, EngineError, Scope.Scope>) =>
+  Effect.scoped(
+    Effect.flatMap(opened, ({ head, rest }) =>
+      Effect.map(Stream.runCollect(rest ?? Stream.empty), (more) => ({
+        head,
+        text: new TextDecoder().decode(Buffer.concat([...head, ...more]))
+      }))
+    )
+  )
 
 export const queryText = (
   engine: AnalyticalEngine,
