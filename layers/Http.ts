@@ -2,9 +2,10 @@
  * The HTTP transport: the API's handlers over the capabilities, the request log around
  * them, the server, and the start-up announcement (once bootstrap is done).
  */
-import { FileSystem, HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServer } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SluiceApi } from "../domain/Api.js"
 import { AppsHttpLive } from "../src/apps/AppsHttp.js"
 import { AnnounceLive } from "../src/http/Announce.js"
@@ -25,6 +26,7 @@ import { OrganizationsHttpLive } from "../src/identity/OrganizationsHttp.js"
 import { MetricsHttpLive } from "../src/prometheus/MetricsHttp.js"
 import { LogsHttpLive } from "../src/requestlog/LogsHttp.js"
 import { requestLogMiddleware } from "../src/requestlog/http/RequestLogMiddleware.js"
+import { RequestLogQueue } from "../src/requestlog/RequestLogQueue.js"
 import { OtlpHttpLive } from "../src/otlp/OtlpHttp.js"
 import { QueryHttpLive } from "../src/query/QueryHttp.js"
 import { SplCapabilitiesHttpLive, SplHttpLive } from "../src/spl/SplHttp.js"
@@ -79,9 +81,41 @@ const HttpServerLive = Layer.unwrapEffect(
   )
 )
 
+/** sluice's services that a request reads while it runs; handlers took the rest when built. */
+const READ_PER_REQUEST: ReadonlyArray<{ readonly key: string }> = [RequestLogQueue]
+
+/**
+ * The context requests run on: the platform's and Effect's services and `READ_PER_REQUEST`,
+ * not all of the program's (~77). A request adds to its context ~22 times (its request,
+ * caller, span, scopes), and each addition copies the whole context.
+ */
+const requestContext = (all: Context.Context<never>): Context.Context<never> => {
+  const kept = new Set(READ_PER_REQUEST.map((tag) => tag.key))
+  return Context.unsafeMake(
+    new Map(
+      [...all.unsafeMap].filter(
+        ([key]) => kept.has(key) || key.startsWith("@effect/") || key.startsWith("effect/")
+      )
+    )
+  )
+}
+
+// `HttpApiBuilder.serve`, with requests on `requestContext`.
+const ServeLive = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const app = yield* HttpApiBuilder.httpApp
+    const all = yield* Effect.context<never>()
+    // The router's own services (the request, its route) are provided per request by the
+    // server, as `HttpApiBuilder.serve` has them.
+    return HttpServer.serve(app as HttpApp.Default, requestLogMiddleware).pipe(
+      Layer.provide(Layer.succeedContext(requestContext(all)))
+    )
+  })
+).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
 export const HttpLive = AnnounceLive.pipe(
   Layer.provideMerge(
-    HttpApiBuilder.serve(requestLogMiddleware).pipe(
+    ServeLive.pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
       Layer.provide(ConsoleHttpLive),
       Layer.provide(ApiLive),
