@@ -2,10 +2,9 @@
  * The HTTP transport: the API's handlers over the capabilities, the request log around
  * them, the server, and the start-up announcement (once bootstrap is done).
  */
-import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServer } from "@effect/platform"
-import type { HttpApp } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SluiceApi } from "../domain/Api.js"
 import { AppsHttpLive } from "../src/apps/AppsHttp.js"
 import { AnnounceLive } from "../src/http/Announce.js"
@@ -15,6 +14,7 @@ import { cannotListen } from "../src/config/CannotListen.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
 import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
+import { serveApi } from "../src/http/ServeApi.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HecHttpLive } from "../src/hec/HecHttp.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
@@ -81,41 +81,11 @@ const HttpServerLive = Layer.unwrapEffect(
   )
 )
 
-/** sluice's services that a request reads while it runs; handlers took the rest when built. */
-const READ_PER_REQUEST: ReadonlyArray<{ readonly key: string }> = [RequestLogQueue]
-
-/**
- * The context requests run on: the platform's and Effect's services and `READ_PER_REQUEST`,
- * not all of the program's (~77). A request adds to its context ~22 times (its request,
- * caller, span, scopes), and each addition copies the whole context.
- */
-const requestContext = (all: Context.Context<never>): Context.Context<never> => {
-  const kept = new Set(READ_PER_REQUEST.map((tag) => tag.key))
-  return Context.unsafeMake(
-    new Map(
-      [...all.unsafeMap].filter(
-        ([key]) => kept.has(key) || key.startsWith("@effect/") || key.startsWith("effect/")
-      )
-    )
-  )
-}
-
-// `HttpApiBuilder.serve`, with requests on `requestContext`.
-const ServeLive = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const app = yield* HttpApiBuilder.httpApp
-    const all = yield* Effect.context<never>()
-    // The router's own services (the request, its route) are provided per request by the
-    // server, as `HttpApiBuilder.serve` has them.
-    return HttpServer.serve(app as HttpApp.Default, requestLogMiddleware).pipe(
-      Layer.provide(Layer.succeedContext(requestContext(all)))
-    )
-  })
-).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
-
 export const HttpLive = AnnounceLive.pipe(
   Layer.provideMerge(
-    ServeLive.pipe(
+    // A request reads only the request log's queue of sluice's services while it runs: the
+    // handlers took the rest when they were built. A new one read per request goes here.
+    serveApi(requestLogMiddleware, [RequestLogQueue]).pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
       Layer.provide(ConsoleHttpLive),
       Layer.provide(ApiLive),
