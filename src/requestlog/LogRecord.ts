@@ -9,7 +9,12 @@ const NullableString = Schema.NullOr(Schema.String)
 export const RequestType = Schema.Literal("select", "explain", "insert", "describe", "")
 export type RequestType = typeof RequestType.Type
 
-export class LogRecord extends Schema.Class<LogRecord>("LogRecord")({
+/**
+ * A plain struct, not a class: a record is made for every request from values already
+ * typed, and stored as it is (its encoded form is itself), so neither the making nor the
+ * writing pays a schema's checks; rows read back from the store are decoded.
+ */
+export const LogRecord = Schema.Struct({
   id: Schema.String,
   trace_id: Schema.String,
   parent_span_id: Schema.String,
@@ -49,7 +54,8 @@ export class LogRecord extends Schema.Class<LogRecord>("LogRecord")({
   tables: Schema.Array(Schema.String),
   /** Whether a query answered with hints. */
   has_hints: Schema.Boolean
-}) {}
+})
+export type LogRecord = typeof LogRecord.Type
 
 export const levelOf = (status: number): LogLevel =>
   status >= 500 ? "error" : status >= 400 ? "warning" : "success"

@@ -65,14 +65,13 @@ const hintsCondition = (hints: ReadonlyArray<"any" | "none"> | undefined) =>
 export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/RequestLogStore", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const encode = Schema.encode(Schema.Array(LogRecord))
-
     const decodeRows = Schema.decodeUnknown(Schema.Array(LogRecord))
 
     return {
       write: Effect.fn("RequestLogStore.write")(function* (records: ReadonlyArray<LogRecord>) {
         if (records.length === 0) return
-        const rows = (yield* encode(records)).map(withoutNul)
+        // A record's encoded form is itself (LogRecord.ts).
+        const rows = records.map(withoutNul)
         yield* sql`insert into request_logs ${sql.insert(rows)}`
       }, Effect.orDie),
 

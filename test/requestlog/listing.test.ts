@@ -135,7 +135,7 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
     yield* store.write(
       fixtures.map((f, i) => {
         const error = errors[f.status]
-        return new LogRecord({
+        return LogRecord.make({
           id: idOf(i),
           trace_id: idOf(i).repeat(2),
           parent_span_id: "",

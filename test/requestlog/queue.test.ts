@@ -9,7 +9,7 @@ import { RequestLogQueue } from "../../src/requestlog/RequestLogQueue.js"
 import { RequestLogStore } from "../../src/requestlog/RequestLogStore.js"
 
 const record = (i: number) =>
-  new LogRecord({
+  LogRecord.make({
     id: String(i).padStart(16, "0"),
     trace_id: "0".repeat(32),
     parent_span_id: "",

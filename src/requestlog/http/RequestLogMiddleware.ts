@@ -13,7 +13,8 @@ import { ResponseError } from "../../http/ResponseError.js"
 import type { ResponseErrorSlot } from "../../http/ResponseError.js"
 import { captureBody } from "./BodyCapture.js"
 import type { CapturedBody } from "./BodyCapture.js"
-import { LogRecord, levelOf } from "../LogRecord.js"
+import { levelOf } from "../LogRecord.js"
+import type { LogRecord } from "../LogRecord.js"
 import { redactHeaders, redactQuery, redactText } from "../Redaction.js"
 import { RequestAnnotations } from "../RequestAnnotations.js"
 import type { RequestAnnotationsShape } from "../RequestAnnotations.js"
@@ -51,7 +52,7 @@ interface Observed {
   readonly response: HttpServerResponse.HttpServerResponse
 }
 
-const toRecord = (o: Observed) => {
+const toRecord = (o: Observed): LogRecord => {
   const { request, annotations: a, response } = o
   const [path = "/", query = ""] = splitUrl(request.url)
   const params = new URLSearchParams(query)
@@ -64,61 +65,56 @@ const toRecord = (o: Observed) => {
     a.authenticatedAtNanos ??
     (o.route !== null && response.status !== 401 ? o.startedNanos : o.endNanos)
   const routeTable = routeTableOf(o.route, path)
-  return new LogRecord(
-    {
-      id: o.spanId,
-      trace_id: o.traceId,
-      parent_span_id: o.parentSpanId,
-      created_at: new Date(o.startedAt),
-      organization_id: a.organizationId,
-      cluster_id: a.clusterId,
-      organization: clip(a.organization),
-      cluster: clip(a.cluster),
-      method: clip(request.method, 16) ?? "",
-      host: clip(request.headers.host, 256) ?? "",
-      path: clip(path, 8192) ?? "",
-      route: clip(o.route),
-      status_code: response.status,
-      level: levelOf(response.status),
-      source: sourceOf(request.headers["x-service-client"], userAgent),
-      duration_ms: Number(o.endNanos - o.startedNanos) / 1e6,
-      handler_ms: Number(o.endNanos - handlerFrom) / 1e6,
-      user_agent: clip(userAgent),
-      client_version: clip(
-        clientVersionOf(request.headers["x-service-client-version"], userAgent),
-        256
-      ),
-      headers: JSON.stringify(redactHeaders(request.headers)),
-      content_encoding: clip(request.headers["content-encoding"], 256) ?? "",
-      request_size_bytes:
-        Number.isFinite(declared) && declared >= 0 ? declared : (o.body.bytes ?? 0),
-      response_size_bytes: responseSize(response, o.bytes),
-      // The database a data request names, else the key's default; none outside a cluster.
-      database:
-        a.clusterId === null
-          ? null
-          : clip(
-              params.get("database") ??
-                request.headers[DATABASE_HEADER] ??
-                a.defaultDatabase ??
-                "default",
-              256
-            ),
-      key_name: clip(a.keyName),
-      user_id: a.userId,
-      user_email: clip(a.userEmail),
-      url_query: clip(redactQuery(query), 8192),
-      request_body: o.body.text,
-      error_code: error?.error ?? null,
-      error_message: clip(error?.message, 8192),
-      error_hint: clip(error?.hint, 8192),
-      request_type: requestTypeOf(request.method, o.route, a.explain),
-      tables: (routeTable === undefined ? a.tables : [routeTable, ...a.tables]).map(redactText),
-      has_hints: response.headers[HINTS_HEADER] !== undefined
-      // Every field is built here with its type; skip re-validating on the request path.
-    },
-    { disableValidation: true }
-  )
+  return {
+    id: o.spanId,
+    trace_id: o.traceId,
+    parent_span_id: o.parentSpanId,
+    created_at: new Date(o.startedAt),
+    organization_id: a.organizationId,
+    cluster_id: a.clusterId,
+    organization: clip(a.organization),
+    cluster: clip(a.cluster),
+    method: clip(request.method, 16) ?? "",
+    host: clip(request.headers.host, 256) ?? "",
+    path: clip(path, 8192) ?? "",
+    route: clip(o.route),
+    status_code: response.status,
+    level: levelOf(response.status),
+    source: sourceOf(request.headers["x-service-client"], userAgent),
+    duration_ms: Number(o.endNanos - o.startedNanos) / 1e6,
+    handler_ms: Number(o.endNanos - handlerFrom) / 1e6,
+    user_agent: clip(userAgent),
+    client_version: clip(
+      clientVersionOf(request.headers["x-service-client-version"], userAgent),
+      256
+    ),
+    headers: JSON.stringify(redactHeaders(request.headers)),
+    content_encoding: clip(request.headers["content-encoding"], 256) ?? "",
+    request_size_bytes: Number.isFinite(declared) && declared >= 0 ? declared : (o.body.bytes ?? 0),
+    response_size_bytes: responseSize(response, o.bytes),
+    // The database a data request names, else the key's default; none outside a cluster.
+    database:
+      a.clusterId === null
+        ? null
+        : clip(
+            params.get("database") ??
+              request.headers[DATABASE_HEADER] ??
+              a.defaultDatabase ??
+              "default",
+            256
+          ),
+    key_name: clip(a.keyName),
+    user_id: a.userId,
+    user_email: clip(a.userEmail),
+    url_query: clip(redactQuery(query), 8192),
+    request_body: o.body.text,
+    error_code: error?.error ?? null,
+    error_message: clip(error?.message, 8192),
+    error_hint: clip(error?.hint, 8192),
+    request_type: requestTypeOf(request.method, o.route, a.explain),
+    tables: (routeTable === undefined ? a.tables : [routeTable, ...a.tables]).map(redactText),
+    has_hints: response.headers[HINTS_HEADER] !== undefined
+  }
 }
 
 const splitUrl = (url: string): [string, string] => {
