@@ -54,9 +54,20 @@ export const labelsKey = (labels: Labels): string => {
   return key
 }
 
+// A series' set without its name, remembered per set like its key: a series' sets come
+// from the kept labels of its reads (KnownLabels.ts), so every query over it, and every
+// node of one, meets the same set and its already-built key (in `rate(x[5m])` of a
+// compliance round, keying a fresh copy for each series was ~2 % of the server's time).
+const unnamed = new WeakMap<Labels, Labels>()
+
 export const withoutName = (labels: Labels): Labels => {
   if (!("__name__" in labels)) return labels
-  const { __name__: _, ...rest } = labels
+  let rest = unnamed.get(labels)
+  if (rest === undefined) {
+    const { __name__: _, ...copy } = labels
+    rest = copy
+    unnamed.set(labels, rest)
+  }
   return rest
 }
 
