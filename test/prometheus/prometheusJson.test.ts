@@ -102,6 +102,48 @@ describe("range query bodies", () => {
     expect(bodyText(resultBody({ _tag: "matrix", series })).text).toBe(expected)
   })
 
+  it("runs of one value, zero beside negative zero and NaN beside NaN keep each point's own text", () => {
+    const values = [2, 2, 2, 0, -0, -0, 0, NaN, NaN, 1e-7, 1e-7, 2]
+    const series = [
+      { labels: { __name__: "steady" }, points: values.map((v, i) => [i * 1000, v] as const) },
+      // The next series starts with its own first value, whatever the last one ended on.
+      { labels: { k: "b" }, points: [[0, 2] as const, [1000, -0] as const] }
+    ]
+    const expected = JSON.stringify({
+      status: "success",
+      data: {
+        resultType: "matrix",
+        result: [
+          {
+            metric: { __name__: "steady" },
+            values: [
+              [0, "2"],
+              [1, "2"],
+              [2, "2"],
+              [3, "0"],
+              [4, "-0"],
+              [5, "-0"],
+              [6, "0"],
+              [7, "NaN"],
+              [8, "NaN"],
+              [9, "1e-07"],
+              [10, "1e-07"],
+              [11, "2"]
+            ]
+          },
+          {
+            metric: { k: "b" },
+            values: [
+              [0, "2"],
+              [1, "-0"]
+            ]
+          }
+        ]
+      }
+    })
+    expect(bodyText(resultBody({ _tag: "matrix", series })).text).toBe(expected)
+  })
+
   it("an empty matrix", () => {
     expect(bodyText(resultBody({ _tag: "matrix", series: [] })).text).toBe(
       '{"status":"success","data":{"resultType":"matrix","result":[]}}'
