@@ -66,13 +66,18 @@ export class RequestLogStore extends Effect.Service<RequestLogStore>()("sluice/R
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const decodeRows = Schema.decodeUnknown(Schema.Array(LogRecord))
+    const insertedColumns = sql.literal(Object.keys(LogRecord.fields).join(", "))
 
     return {
       write: Effect.fn("RequestLogStore.write")(function* (records: ReadonlyArray<LogRecord>) {
         if (records.length === 0) return
-        // A record's encoded form is itself (LogRecord.ts).
-        const rows = records.map(withoutNul)
-        yield* sql`insert into request_logs ${sql.insert(rows)}`
+        // A record's encoded form is itself (LogRecord.ts). The batch goes as one JSON
+        // parameter that the server spreads into columns: with a parameter per field (35 a
+        // row, up to 17,500 a batch) PGlite took ~110 µs a row on the server's own thread,
+        // this way ~80.
+        const rows = JSON.stringify(records.map(withoutNul))
+        yield* sql`insert into request_logs (${insertedColumns})
+          select ${insertedColumns} from json_populate_recordset(null::request_logs, ${rows}::json)`
       }, Effect.orDie),
 
       /** Newest first; one row more than `limit` tells whether another page exists. */
