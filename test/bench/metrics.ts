@@ -162,7 +162,7 @@ export const metrics = besidePrometheus(
     console.log(
       `queries: ${queries.length} range queries, ${CLIENTS} clients; prometheus ${queryTime.prometheus.toFixed(1)} s, ` +
         `sluice ${queryTime.sluice.toFixed(1)} s; ratio sluice/prometheus ` +
-        `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 2.0)`
+        `${(queryTime.sluice / queryTime.prometheus).toFixed(2)} (target ≤ 1.0)`
     )
     // The same rounds on a server that keeps no samples between queries
     // (SLUICE_METRICS_READ_CACHE_BYTES=0): every selector read from the engine, only
