@@ -31,6 +31,29 @@ export const cpuSecondsOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** CPU seconds `pids` used together, leaving out any that exited meanwhile. */
+export const cpuSecondsOfAll = (pids: ReadonlyArray<number>) =>
+  pids.reduce((sum, pid) => {
+    try {
+      return sum + cpuSecondsOf(pid)
+    } catch {
+      return sum // exited meanwhile
+    }
+  }, 0)
+
+/**
+ * Waits until `pids` together used under 5 % of a core over half a second (at most 30 s):
+ * what one side of a comparison left running (Prometheus compacting its head, sluice
+ * merging parts or writing its request log) must not fall on the other side's time.
+ */
+export const untilQuiet = async (pids: ReadonlyArray<number>) => {
+  for (let tries = 0; tries < 60; tries++) {
+    const before = cpuSecondsOfAll(pids)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    if (cpuSecondsOfAll(pids) - before < 0.025) return
+  }
+}
+
 /** CPU seconds used so far by this process (all its threads) and by each of `pids`. */
 export const cpuReading = (pids: ReadonlyArray<number>) => (): ReadonlyArray<number> => {
   const self = process.cpuUsage()

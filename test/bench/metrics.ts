@@ -27,7 +27,7 @@ import { ApiReply, difference } from "../prometheus/compare.js"
 import { startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { cpuSecondsOf, pool, timed } from "./clients.js"
+import { cpuSecondsOf, pool, timed, untilQuiet } from "./clients.js"
 import { getText, metricsDay, post, warmUp } from "./metricsDay.js"
 import type { ServerProcess } from "./serverProcess.js"
 import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
@@ -157,19 +157,27 @@ export const metrics = besidePrometheus(
         `${(firstRound.sluice / firstRound.prometheus).toFixed(2)}`
     )
     // Three measured rounds over windows no earlier round read (20 and 40 minutes apart),
-    // the side that goes first alternating: one round's ratio moved by up to a fifth from
-    // one run to the next on this VM, so the median of three is the figure.
+    // the side that goes first alternating, each side starting once neither is busy with
+    // what the last round left (without that wait, sluice's rounds right after
+    // Prometheus's took up to a fifth longer). The median of the three is the figure.
+    const bothPids = () => [
+      ...(reference.pid === undefined ? [] : [reference.pid]),
+      server.pid,
+      ...childPids(server.pid)
+    ]
     const measuredEnds = [END, END - 20 * 60, END - 60 * 60]
     const rounds: Array<{ prometheus: number; sluice: number }> = []
     for (const [index, end] of measuredEnds.entries()) {
       const round = { prometheus: 0, sluice: 0 }
       for (const side of index % 2 === 0
         ? (["prometheus", "sluice"] as const)
-        : (["sluice", "prometheus"] as const))
+        : (["sluice", "prometheus"] as const)) {
+        yield* Effect.promise(() => untilQuiet(bothPids()))
         round[side] =
           side === "prometheus"
             ? yield* runQueries(reference.url, undefined, end)
             : yield* runQueries(sluice, token, end)
+      }
       rounds.push(round)
     }
     const ratios = rounds.map((r) => r.sluice / r.prometheus)

@@ -14,7 +14,7 @@ import { ApiReply, difference } from "../prometheus/compare.js"
 import { freePort, startPrometheus } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { cpuSecondsOf, timed } from "./clients.js"
+import { cpuSecondsOfAll, timed, untilQuiet } from "./clients.js"
 import type { ServerProcess } from "./serverProcess.js"
 import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
 
@@ -113,24 +113,6 @@ export const warmUp = async (
   await getText(`${url}/api/v1/query?query=bench_warm_up&time=${time / 1000}`, token)
 }
 
-/** Waits until `pids` together used under 5 % of a core over half a second (at most 30 s). */
-const quiet = async (pids: ReadonlyArray<number>) => {
-  for (let tries = 0; tries < 60; tries++) {
-    const before = sumCpu(pids)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    if (sumCpu(pids) - before < 0.025) return
-  }
-}
-
-const sumCpu = (pids: ReadonlyArray<number>) =>
-  pids.reduce((sum, pid) => {
-    try {
-      return sum + cpuSecondsOf(pid)
-    } catch {
-      return sum // exited meanwhile
-    }
-  }, 0)
-
 const rate = (samples: number, seconds: number) =>
   Math.round(samples / seconds).toLocaleString("en")
 
@@ -191,8 +173,8 @@ export const metricsDay = (server: ServerProcess) =>
         await warmUp(url, headers, DAY_START, key)
         // The other side may still be busy with what it was sent (Prometheus compacting
         // its out-of-order head, sluice merging parts): a side starts once both are quiet.
-        await quiet([...sides.prometheus.pids(), ...sides.sluice.pids()])
-        const before = sumCpu(pids())
+        await untilQuiet([...sides.prometheus.pids(), ...sides.sluice.pids()])
+        const before = cpuSecondsOfAll(pids())
         writes[side].seconds = await timed(async () => {
           await Promise.all(
             bodies.map(async (mine) => {
@@ -201,7 +183,7 @@ export const metricsDay = (server: ServerProcess) =>
           )
           await allReadable(url, key)
         })
-        writes[side].cpu = sumCpu(pids()) - before
+        writes[side].cpu = cpuSecondsOfAll(pids()) - before
       }
     })
     console.log(
@@ -227,7 +209,7 @@ export const metricsDay = (server: ServerProcess) =>
     ]
     // sluice's CPU split between its server process and its engine workers: which side a
     // query's cost is on (the workers' includes background merges after the writes).
-    const serverCpu = () => sumCpu([server.pid])
+    const serverCpu = () => cpuSecondsOfAll([server.pid])
     for (const { query, step } of asked) {
       const best = { prometheus: Infinity, sluice: Infinity }
       const cpu = { prometheus: 0, sluice: 0 }
@@ -237,12 +219,12 @@ export const metricsDay = (server: ServerProcess) =>
         for (let round = 0; round < 3; round++)
           for (const side of ["prometheus", "sluice"] as Array<Side>) {
             const { url, key, pids } = sides[side]
-            const before = sumCpu(pids())
+            const before = cpuSecondsOfAll(pids())
             const serverBefore = serverCpu()
             const seconds = await timed(async () => {
               answers[side] = await getText(`${url}/api/v1/query_range?${range(query, step)}`, key)
             })
-            cpu[side] += sumCpu(pids()) - before
+            cpu[side] += cpuSecondsOfAll(pids()) - before
             if (side === "sluice") sluiceServer += serverCpu() - serverBefore
             best[side] = Math.min(best[side], seconds)
           }
