@@ -75,6 +75,27 @@ layer(
     })
   )
 
+  it.effect("a query's own timeout stops a long evaluation with Prometheus's timeout error", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      yield* installApp(server, "metrics-app", ADMIN, PASSWORD)
+      // The evaluation above (seconds of work) against a tenth of a second.
+      const query = encodeURIComponent("max_over_time(vector(1)[1d:10ms])")
+      const reply = yield* call(
+        server,
+        "GET",
+        `${METRICS_BASE}/query?query=${query}&time=${T0 / 1000}&timeout=100ms`,
+        { token: adminKeyOf(server) }
+      )
+      expect(reply.status, reply.text).toBe(503)
+      expect(bodyOf(PromError, reply)).toEqual({
+        status: "error",
+        errorType: "timeout",
+        error: "query timed out in expression evaluation"
+      })
+    })
+  )
+
   it.effect("caller-given regular expressions match in linear time (RE2), as Prometheus's", () =>
     Effect.gen(function* () {
       const server = yield* TestServer
