@@ -31,15 +31,18 @@ export const cpuSecondsOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** CPU seconds `pids` used together, leaving out any that exited meanwhile. */
-export const cpuSecondsOfAll = (pids: ReadonlyArray<number>) =>
+/** `read` (RSS, CPU seconds) summed over `pids`, leaving out any that exited meanwhile. */
+export const sumOver = (pids: ReadonlyArray<number>, read: (pid: number) => number) =>
   pids.reduce((sum, pid) => {
     try {
-      return sum + cpuSecondsOf(pid)
+      return sum + read(pid)
     } catch {
       return sum // exited meanwhile
     }
   }, 0)
+
+/** CPU seconds `pids` used together. */
+export const cpuSecondsOfAll = (pids: ReadonlyArray<number>) => sumOver(pids, cpuSecondsOf)
 
 /**
  * Waits until `pids` together used under 5 % of a core over half a second (at most 30 s):

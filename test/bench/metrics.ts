@@ -27,7 +27,7 @@ import { ApiReply, difference } from "../prometheus/compare.js"
 import { startReceiver } from "../support/prometheus.js"
 import type { TestSeries } from "../support/remoteWrite.js"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import { cpuSecondsOf, pool, timed, untilQuiet } from "./clients.js"
+import { cpuSecondsOf, pool, sumOver, timed, untilQuiet } from "./clients.js"
 import { getText, metricsDay, post, warmUp } from "./metricsDay.js"
 import type { ServerProcess } from "./serverProcess.js"
 import { besidePrometheus, startMetricsServer } from "./serverProcess.js"
@@ -65,16 +65,6 @@ const bigBodies = (): Array<Uint8Array> => {
   }
   return bodies
 }
-
-/** `read` (RSS, CPU seconds) summed over `pids`, skipping any that exited meanwhile. */
-const sumOver = (pids: ReadonlyArray<number>, read: (pid: number) => number) =>
-  pids.reduce((sum, pid) => {
-    try {
-      return sum + read(pid)
-    } catch {
-      return sum // exited meanwhile
-    }
-  }, 0)
 
 const rssTree = (server: number) => sumOver([server, ...childPids(server)], rssOf)
 
