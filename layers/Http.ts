@@ -14,7 +14,7 @@ import { cannotListen } from "../src/config/CannotListen.js"
 import { SluiceConfig } from "../src/config/SluiceConfig.js"
 import { DatabasesHttpLive } from "../src/databases/DatabasesHttp.js"
 import { createBodyLimitedServer } from "../src/http/BodyLimitedServer.js"
-import { serveApi } from "../src/http/ServeApi.js"
+import { groupsOn, serveApi } from "../src/http/ServeApi.js"
 import { ErrorShapeLive } from "../src/http/ErrorShape.js"
 import { HecHttpLive } from "../src/hec/HecHttp.js"
 import { HealthHttpLive } from "../src/http/HealthHttp.js"
@@ -35,6 +35,39 @@ import { TablesHttpLive } from "../src/ingest/TablesHttp.js"
 import { DeliveryStreamErrorsLive } from "../src/eventtransforms/http/DeliveryStreamErrors.js"
 import { DeviceLoginHttpLive } from "../src/identity/DeviceLoginHttp.js"
 import { DocsHttpLive } from "../src/http/DocsHttp.js"
+import { ApiKeys } from "../domain/ApiKeys.js"
+import { AppAccess } from "../domain/AppAccess.js"
+import { AppRegistry } from "../domain/AppRegistry.js"
+import { Authorization } from "../domain/Authorization.js"
+import { ClusterLifecycle } from "../domain/ClusterLifecycle.js"
+import { DatabaseSelection } from "../domain/DatabaseSelection.js"
+import { Databases } from "../domain/Databases.js"
+import { DeviceAuthorization } from "../domain/DeviceAuthorization.js"
+import { EventCollector } from "../domain/EventCollector.js"
+import { Authenticator } from "../domain/Identity.js"
+import { IngestWriter } from "../domain/IngestWriter.js"
+import { OtlpExports } from "../domain/OtlpExports.js"
+import { PromQL } from "../domain/PromQL.js"
+import { Provisioner } from "../domain/Provisioner.js"
+import { QueryRunner } from "../domain/QueryRunner.js"
+import { RemoteWrite } from "../domain/RemoteWrite.js"
+import { SavedSearches } from "../domain/SavedSearches.js"
+import { SplSearch } from "../domain/SplSearch.js"
+import { StorageVerifier } from "../domain/StorageVerifier.js"
+import { Tables } from "../domain/Tables.js"
+import { TransformedIngest } from "../domain/TransformedIngest.js"
+import { UrlIngest } from "../domain/UrlIngest.js"
+import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
+import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
+import { InvitationsRepo } from "../src/identity/InvitationsRepo.js"
+import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
+import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
+import { PasswordLogin } from "../src/identity/PasswordLogin.js"
+import { Passwords } from "../src/identity/Passwords.js"
+import { SessionTokens } from "../src/identity/SessionTokens.js"
+import { SessionsRepo } from "../src/identity/SessionsRepo.js"
+import { UsersRepo } from "../src/identity/UsersRepo.js"
+import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
@@ -56,7 +89,47 @@ const GroupsLive = Layer.mergeAll(
   SplCapabilitiesHttpLive,
   SavedSearchesHttpLive,
   MetricsHttpLive
-).pipe(Layer.provide(AuthenticationHttpLive))
+).pipe(
+  Layer.provide(AuthenticationHttpLive),
+  // What the handlers reach, and all they may: HttpApi merges a group's build context into
+  // each of its requests' (ServeApi.ts `groupsOn`).
+  groupsOn(
+    ApiKeys,
+    AppAccess,
+    AppRegistry,
+    Authenticator,
+    Authorization,
+    ClusterLifecycle,
+    ClusterMetricsQuery,
+    ClustersRepo,
+    DatabaseSelection,
+    Databases,
+    DeviceAuthorization,
+    EventCollector,
+    IngestWriter,
+    InvitationsRepo,
+    OrganizationLifecycle,
+    OrganizationsRepo,
+    OtlpExports,
+    PasswordLogin,
+    Passwords,
+    PromQL,
+    Provisioner,
+    QueryRunner,
+    RemoteWrite,
+    RequestLogStore,
+    SavedSearches,
+    SessionTokens,
+    SessionsRepo,
+    SluiceConfig,
+    SplSearch,
+    StorageVerifier,
+    Tables,
+    TransformedIngest,
+    UrlIngest,
+    UsersRepo
+  )
+)
 
 const ApiLive = HttpApiBuilder.api(SluiceApi).pipe(
   Layer.provide(GroupsLive),
