@@ -11,7 +11,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 
-/** `kept` of `all`'s services, and the platform's and Effect's. */
+/** Only `services` of `all`, and the platform's and Effect's. */
 const onlyKept = (
   all: Context.Context<never>,
   services: ReadonlyArray<{ readonly key: string }>
