@@ -216,6 +216,10 @@ export const metricsDay = (server: ServerProcess) =>
       let sluiceServer = 0
       const answers: Partial<Record<Side, string>> = {}
       yield* Effect.promise(async () => {
+        // Each query starts once neither side is busy: what came before (the day's write,
+        // or `bench metrics`' 10M-sample table just written) still merging in sluice's
+        // engine, or compacting in Prometheus, must not fall on one query's time.
+        await untilQuiet([...sides.prometheus.pids(), ...sides.sluice.pids()])
         for (let round = 0; round < 3; round++)
           for (const side of ["prometheus", "sluice"] as Array<Side>) {
             const { url, key, pids } = sides[side]
