@@ -30,6 +30,7 @@ import { DeviceAuthorizationLive } from "../src/identity/DeviceAuthorizationLive
 import { InvitationsRepo } from "../src/identity/InvitationsRepo.js"
 import { OidcVerifier } from "../src/identity/OidcVerifier.js"
 import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
+import { OrganizationsLive } from "../src/identity/OrganizationsLive.js"
 import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
 import { AttemptLimiters } from "../src/identity/AttemptLimiter.js"
 import { DeviceLogins } from "../src/identity/DeviceLogins.js"
@@ -110,7 +111,7 @@ export const ClustersLive = Layer.mergeAll(
   ClusterMetricsQuery.Default,
   StorageVerifierLive,
   AppRegistryLive,
-  OrganizationLifecycle.Default
+  OrganizationsLive.pipe(Layer.provideMerge(OrganizationLifecycle.Default))
 ).pipe(
   Layer.provideMerge(ClusterLifecycleLive),
   Layer.provideMerge(EngineLocks.Default),

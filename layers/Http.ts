@@ -46,6 +46,7 @@ import { DeviceAuthorization } from "../domain/DeviceAuthorization.js"
 import { EventCollector } from "../domain/EventCollector.js"
 import { Authenticator } from "../domain/Identity.js"
 import { IngestWriter } from "../domain/IngestWriter.js"
+import { Organizations } from "../domain/Organizations.js"
 import { OtlpExports } from "../domain/OtlpExports.js"
 import { PromQL } from "../domain/PromQL.js"
 import { Provisioner } from "../domain/Provisioner.js"
@@ -59,9 +60,6 @@ import { TransformedIngest } from "../domain/TransformedIngest.js"
 import { UrlIngest } from "../domain/UrlIngest.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
-import { InvitationsRepo } from "../src/identity/InvitationsRepo.js"
-import { OrganizationLifecycle } from "../src/identity/OrganizationLifecycle.js"
-import { OrganizationsRepo } from "../src/identity/OrganizationsRepo.js"
 import { PasswordLogin } from "../src/identity/PasswordLogin.js"
 import { Passwords } from "../src/identity/Passwords.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
@@ -107,9 +105,7 @@ const GroupsLive = Layer.mergeAll(
     DeviceAuthorization,
     EventCollector,
     IngestWriter,
-    InvitationsRepo,
-    OrganizationLifecycle,
-    OrganizationsRepo,
+    Organizations,
     OtlpExports,
     PasswordLogin,
     Passwords,
