@@ -37,6 +37,7 @@ import { DeviceLogins } from "../src/identity/DeviceLogins.js"
 import { PasswordLogin } from "../src/identity/PasswordLogin.js"
 import { Passwords } from "../src/identity/Passwords.js"
 import { ServiceSecrets } from "../src/identity/ServiceSecrets.js"
+import { SessionsLive } from "../src/identity/SessionsLive.js"
 import { SessionsRepo } from "../src/identity/SessionsRepo.js"
 import { SessionTokens } from "../src/identity/SessionTokens.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
@@ -89,7 +90,8 @@ export const IdentityLive = Layer.mergeAll(
   reportingAuthenticator(AuthenticatorLive),
   reportingAuthorization(AuthorizationLive),
   DeviceAuthorizationLive,
-  ApiKeysLive
+  ApiKeysLive,
+  SessionsLive
 ).pipe(
   Layer.provideMerge(PasswordLogin.Default),
   Layer.provideMerge(

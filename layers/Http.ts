@@ -53,6 +53,7 @@ import { Provisioner } from "../domain/Provisioner.js"
 import { QueryRunner } from "../domain/QueryRunner.js"
 import { RemoteWrite } from "../domain/RemoteWrite.js"
 import { SavedSearches } from "../domain/SavedSearches.js"
+import { Sessions } from "../domain/Sessions.js"
 import { SplSearch } from "../domain/SplSearch.js"
 import { StorageVerifier } from "../domain/StorageVerifier.js"
 import { Tables } from "../domain/Tables.js"
@@ -60,10 +61,6 @@ import { TransformedIngest } from "../domain/TransformedIngest.js"
 import { UrlIngest } from "../domain/UrlIngest.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
-import { PasswordLogin } from "../src/identity/PasswordLogin.js"
-import { Passwords } from "../src/identity/Passwords.js"
-import { SessionTokens } from "../src/identity/SessionTokens.js"
-import { SessionsRepo } from "../src/identity/SessionsRepo.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
 import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
 
@@ -107,16 +104,13 @@ const GroupsLive = Layer.mergeAll(
     IngestWriter,
     Organizations,
     OtlpExports,
-    PasswordLogin,
-    Passwords,
     PromQL,
     Provisioner,
     QueryRunner,
     RemoteWrite,
     RequestLogStore,
     SavedSearches,
-    SessionTokens,
-    SessionsRepo,
+    Sessions,
     SluiceConfig,
     SplSearch,
     StorageVerifier,

@@ -17,7 +17,7 @@ const isolated = [
   "test/spl/searchAssembly.test.ts",
   "test/otlp/grpcAlone.test.ts",
   "test/identity/users.test.ts",
-  "test/identity/organizationsCapability.test.ts",
+  "test/identity/capabilities.test.ts",
   "test/clusters/metricsSampler.test.ts",
   "test/requestlog/retention.test.ts",
   "test/store/leases.test.ts",

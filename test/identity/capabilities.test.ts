@@ -1,18 +1,20 @@
 /**
- * Organizations and members without HTTP, as a program embedding sluice manages them,
- * on the in-memory composition (layers/Test.ts): the rules live in `Organizations`, so
- * they hold here as through the endpoints. A new email is a member at once, an account is
- * invited and joins only by accepting, an organization always keeps an admin, and names
- * are unique.
+ * Signing in and managing organizations without HTTP, as a program embedding sluice does,
+ * on the in-memory composition (layers/Test.ts): the rules live in `Sessions` and
+ * `Organizations`, so they hold here as through the endpoints. A session ends when signed
+ * out, a password change ends every other session; a new email is a member at once, an
+ * account is invited and joins only by accepting, an organization always keeps an admin,
+ * and names are unique.
  */
 import { expect, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { AddMemberRequest } from "../../domain/api/OrganizationsApi.js"
 import { Authorization } from "../../domain/Authorization.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
-import { UserCaller } from "../../domain/Identity.js"
+import { Authenticator, UserCaller } from "../../domain/Identity.js"
 import { Organizations } from "../../domain/Organizations.js"
+import { Sessions } from "../../domain/Sessions.js"
 import { UsersRepo } from "../../src/identity/UsersRepo.js"
 import { InMemoryLive } from "../../layers/Test.js"
 import { tagOf } from "../support/inMemory.js"
@@ -42,7 +44,52 @@ const roles = (organization: string, caller: UserCaller) =>
     return Object.fromEntries(members.map((m) => [m.email, m.role]))
   })
 
-layer(InMemoryLive(), { timeout: 120_000 })("the Organizations capability", (it) => {
+const CLIENT = "192.0.2.1"
+
+/** The caller a session token stands for (it must be one). */
+const callerOf = (token: string) =>
+  Effect.flatMap(Authenticator, (authenticator) => authenticator.authenticate(Redacted.make(token)))
+
+layer(InMemoryLive(), { timeout: 120_000 })("identity capabilities", (it) => {
+  it.effect("sessions: signed out is refused; a password change ends the other sessions", () =>
+    Effect.gen(function* () {
+      const sessions = yield* Sessions
+      const first = Option.getOrThrow(yield* FirstStart)
+      const password = Option.getOrThrow(first.generatedPassword)
+      expect(
+        yield* tagOf(sessions.login(first.email, Redacted.make("not it at all"), CLIENT))
+      ).toBe("Unauthorized")
+
+      const signedIn = yield* sessions.login(first.email, password, CLIENT)
+      expect(signedIn.email).toBe(first.email)
+      const caller = yield* callerOf(signedIn.token)
+      if (caller._tag !== "UserCaller") return yield* Effect.dieMessage("expected a user")
+      expect(caller.via).toBe("session")
+      yield* sessions.logout(caller)
+      expect(yield* tagOf(callerOf(signedIn.token))).toBe("Unauthorized")
+      expect(
+        yield* tagOf(
+          sessions.logout(new UserCaller({ ...caller, via: "oauth", session: undefined }))
+        )
+      ).toBe("BadRequest")
+
+      const other = yield* sessions.login(first.email, password, CLIENT)
+      const mine = yield* sessions.login(first.email, password, CLIENT)
+      const me = yield* callerOf(mine.token)
+      if (me._tag !== "UserCaller") return yield* Effect.dieMessage("expected a user")
+      const next = Redacted.make("a new password of enough length")
+      expect(
+        yield* tagOf(sessions.changePassword(me, Redacted.make("wrong current one"), next, CLIENT))
+      ).toBe("Unauthorized")
+      const changed = yield* sessions.changePassword(me, password, next, CLIENT)
+      expect((yield* callerOf(changed.token))._tag).toBe("UserCaller")
+      expect(yield* tagOf(callerOf(other.token))).toBe("Unauthorized")
+      expect(yield* tagOf(callerOf(mine.token))).toBe("Unauthorized")
+      expect(yield* tagOf(sessions.login(first.email, password, CLIENT))).toBe("Unauthorized")
+      expect((yield* sessions.login(first.email, next, CLIENT)).email).toBe(first.email)
+    })
+  )
+
   it.effect("a new email is a member at once; an account is invited and joins by accepting", () =>
     Effect.gen(function* () {
       const organizations = yield* Organizations
