@@ -46,6 +46,7 @@ import { IngestWriterLive } from "../src/ingest/IngestWriterLive.js"
 import { TransformedIngestLive } from "../src/ingest/TransformedIngestLive.js"
 import { UrlIngestLive } from "../src/ingest/UrlIngestLive.js"
 import { RequestLogQueue } from "../src/requestlog/RequestLogQueue.js"
+import { RequestLogsLive } from "../src/requestlog/RequestLogsLive.js"
 import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
 import { reportingAuthenticator, reportingAuthorization } from "../src/requestlog/ScopeReporting.js"
 import { OtlpExportsLive } from "../src/otlp/OtlpExportsLive.js"
@@ -144,7 +145,7 @@ const SavedSearchesAppLive = SavedSearchesLive.pipe(
   Layer.provide(Layer.merge(SplCompilerLive, DatabaseSelectionLive))
 )
 
-/** Databases, tables, ingest and SQL on the clusters' engines. */
+/** Databases, tables, ingest and SQL on the clusters' engines; the request log as it is read. */
 export const DataPlaneLive = Layer.mergeAll(
   DatabaseSelectionLive,
   AppsAccessLive,
@@ -155,7 +156,8 @@ export const DataPlaneLive = Layer.mergeAll(
   SavedSearchesAppLive,
   TablesLive,
   DatabasesLive.pipe(Layer.provideMerge(EngineDatabases.Default)),
-  RequestLogQueue.Default
+  RequestLogQueue.Default,
+  RequestLogsLive
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(

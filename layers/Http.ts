@@ -52,6 +52,7 @@ import { PromQL } from "../domain/PromQL.js"
 import { Provisioner } from "../domain/Provisioner.js"
 import { QueryRunner } from "../domain/QueryRunner.js"
 import { RemoteWrite } from "../domain/RemoteWrite.js"
+import { RequestLogs } from "../domain/RequestLogs.js"
 import { SavedSearches } from "../domain/SavedSearches.js"
 import { Sessions } from "../domain/Sessions.js"
 import { SplSearch } from "../domain/SplSearch.js"
@@ -62,7 +63,6 @@ import { UrlIngest } from "../domain/UrlIngest.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
 import { UsersRepo } from "../src/identity/UsersRepo.js"
-import { RequestLogStore } from "../src/requestlog/RequestLogStore.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
@@ -108,7 +108,7 @@ const GroupsLive = Layer.mergeAll(
     Provisioner,
     QueryRunner,
     RemoteWrite,
-    RequestLogStore,
+    RequestLogs,
     SavedSearches,
     Sessions,
     SluiceConfig,

@@ -83,13 +83,8 @@ const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>) =>
 
 const Count = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
 
-export const LogsParams = Schema.Struct({
-  /**
-   * `organization`, `cluster` and `database` select as on every data endpoint: the
-   * database must exist and be readable by the caller, and the log stays the cluster's.
-   * `log_databases` is the filter on the database each request named.
-   */
-  ...DataScopeParams.fields,
+/** What `GET /v1/logs` filters the cluster's request log by, and its page. */
+export const LogsFilter = Schema.Struct({
   /** Inclusive. */
   start_time: Schema.optional(Schema.DateTimeUtc),
   /** Inclusive. */
@@ -117,6 +112,16 @@ export const LogsParams = Schema.Struct({
   max_duration_ms: Schema.optional(Count),
   /** Database names. */
   log_databases: Schema.optional(commaSeparated(Schema.String))
+})
+
+export const LogsParams = Schema.Struct({
+  /**
+   * `organization`, `cluster` and `database` select as on every data endpoint: the
+   * database must exist and be readable by the caller, and the log stays the cluster's.
+   * `log_databases` is the filter on the database each request named.
+   */
+  ...DataScopeParams.fields,
+  ...LogsFilter.fields
 })
 
 /** Every parameter `GET /v1/logs` understands; any other is refused rather than ignored. */

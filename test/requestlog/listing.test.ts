@@ -4,7 +4,11 @@
  * second cluster, five days in the past, so live requests never mix into the window.
  */
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect } from "effect"
+import { Context, Effect, Redacted, Schema } from "effect"
+import { LogsFilter, LogsPage } from "../../domain/api/LogsApi.js"
+import { Authorization } from "../../domain/Authorization.js"
+import { Authenticator } from "../../domain/Identity.js"
+import { RequestLogs } from "../../domain/RequestLogs.js"
 import { levelOf, LogRecord } from "../../src/requestlog/LogRecord.js"
 import { RequestLogStore } from "../../src/requestlog/RequestLogStore.js"
 import { TestServer, adminKeyOf, call } from "../support/server.js"
@@ -401,6 +405,35 @@ layer(TestServer.layer(), { excludeTestServices: true, timeout: 120_000 })("GET 
       }
       const limit200 = yield* call(server, "GET", `/v1/logs?limit=200`, { token: other.token })
       expect(limit200.status).toBe(200)
+    })
+  )
+
+  it.effect("the RequestLogs capability answers the page HTTP answers, without HTTP", () =>
+    Effect.gen(function* () {
+      const { server, other } = yield* arrange
+      const caller = yield* Context.get(server.context, Authenticator).authenticate(
+        Redacted.make(other.token)
+      )
+      const scope = yield* Context.get(server.context, Authorization).clusterScope(
+        caller,
+        "read",
+        {}
+      )
+      const logs = Context.get(server.context, RequestLogs)
+      const filter = (query: string) =>
+        Schema.decodeUnknownSync(LogsFilter)(Object.fromEntries(new URLSearchParams(query)))
+      for (const query of [window, `${wideWindow}&limit=2&offset=1`, `${window}&search=users`]) {
+        const direct = yield* logs.list(scope, filter(query))
+        expect(Schema.encodeSync(LogsPage)(direct)).toEqual(
+          Schema.encodeSync(LogsPage)(yield* listLogs(server, other.token, query))
+        )
+      }
+      expect(ids(yield* logs.list(scope, filter(window)))).toEqual(expectIds(5, 4, 3, 2, 1, 0))
+      const refused = yield* Effect.flip(logs.list(scope, filter("search=status:maybe")))
+      expect(refused).toMatchObject({
+        _tag: "BadRequest",
+        message: expect.stringContaining("status:")
+      })
     })
   )
 
