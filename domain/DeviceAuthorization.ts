@@ -10,9 +10,11 @@ import type { Effect, Redacted } from "effect"
 import type {
   DeviceLoginEnded,
   DeviceLoginPending,
+  Forbidden,
   TooManyRequests,
   Unauthorized
 } from "./Errors.js"
+import type { UserCaller } from "./Identity.js"
 import { UserId } from "./Ids.js"
 
 /** A login just started: what the command line shows and polls with. */
@@ -61,13 +63,6 @@ export class DeviceLoginSignedIn extends Schema.Class<DeviceLoginSignedIn>("Devi
   request: DeviceLoginRequest
 }) {}
 
-/** The user an approved login signs in (what a session token is issued for). */
-export interface DeviceLoginUser {
-  readonly id: UserId
-  readonly email: string
-  readonly session_generation: number
-}
-
 export const DeviceDecision = Schema.Literal("approve", "deny")
 export type DeviceDecision = typeof DeviceDecision.Type
 
@@ -112,20 +107,22 @@ export class DeviceAuthorization extends Context.Tag("sluice/DeviceAuthorization
       decision: DeviceDecision
     ) => Effect.Effect<DeviceDecision, Unauthorized | DeviceLoginEnded>
     /**
-     * The login awaiting approval under the user code, for a user already signed in
-     * elsewhere (the console); codes `client` typed that were not found count as in
-     * `awaiting`.
+     * The login awaiting approval under the user code, for `user`, signed in elsewhere (the
+     * console); codes `client` typed that were not found count as in `awaiting`.
+     * `Forbidden` unless `user` came with a sluice session of an account that still exists
+     * (an OAuth token cannot approve: the login would get a sluice session).
      */
     readonly request: (
       userCode: string,
+      user: UserCaller,
       client: string
-    ) => Effect.Effect<DeviceLoginRequest, DeviceLoginEnded | TooManyRequests>
-    /** A signed-in user's decision on a login awaiting approval, without a page session. */
+    ) => Effect.Effect<DeviceLoginRequest, Forbidden | DeviceLoginEnded | TooManyRequests>
+    /** `user`'s decision on a login awaiting approval, without a page session; `Forbidden` as for `request`. */
     readonly decideAs: (
       userCode: string,
-      user: DeviceLoginUser,
+      user: UserCaller,
       decision: DeviceDecision,
       client: string
-    ) => Effect.Effect<DeviceDecision, DeviceLoginEnded | TooManyRequests>
+    ) => Effect.Effect<DeviceDecision, Forbidden | DeviceLoginEnded | TooManyRequests>
   }
 >() {}

@@ -62,7 +62,6 @@ import { TransformedIngest } from "../domain/TransformedIngest.js"
 import { UrlIngest } from "../domain/UrlIngest.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
-import { UsersRepo } from "../src/identity/UsersRepo.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
@@ -116,8 +115,7 @@ const GroupsLive = Layer.mergeAll(
     StorageVerifier,
     Tables,
     TransformedIngest,
-    UrlIngest,
-    UsersRepo
+    UrlIngest
   )
 )
 

@@ -15,19 +15,23 @@ import {
   DeviceLoginSignedIn,
   DeviceLoginStarted
 } from "../../domain/DeviceAuthorization.js"
-import type { DeviceDecision, DeviceLoginUser } from "../../domain/DeviceAuthorization.js"
+import type { DeviceDecision } from "../../domain/DeviceAuthorization.js"
 import {
   DeviceLoginEnded,
   DeviceLoginPending,
+  Forbidden,
   TooManyRequests,
   Unauthorized
 } from "../../domain/Errors.js"
+import type { UserCaller } from "../../domain/Identity.js"
+import type { UserId } from "../../domain/Ids.js"
 import { AttemptLimiters, makeAttemptLimiter } from "./AttemptLimiter.js"
 import type { AttemptLimit, AttemptLimiter, Refusal } from "./AttemptLimiter.js"
 import { DeviceLogins, digest, memoryDeviceLogins } from "./DeviceLogins.js"
 import type { ClientSoftware, DeviceLoginStore, LoginUser, StoredLogin } from "./DeviceLogins.js"
 import { PasswordLogin } from "./PasswordLogin.js"
 import { SessionTokens } from "./SessionTokens.js"
+import { UsersRepo } from "./UsersRepo.js"
 
 export const LOGIN_SECONDS = 600
 export const POLL_SECONDS = 5
@@ -97,6 +101,10 @@ const tooMany = new TooManyRequests({
   hint: "Try again in a minute.",
   retryAfterSeconds: 60
 })
+const notASession = new Forbidden({
+  message: "Approving a command-line login needs a signed-in user's session.",
+  hint: "Sign in to the console (or POST /v1/auth/login) and decide there."
+})
 const tooManyStarts = (retryAfterSeconds: number) =>
   new TooManyRequests({
     message: "Too many command-line logins were started from this address.",
@@ -121,6 +129,8 @@ export const makeDeviceAuthorization = (dependencies: {
     client: string
   ) => Effect.Effect<User, Unauthorized | TooManyRequests>
   readonly issue: (user: User) => Effect.Effect<string>
+  /** The account as it is now (its session generation), if it still exists. */
+  readonly findUser: (id: UserId) => Effect.Effect<Option.Option<User>>
   readonly logins?: DeviceLoginStore
   readonly limiter?: (name: string, refused: Refusal) => AttemptLimiter
 }) => {
@@ -129,6 +139,14 @@ export const makeDeviceAuthorization = (dependencies: {
   const starts = limiter("device-login-start", tooManyStarts)
   const guesses = limiter("device-login-code", tooManyCodes)
   const logins = dependencies.logins ?? memoryDeviceLogins()
+  /** The account `caller`'s session stands for, as it is now: only a sluice session approves. */
+  const approver = (caller: UserCaller) =>
+    Effect.gen(function* () {
+      if (caller.via !== "session") return yield* notASession
+      const user = yield* dependencies.findUser(caller.userId)
+      if (Option.isNone(user)) return yield* notASession
+      return user.value
+    })
   /** The live login `lookup` finds, forgetting it once expired. */
   const find = (lookup: Effect.Effect<Option.Option<StoredLogin>>) =>
     Effect.gen(function* () {
@@ -252,16 +270,22 @@ export const makeDeviceAuthorization = (dependencies: {
       return decision
     }),
 
-    request: Effect.fn("DeviceAuthorization.request")(function* (userCode: string, client: string) {
+    request: Effect.fn("DeviceAuthorization.request")(function* (
+      userCode: string,
+      caller: UserCaller,
+      client: string
+    ) {
+      yield* approver(caller)
       return requestOf(yield* typedLogin(userCode, client))
     }),
 
     decideAs: Effect.fn("DeviceAuthorization.decideAs")(function* (
       userCode: string,
-      user: DeviceLoginUser,
+      caller: UserCaller,
       decision: DeviceDecision,
       client: string
     ) {
+      const user = yield* approver(caller)
       const login = yield* typedLogin(userCode, client)
       const moved = yield* logins.move(
         login.userCode,
@@ -282,9 +306,11 @@ export const DeviceAuthorizationLive = Layer.effect(
     const limiters = yield* AttemptLimiters
     // The token carries the session generation of the sign-in: a password changed before
     // the command line collects it ends that session too.
+    const users = yield* UsersRepo
     return makeDeviceAuthorization({
       signIn: passwords.login,
       issue: sessions.issue,
+      findUser: users.findById,
       logins: yield* DeviceLogins,
       limiter: limiters.make
     })

@@ -17,7 +17,6 @@ import {
 } from "../../domain/api/DeviceLoginApi.js"
 import { Authorization } from "../../domain/Authorization.js"
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
-import { Forbidden } from "../../domain/Errors.js"
 import { CurrentCaller } from "../../domain/Identity.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
@@ -25,19 +24,12 @@ import { clientAddress } from "./http/ClientAddress.js"
 import { clientSoftwareOf } from "./http/ClientSoftware.js"
 import { formOf, notAForm, page, pageUrl, present, slowedDown } from "./DeviceLoginPageHttp.js"
 import type { Field } from "./DeviceLoginPageHttp.js"
-import { UsersRepo } from "./UsersRepo.js"
-
-const notASession = new Forbidden({
-  message: "Approving a command-line login needs a signed-in user's session.",
-  hint: "Sign in to the console (or POST /v1/auth/login) and decide there."
-})
 
 export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin", (handlers) =>
   Effect.gen(function* () {
     const devices = yield* DeviceAuthorization
     const config = yield* SluiceConfig
     const authorization = yield* Authorization
-    const users = yield* UsersRepo
     const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
       clientAddress(request, config.trustProxy)
 
@@ -110,20 +102,17 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
       )
     }
 
-    /** The caller as the user an approval signs in: a session of a user that still exists. */
-    const sessionUser = Effect.gen(function* () {
-      const caller = yield* authorization.user(yield* CurrentCaller)
-      if (caller.via !== "session") return yield* notASession
-      const user = yield* users.findById(caller.userId)
-      if (Option.isNone(user)) return yield* notASession
-      return user.value
-    })
+    /** The calling user (an API key is refused here; `DeviceAuthorization` checks the rest). */
+    const currentUser = Effect.flatMap(CurrentCaller, authorization.user)
 
     return handlers
       .handle("pending", ({ request, urlParams }) =>
         Effect.gen(function* () {
-          yield* sessionUser
-          const awaiting = yield* devices.request(urlParams.user_code, clientOf(request))
+          const awaiting = yield* devices.request(
+            urlParams.user_code,
+            yield* currentUser,
+            clientOf(request)
+          )
           const now = yield* DateTime.now
           return new DeviceLoginAwaiting({
             user_code: awaiting.userCode,
@@ -140,10 +129,9 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
       )
       .handle("approve", ({ request, payload }) =>
         Effect.gen(function* () {
-          const user = yield* sessionUser
           const decision = yield* devices.decideAs(
             payload.user_code,
-            user,
+            yield* currentUser,
             payload.decision,
             clientOf(request)
           )

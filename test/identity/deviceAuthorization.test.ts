@@ -9,8 +9,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { Vitest } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Redacted, TestClock } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
 import { Unauthorized } from "../../domain/Errors.js"
+import { UserCaller } from "../../domain/Identity.js"
 import { UserId } from "../../domain/Ids.js"
 import {
   makeDeviceAuthorization,
@@ -79,6 +80,7 @@ const devices = Effect.flatMap(Backing, (fresh) =>
           : Effect.fail(new Unauthorized({ message: "Wrong email or password." }))
       },
       issue: (user) => Effect.succeed(`session-of-${user.email}`),
+      findUser: (id) => Effect.succeed(Option.fromNullable([ALICE, BOB].find((u) => u.id === id))),
       ...backing
     })
   )
@@ -116,6 +118,30 @@ const rules = (it: Vitest.MethodsNonLive<Backing>) => {
         email: ALICE.email
       })
       expect(yield* failure(flow.poll(started.deviceCode))).toBe("expired_token")
+    })
+  )
+
+  it.effect("a signed-in session approves without a page session; nothing else does", () =>
+    Effect.gen(function* () {
+      const flow = yield* devices
+      const started = yield* flow.start(CLIENT)
+      const session = new UserCaller({ userId: ALICE.id, email: ALICE.email, via: "session" })
+      const oauth = new UserCaller({ userId: ALICE.id, email: ALICE.email, via: "oauth" })
+      const gone = new UserCaller({
+        userId: UserId.make("00000000-0000-4000-8000-000000000000"),
+        email: "gone@example.com",
+        via: "session"
+      })
+      for (const caller of [oauth, gone]) {
+        expect(yield* failure(flow.request(started.userCode, caller, CLIENT))).toBe("Forbidden")
+        expect(yield* failure(flow.decideAs(started.userCode, caller, "approve", CLIENT))).toBe(
+          "Forbidden"
+        )
+      }
+      expect(yield* failure(flow.poll(started.deviceCode))).toBe("DeviceLoginPending")
+      expect((yield* flow.request(started.userCode, session, CLIENT)).client).toBe(CLIENT)
+      expect(yield* flow.decideAs(started.userCode, session, "approve", CLIENT)).toBe("approve")
+      expect(yield* flow.poll(started.deviceCode)).toMatchObject({ email: ALICE.email })
     })
   )
 
