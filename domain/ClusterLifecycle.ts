@@ -68,6 +68,20 @@ export class ClusterLifecycle extends Context.Tag("sluice/ClusterLifecycle")<
   {
     /** The sizes a cluster may have (`SLUICE_CLUSTER_SIZES`). */
     readonly sizes: SizeCatalog
+    /** The organization's clusters, by name (deleted ones are gone). */
+    readonly clustersOf: (
+      organization: OrganizationId
+    ) => Effect.Effect<ReadonlyArray<ClusterRecord>>
+    /**
+     * The organization's cluster with this id, or this name. Another organization's cluster
+     * is `None`, exactly as a missing one: which ids exist elsewhere is not told.
+     */
+    readonly find: (
+      organization: OrganizationId,
+      cluster: { readonly id: ClusterId } | { readonly name: string }
+    ) => Effect.Effect<Option.Option<ClusterRecord>>
+    /** The external id the organization's roles on customer-owned storage are assumed with. */
+    readonly externalId: (organization: OrganizationId) => Effect.Effect<string>
     /**
      * Records a cluster with its `default` database; its engine starts in the background.
      * `Forbidden` when the organization has as many clusters as it may.

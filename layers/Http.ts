@@ -60,7 +60,6 @@ import { StorageVerifier } from "../domain/StorageVerifier.js"
 import { Tables } from "../domain/Tables.js"
 import { TransformedIngest } from "../domain/TransformedIngest.js"
 import { UrlIngest } from "../domain/UrlIngest.js"
-import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
 
 const GroupsLive = Layer.mergeAll(
@@ -95,7 +94,6 @@ const GroupsLive = Layer.mergeAll(
     Authorization,
     ClusterLifecycle,
     ClusterMetricsQuery,
-    ClustersRepo,
     DatabaseSelection,
     Databases,
     DeviceAuthorization,

@@ -12,7 +12,7 @@ import { SluiceApi } from "../../domain/Api.js"
 import { AppRegistry } from "../../domain/AppRegistry.js"
 import { NotFound } from "../../domain/Errors.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
-import { ClustersRepo } from "../clusters/ClustersRepo.js"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { appCatalog, catalogEntry } from "./AppCatalog.js"
 
 interface AppParams {
@@ -25,16 +25,16 @@ const catalogIds = appCatalog.map((entry) => entry.id).join(", ")
 export const AppsHttpLive = HttpApiBuilder.group(SluiceApi, "apps", (handlers) =>
   Effect.gen(function* () {
     const scopes = yield* requestScopes
-    const clusters = yield* ClustersRepo
+    const lifecycle = yield* ClusterLifecycle
     const apps = yield* AppRegistry
 
     /** The named cluster of the named organization, if the caller's role allows `what`. */
     const clusterOf = (params: AppParams, need: OrganizationRole, what: string) =>
       Effect.gen(function* () {
         const scope = yield* scopes.organizationScope(params.organization, need, what)
-        const found = yield* clusters.findByName(scope.organizationId, params.cluster)
+        const found = yield* lifecycle.find(scope.organizationId, { name: params.cluster })
         if (Option.isSome(found)) return found.value
-        const names = (yield* clusters.listOfOrganization(scope.organizationId))
+        const names = (yield* lifecycle.clustersOf(scope.organizationId))
           .map((c) => c.name)
           .join(", ")
         return yield* new NotFound({

@@ -244,6 +244,13 @@ export const ClusterLifecycleLive = Layer.scoped(
 
     return ClusterLifecycle.of({
       sizes: catalog,
+      clustersOf: repo.listOfOrganization,
+      find: (organization, cluster) =>
+        Effect.map(
+          "id" in cluster ? repo.findById(cluster.id) : repo.findByName(organization, cluster.name),
+          Option.filter((row) => row.organization_id === organization)
+        ),
+      externalId: repo.externalIdOf,
       create,
       pause,
       resume,

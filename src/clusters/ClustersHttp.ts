@@ -14,7 +14,6 @@ import { StorageVerifier } from "../../domain/StorageVerifier.js"
 import type { OrganizationScope } from "../../domain/Authorization.js"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
-import { ClustersRepo } from "./ClustersRepo.js"
 import { requestedStorage } from "./ClusterStorage.js"
 import { clusterView } from "./ClusterView.js"
 import { ClusterMetricsQuery } from "./usage/ClusterMetricsQuery.js"
@@ -28,7 +27,6 @@ const notFound = (what: string) =>
 export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (handlers) =>
   Effect.gen(function* () {
     const scopes = yield* requestScopes
-    const repo = yield* ClustersRepo
     const lifecycle = yield* ClusterLifecycle
     const provisioner = yield* Provisioner
     const metrics = yield* ClusterMetricsQuery
@@ -37,18 +35,20 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
     const view = (row: ClusterRecord) =>
       Effect.map(provisioner.status(row.id), (s) => clusterView(row, s))
 
-    const ofScope = (scope: OrganizationScope, found: Option.Option<ClusterRecord>, what: string) =>
-      Option.match(
-        Option.filter(found, (row) => row.organization_id === scope.organizationId),
-        { onNone: () => Effect.fail(notFound(what)), onSome: Effect.succeed }
+    /** The organization's cluster with this id or name; a 404 for any other. */
+    const ofScope = (scope: OrganizationScope, wanted: { id: ClusterId } | { name: string }) =>
+      Effect.flatMap(lifecycle.find(scope.organizationId, wanted), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(notFound(`'${"id" in wanted ? wanted.id : wanted.name}'`)),
+          onSome: Effect.succeed
+        })
       )
 
     /** The caller's cluster `id` in `organization`, if the caller has role `need` there. */
     const cluster = (organization: string, id: ClusterId, need: "member" | "admin", what: string) =>
-      Effect.gen(function* () {
-        const scope = yield* scopes.organizationScope(organization, need, what)
-        return yield* ofScope(scope, yield* repo.findById(id), `'${id}'`)
-      })
+      Effect.flatMap(scopes.organizationScope(organization, need, what), (scope) =>
+        ofScope(scope, { id })
+      )
 
     return handlers
       .handle("list", ({ urlParams }) =>
@@ -58,11 +58,11 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "member",
             "list clusters"
           )
-          const rows = yield* repo.listOfOrganization(scope.organizationId)
+          const rows = yield* lifecycle.clustersOf(scope.organizationId)
           return {
             organization: {
               name: scope.organizationName,
-              external_id: yield* repo.externalIdOf(scope.organizationId)
+              external_id: yield* lifecycle.externalId(scope.organizationId)
             },
             clusters: yield* Effect.forEach(rows, view)
           }
@@ -148,8 +148,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "member",
             "read metrics"
           )
-          const found = yield* repo.findByName(scope.organizationId, urlParams.cluster)
-          const row = yield* ofScope(scope, found, `'${urlParams.cluster}'`)
+          const row = yield* ofScope(scope, { name: urlParams.cluster })
           return yield* metrics.respond({ id: row.id, name: row.name }, urlParams)
         })
       )
@@ -160,7 +159,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "admin",
             "verify storage"
           )
-          const externalId = yield* repo.externalIdOf(scope.organizationId)
+          const externalId = yield* lifecycle.externalId(scope.organizationId)
           return yield* storage.verify(payload.byo_s3, externalId)
         })
       )

@@ -10,6 +10,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { AddMemberRequest } from "../../domain/api/OrganizationsApi.js"
 import { Authorization } from "../../domain/Authorization.js"
+import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import { FirstStart } from "../../domain/FirstStart.js"
 import type { OrganizationRole } from "../../domain/Identity.js"
 import { Authenticator, UserCaller } from "../../domain/Identity.js"
@@ -145,6 +146,28 @@ layer(InMemoryLive(), { timeout: 120_000 })("identity capabilities", (it) => {
       expect((yield* roles("acme", admin))["elsewhere@acme.test"]).toBe("admin")
       expect(yield* organizations.invitations(acme)).toEqual([])
       expect(yield* tagOf(organizations.accept(invitation!.id, elsewhere.userId))).toBe("NotFound")
+    })
+  )
+
+  it.effect("a new organization has a cluster default of its own; another's is not found", () =>
+    Effect.gen(function* () {
+      const organizations = yield* Organizations
+      const lifecycle = yield* ClusterLifecycle
+      const admin = yield* firstAdmin
+      yield* organizations.create("delta", admin.userId)
+      const delta = (yield* scopeOf(admin, "delta")).organizationId
+      const home = (yield* scopeOf(admin, "default")).organizationId
+      const [own, ...more] = yield* lifecycle.clustersOf(delta)
+      expect({ name: own?.name, more: more.length }).toEqual({ name: "default", more: 0 })
+      const byName = yield* lifecycle.find(delta, { name: "default" })
+      expect(Option.map(byName, (c) => c.id)).toEqual(Option.some(own!.id))
+      expect(Option.isSome(yield* lifecycle.find(delta, { id: own!.id }))).toBe(true)
+      // The same id, asked for from the first organization, is not there; nor is a made-up name.
+      expect(yield* lifecycle.find(home, { id: own!.id })).toEqual(Option.none())
+      expect(yield* lifecycle.find(delta, { name: "nope" })).toEqual(Option.none())
+      expect(
+        Option.map(yield* lifecycle.find(home, { name: "default" }), (c) => c.id !== own!.id)
+      ).toEqual(Option.some(true))
     })
   )
 
