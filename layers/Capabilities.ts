@@ -14,6 +14,7 @@ import { ClusterLifecycleLive } from "../src/clusters/ClusterLifecycleLive.js"
 import { ClustersRepo } from "../src/clusters/ClustersRepo.js"
 import { EngineLocks } from "../src/clusters/EngineLocks.js"
 import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
+import { ClusterUsageLive } from "../src/clusters/usage/ClusterUsageLive.js"
 import { StorageVerifierLive } from "../src/clusters/StorageCheck.js"
 import { QueryConfig } from "../src/config/SluiceConfig.js"
 import { DatabaseEvents } from "../src/databases/DatabaseEvents.js"
@@ -111,7 +112,7 @@ export const IdentityLive = Layer.mergeAll(
 /** Cluster lifecycle, apps, and `Engines` on top of them. */
 export const ClustersLive = Layer.mergeAll(
   ClusterEngines.layer,
-  ClusterMetricsQuery.Default,
+  ClusterUsageLive.pipe(Layer.provideMerge(ClusterMetricsQuery.Default)),
   StorageVerifierLive,
   AppRegistryLive,
   OrganizationsLive.pipe(Layer.provideMerge(OrganizationLifecycle.Default))

@@ -40,6 +40,7 @@ import { AppAccess } from "../domain/AppAccess.js"
 import { AppRegistry } from "../domain/AppRegistry.js"
 import { Authorization } from "../domain/Authorization.js"
 import { ClusterLifecycle } from "../domain/ClusterLifecycle.js"
+import { ClusterUsage } from "../domain/ClusterUsage.js"
 import { DatabaseSelection } from "../domain/DatabaseSelection.js"
 import { Databases } from "../domain/Databases.js"
 import { DeviceAuthorization } from "../domain/DeviceAuthorization.js"
@@ -60,7 +61,6 @@ import { StorageVerifier } from "../domain/StorageVerifier.js"
 import { Tables } from "../domain/Tables.js"
 import { TransformedIngest } from "../domain/TransformedIngest.js"
 import { UrlIngest } from "../domain/UrlIngest.js"
-import { ClusterMetricsQuery } from "../src/clusters/usage/ClusterMetricsQuery.js"
 
 const GroupsLive = Layer.mergeAll(
   HealthHttpLive,
@@ -84,8 +84,8 @@ const GroupsLive = Layer.mergeAll(
   MetricsHttpLive
 ).pipe(
   Layer.provide(AuthenticationHttpLive),
-  // What the handlers reach, and all they may: HttpApi merges a group's build context into
-  // each of its requests' (ServeApi.ts `groupsOn`).
+  // What the handlers reach, and all they may: `domain/` capabilities and the settings.
+  // HttpApi merges a group's build context into each of its requests' (ServeApi.ts `groupsOn`).
   groupsOn(
     ApiKeys,
     AppAccess,
@@ -93,7 +93,7 @@ const GroupsLive = Layer.mergeAll(
     Authenticator,
     Authorization,
     ClusterLifecycle,
-    ClusterMetricsQuery,
+    ClusterUsage,
     DatabaseSelection,
     Databases,
     DeviceAuthorization,

@@ -14,9 +14,9 @@ import { StorageVerifier } from "../../domain/StorageVerifier.js"
 import type { OrganizationScope } from "../../domain/Authorization.js"
 import { ClusterLifecycle } from "../../domain/ClusterLifecycle.js"
 import type { ClusterRecord } from "../../domain/ClusterLifecycle.js"
+import { ClusterUsage } from "../../domain/ClusterUsage.js"
 import { requestedStorage } from "./ClusterStorage.js"
 import { clusterView } from "./ClusterView.js"
-import { ClusterMetricsQuery } from "./usage/ClusterMetricsQuery.js"
 
 const notFound = (what: string) =>
   new ClusterNotFound({
@@ -29,7 +29,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
     const scopes = yield* requestScopes
     const lifecycle = yield* ClusterLifecycle
     const provisioner = yield* Provisioner
-    const metrics = yield* ClusterMetricsQuery
+    const usage = yield* ClusterUsage
     const storage = yield* StorageVerifier
 
     const view = (row: ClusterRecord) =>
@@ -138,7 +138,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "member",
             "read metrics"
           )
-          return yield* metrics.respond({ id: row.id, name: row.name }, urlParams)
+          return yield* usage.metrics({ id: row.id, name: row.name }, urlParams)
         })
       )
       .handle("metricsByName", ({ urlParams }) =>
@@ -149,7 +149,7 @@ export const ClustersHttpLive = HttpApiBuilder.group(SluiceApi, "clusters", (han
             "read metrics"
           )
           const row = yield* ofScope(scope, { name: urlParams.cluster })
-          return yield* metrics.respond({ id: row.id, name: row.name }, urlParams)
+          return yield* usage.metrics({ id: row.id, name: row.name }, urlParams)
         })
       )
       .handle("verifyS3Access", ({ payload, urlParams }) =>

@@ -15,6 +15,7 @@ import { OrganizationId } from "../../domain/Ids.js"
 import { EngineSample, Provisioner } from "../../domain/Provisioner.js"
 import { ClustersRepo, NewCluster } from "../../src/clusters/ClustersRepo.js"
 import { ClusterMetricsQuery } from "../../src/clusters/usage/ClusterMetricsQuery.js"
+import { ClusterUsageLive } from "../../src/clusters/usage/ClusterUsageLive.js"
 import { MetricsStore } from "../../src/clusters/usage/MetricsStore.js"
 import { SluiceConfig, sluiceConfig } from "../../src/config/SluiceConfig.js"
 import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
@@ -59,7 +60,7 @@ export const metricsLayer = (env: Record<string, string> = {}) => {
     Effect.withConfigProvider(sluiceConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))
   )
   return Layer.mergeAll(
-    ClusterMetricsQuery.DefaultWithoutDependencies,
+    ClusterUsageLive.pipe(Layer.provideMerge(ClusterMetricsQuery.DefaultWithoutDependencies)),
     ClustersRepo.Default,
     ScriptedProvisioner
   ).pipe(

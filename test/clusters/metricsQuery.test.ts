@@ -7,6 +7,7 @@ import { Effect, Either, Option, ParseResult, Schema, TestClock, TestContext } f
 import { ClusterMetrics } from "../../domain/api/ClusterModels.js"
 import type { ClusterId } from "../../domain/Ids.js"
 import { MetricsParams } from "../../domain/api/ClustersApi.js"
+import { ClusterUsage } from "../../domain/ClusterUsage.js"
 import { BadRequest } from "../../domain/Errors.js"
 import { ClusterMetricsQuery } from "../../src/clusters/usage/ClusterMetricsQuery.js"
 import { parseMetricsParam } from "../../src/clusters/usage/MetricSelection.js"
@@ -176,7 +177,7 @@ layer(metricsLayer(), { excludeTestServices: true, timeout: 120_000 })("metrics 
           end_time: iso(60_000),
           metrics: "total_read_queries"
         })
-        const response = yield* (yield* ClusterMetricsQuery).respond(
+        const response = yield* (yield* ClusterUsage).metrics(
           { id: cluster, name: "metrics" },
           params
         )

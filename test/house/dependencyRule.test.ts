@@ -1,7 +1,7 @@
 /**
  * The dependency rule of the code, read from the imports themselves: contracts import no
- * implementation, implementations no composition, capabilities no transport, and the two
- * clients (the console and the command line) only the contract. A new import across one
+ * implementation, implementations no composition, capabilities no transport, handlers no
+ * repository, and the two clients (the console and the command line) only the contract. A new import across one
  * of these lines fails here with the file and the import that crossed.
  */
 import { execFileSync } from "node:child_process"
@@ -75,6 +75,12 @@ describe("the dependency rule", () => {
           file !== "src/main.ts" &&
           isAdapter(target)
       )
+    ).toEqual([])
+  })
+
+  it("HTTP handlers reach the control plane's records only through capabilities", () => {
+    expect(
+      crossings((file, target) => /Http\.[jt]sx?$/.test(file) && /Repo\.[jt]sx?$/.test(target))
     ).toEqual([])
   })
 

@@ -6,14 +6,13 @@
  * bucket, CPU and memory take their maximum. Times without samples (engine not running)
  * have no point: nothing is zero-filled.
  */
-import { Clock, DateTime, Effect, type Option } from "effect"
-import { ClusterMetrics, MetricPoint, MetricSeries } from "../../../domain/api/ClusterModels.js"
-import type { MetricsParams } from "../../../domain/api/ClustersApi.js"
+import { Clock, Effect, type Option } from "effect"
+import { MetricPoint, MetricSeries } from "../../../domain/api/ClusterModels.js"
 import { BadRequest } from "../../../domain/Errors.js"
 import type { ClusterId } from "../../../domain/Ids.js"
 import { SluiceConfig } from "../../config/SluiceConfig.js"
 import type { MetricDefinition } from "./MetricCatalog.js"
-import { parseMetricsParam, selectMetrics } from "./MetricSelection.js"
+import { selectMetrics } from "./MetricSelection.js"
 import type { ReplicaPoint } from "./MetricsStore.js"
 import { MetricsStore } from "./MetricsStore.js"
 
@@ -63,9 +62,6 @@ const seriesOf = (metric: MetricDefinition, points: ReadonlyArray<ReplicaPoint>)
   )
 }
 
-/** What both metrics endpoints take besides the organization and the cluster. */
-export type MetricsRequest = Pick<typeof MetricsParams.Type, "start_time" | "end_time" | "metrics">
-
 export interface MetricsWindow {
   readonly start: Date
   readonly end: Date
@@ -99,21 +95,7 @@ export class ClusterMetricsQuery extends Effect.Service<ClusterMetricsQuery>()(
         const points = yield* store.points(cluster, start, end, step)
         return metrics.map((metric) => seriesOf(metric, points))
       })
-      return {
-        series,
-        /** The whole response of the metrics endpoints, from their url parameters. */
-        respond: Effect.fn("ClusterMetricsQuery.respond")(function* (
-          cluster: { readonly id: ClusterId; readonly name: string },
-          params: MetricsRequest
-        ) {
-          const window = {
-            start: DateTime.toDate(params.start_time),
-            end: DateTime.toDate(params.end_time)
-          }
-          const metrics = yield* series(cluster.id, window, parseMetricsParam(params.metrics))
-          return new ClusterMetrics({ cluster: { id: cluster.id, name: cluster.name }, metrics })
-        })
-      }
+      return { series }
     }),
     dependencies: [MetricsStore.Default]
   }
