@@ -43,7 +43,8 @@ export class OrganizationScope extends Schema.Class<OrganizationScope>("Organiza
 
 /**
  * Which organization and cluster a request names. An absent organization is the user's
- * only one; an absent cluster is the organization's only one, else its cluster `default`.
+ * only one, else their organization `default`; an absent cluster is the organization's
+ * only one, else its cluster `default`.
  */
 export interface ScopeNames {
   readonly organization?: string | undefined

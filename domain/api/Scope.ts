@@ -3,8 +3,9 @@ import { Schema } from "effect"
 
 /**
  * `organization` and `cluster` names. With an API key they must match the key's scope;
- * with a user credential they choose it (no cluster: the organization's only one, else
- * its cluster `default`).
+ * with a user credential they choose it (no organization: the user's only one, else their
+ * organization `default`; no cluster: the organization's only one, else its cluster
+ * `default`).
  */
 export const ScopeParams = Schema.Struct({
   organization: Schema.optional(Schema.String),

@@ -42,13 +42,16 @@ export const AuthorizationLive = Layer.effect(
         })
       })
 
-    // Data requests may leave the organization out when the user has only one.
+    // Data requests may leave the organization out: the user's only one, else their
+    // organization `default` (as an absent cluster is the organization's `default`).
     const membership = (caller: UserCaller, organization: string | undefined) =>
       organization !== undefined
         ? membershipOf(caller, organization)
         : Effect.gen(function* () {
             const all = yield* organizations.membershipsOfUser(caller.userId)
-            if (all.length === 1) return all[0]!
+            const chosen =
+              all.length === 1 ? all[0] : all.find((m) => m.organization_name === "default")
+            if (chosen !== undefined) return chosen
             return yield* new BadRequest({
               message: "Name the organization with the `organization` query parameter.",
               hint: `Your organizations: ${all.map((m) => m.organization_name).join(", ") || "none"}.`

@@ -268,6 +268,40 @@ layer(TestServer.layer(dataDir, { SLUICE_ADMIN_EMAIL: ADMIN, SLUICE_ADMIN_PASSWO
     })
   )
 
+  it.effect("naming no organization: the user's only one, else `default`, else a 400", () =>
+    Effect.gen(function* () {
+      const token = yield* admin
+      const organizationOf = (session: string) =>
+        Effect.map(send("GET", "/v1/databases", session), (r) => ok(Databases, r).organization)
+      // The admin belongs to `default` and to organizations made above: `default`.
+      expect((yield* organizationsOf(token)).length).toBeGreaterThan(1)
+      expect(yield* organizationOf(token)).toEqual({ name: "default" })
+
+      ok(Name, yield* send("POST", "/v1/organizations", token, { organization_name: "solo" }), 201)
+      const email = "solo-member@example.com"
+      const password = "a password long enough"
+      yield* send("POST", "/v1/organizations/solo/members", token, {
+        email,
+        role: "admin",
+        password
+      })
+      const member = yield* sessionOf(email, password)
+      expect(yield* organizationOf(member)).toEqual({ name: "solo" })
+
+      // Two organizations, neither `default`: the 400 names both.
+      ok(
+        Name,
+        yield* send("POST", "/v1/organizations", member, { organization_name: "solo-own" }),
+        201
+      )
+      const ambiguous = refused(yield* send("GET", "/v1/databases", member), 400, "bad_request")
+      expect(ambiguous.message).toContain("organization")
+      expect(ambiguous.hint).toContain("solo-own")
+      expect(ambiguous.hint).toContain("solo")
+      expect(yield* organizationOf(token)).toEqual({ name: "default" })
+    })
+  )
+
   it.effect(
     "naming the organization but no cluster: the only one, else `default`, else a 400",
     () =>
