@@ -119,8 +119,9 @@ const tooManyCodes = (retryAfterSeconds: number) =>
   })
 
 /**
- * The device flow over a sign-in and a token issuer (the live ones, or a test's), its
- * logins kept in `logins` and its limits counted by `limiter`'s (both in memory unless given).
+ * The device flow over a sign-in, a token issuer and the accounts (the live ones, or a
+ * test's), its logins kept in `logins` and its limits counted by `limiter`'s (both in memory
+ * unless given).
  */
 export const makeDeviceAuthorization = (dependencies: {
   readonly signIn: (
