@@ -87,16 +87,6 @@ const escapeTsv = (text: string) =>
 
 export const tsvLine = (row: ReadonlyArray<Cell>) => row.map(escapeTsv).join("\t")
 
-/** Records (listing answers) as a table of the given fields. */
-export const ofRecords = (
-  fields: ReadonlyArray<string>,
-  records: ReadonlyArray<Readonly<Record<string, unknown>>>
-) =>
-  render(
-    fields,
-    records.map((record) => fields.map((field) => cell(record[field])))
-  )
-
 export const bytes = (n: number) => {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"]
   let value = n

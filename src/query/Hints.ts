@@ -110,8 +110,6 @@ export const makeHints = Effect.gen(function* () {
   )
 })
 
-export type QueryHints = Effect.Effect.Success<typeof makeHints>
-
 const HEADER_MAX_BYTES = 4_096
 
 /**
