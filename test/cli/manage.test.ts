@@ -474,6 +474,15 @@ describe("sluice organizations and members", () => {
       { config: ana, stdin: "ana-password-12345\n" }
     )
     expect(anaLogin.code, anaLogin.stderr).toBe(0)
+    // Ana belongs to acme-eu alone: her login kept it, so a command naming no organization
+    // acts there (`default`, the fallback, is not hers).
+    const anaMembers = await cli(["members", "--json"], { config: ana })
+    expect(anaMembers.code, anaMembers.stderr).toBe(0)
+    expect(
+      (JSON.parse(anaMembers.stdout) as { members: Array<{ email: string }> }).members
+        .map((m) => m.email)
+        .sort()
+    ).toEqual(["admin@localhost", "ana@example.com"])
     const refused = await cli(["members", "add", "bo@example.com", ...org], { config: ana })
     expect(refused.code).toBe(1)
     expectCleanFailure(refused)

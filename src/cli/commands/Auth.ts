@@ -56,6 +56,20 @@ const keyLogin = (session: Session) =>
     return { token: key, organization: scope.organization.name, cluster: scope.cluster.name }
   })
 
+/**
+ * The user's organization when they belong to exactly one: kept in the profile, so the
+ * commands that name an organization (clusters, apps, members) act where the data commands
+ * do. None when they belong to several (the server's rule then picks `default`), or when
+ * the list cannot be read: the login itself has succeeded.
+ */
+const onlyOrganization = (session: Session) =>
+  withClient(session, (client) => client.organizations.list()).pipe(
+    Effect.map(({ organizations }) =>
+      organizations.length === 1 ? organizations[0]!.name : undefined
+    ),
+    Effect.orElseSucceed(() => undefined)
+  )
+
 export const login = Command.make(
   "login",
   {
@@ -85,6 +99,10 @@ export const login = Command.make(
           : flags.password
             ? yield* passwordLogin(session, flags.email)
             : yield* deviceLogin(session, !flags.noBrowser)
+      if (!flags.apiKey) {
+        const only = yield* onlyOrganization({ ...session, token: got.token })
+        if (only !== undefined) got.organization = only
+      }
       const file = yield* Profiles.read
       const previous = file.profiles[session.profileName]
       const profile: Profiles.Profile = {
