@@ -6,9 +6,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
+import { requestScopes } from "../http/RequestScope.js"
 import { SignedOut } from "../../domain/api/AuthApi.js"
-import { Authorization } from "../../domain/Authorization.js"
-import { CurrentCaller } from "../../domain/Identity.js"
 import { Sessions } from "../../domain/Sessions.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import { clientAddress } from "./http/ClientAddress.js"
@@ -16,9 +15,9 @@ import { clientAddress } from "./http/ClientAddress.js"
 export const AuthHttpLive = HttpApiBuilder.group(SluiceApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions
-    const authorization = yield* Authorization
     const { trustProxy } = yield* SluiceConfig
-    const currentUser = Effect.flatMap(CurrentCaller, authorization.user)
+    // The calling user (an API key is refused here; the capability checks the rest).
+    const currentUser = (yield* requestScopes).user
 
     return handlers
       .handle("login", ({ payload, request }) =>

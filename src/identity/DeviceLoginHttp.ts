@@ -9,15 +9,14 @@ import { HttpApiBuilder } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { SluiceApi } from "../../domain/Api.js"
+import { requestScopes } from "../http/RequestScope.js"
 import {
   DeviceApprovalResponse,
   DeviceLoginAwaiting,
   DeviceStartResponse,
   DeviceTokenResponse
 } from "../../domain/api/DeviceLoginApi.js"
-import { Authorization } from "../../domain/Authorization.js"
 import { DeviceAuthorization } from "../../domain/DeviceAuthorization.js"
-import { CurrentCaller } from "../../domain/Identity.js"
 import { SluiceConfig } from "../config/SluiceConfig.js"
 import * as Page from "./DeviceLoginPage.js"
 import { clientAddress } from "./http/ClientAddress.js"
@@ -29,7 +28,6 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
   Effect.gen(function* () {
     const devices = yield* DeviceAuthorization
     const config = yield* SluiceConfig
-    const authorization = yield* Authorization
     const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
       clientAddress(request, config.trustProxy)
 
@@ -102,8 +100,8 @@ export const DeviceLoginHttpLive = HttpApiBuilder.group(SluiceApi, "deviceLogin"
       )
     }
 
-    /** The calling user (an API key is refused here; `DeviceAuthorization` checks the rest). */
-    const currentUser = Effect.flatMap(CurrentCaller, authorization.user)
+    // The calling user (an API key is refused here; the capability checks the rest).
+    const currentUser = (yield* requestScopes).user
 
     return handlers
       .handle("pending", ({ request, urlParams }) =>
