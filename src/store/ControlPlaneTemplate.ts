@@ -5,6 +5,11 @@
  * that instance's memory after it closed. Copying the files takes a fraction of a
  * second; the template is built at `npm install` (`src/prepare.ts`) or, if missing, by
  * a short-lived child process on first use, so its memory goes with it.
+ *
+ * The template holds only the `postgres` database, the one PGlite opens: `initdb`'s
+ * `template0` and `template1` are there for `CREATE DATABASE`, which the control plane
+ * never runs. Without them a new directory is 371 files and 24 MB instead of 971 and
+ * 39 MB, and copying it took 135 ms instead of 370 (removing it 47 instead of 105).
  */
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
@@ -21,9 +26,12 @@ const pgliteVersion = (): string => {
   return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version
 }
 
-/** The template of this install's PGlite (its files depend on PGlite's version). */
+/**
+ * The template of this install's PGlite (its files depend on PGlite's version); the
+ * suffix names what it holds, so a template of another shape is never taken for it.
+ */
 export const templateDirectory = () =>
-  path.join(cacheDirectory(), `control-plane-${pgliteVersion()}`)
+  path.join(cacheDirectory(), `control-plane-${pgliteVersion()}-postgres-only`)
 
 const hasCluster = (directory: string) => fs.existsSync(path.join(directory, "PG_VERSION"))
 
@@ -35,6 +43,12 @@ export const build = async (target: string) => {
   fs.rmSync(partial, { recursive: true, force: true })
   fs.mkdirSync(path.dirname(target), { recursive: true })
   const db = await PGlite.create({ dataDir: partial })
+  await db.exec(
+    "UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')"
+  )
+  // One statement each: `DROP DATABASE` refuses to run inside a transaction block.
+  for (const template of ["template0", "template1"]) await db.exec(`DROP DATABASE ${template}`)
+  await db.exec("CHECKPOINT")
   await db.close()
   try {
     fs.renameSync(partial, target)

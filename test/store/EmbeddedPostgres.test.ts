@@ -87,13 +87,16 @@ describe("EmbeddedPostgres", () => {
   it.scopedLive("starts a new data dir from the install's template, with small buffers", () =>
     Effect.gen(function* () {
       const fresh = path.join(root, "fresh")
-      const settings = yield* Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) =>
-          sql<{ name: string; setting: string; unit: string }>`
+      const { databases, settings } = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.all({
+          databases: sql<{ datname: string }>`SELECT datname FROM pg_database ORDER BY datname`,
+          settings: sql<{ name: string; setting: string; unit: string }>`
             SELECT name, setting, unit FROM pg_settings
             WHERE name IN ('shared_buffers', 'wal_buffers') ORDER BY name`
+        })
       ).pipe(Effect.provide(ControlPlaneSql.embedded({ dataDir: fresh })))
+      // The one database PGlite opens; initdb's two templates are not copied along.
+      expect(databases).toEqual([{ datname: "postgres" }])
       // 8 kB pages: 16 MB and 1 MB, where PGlite's own defaults are 128 MB and 4 MB.
       expect(settings).toEqual([
         { name: "shared_buffers", setting: "2048", unit: "8kB" },
