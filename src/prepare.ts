@@ -6,12 +6,13 @@
  */
 import { Effect } from "effect"
 import * as ControlPlaneTemplate from "./store/ControlPlaneTemplate.js"
+import * as TemplateBuild from "./store/TemplateBuild.js"
 import { workerCommand } from "./provisioner/WorkerCommand.js"
 
 const started = Date.now()
 await Effect.runPromise(workerCommand)
 try {
-  await ControlPlaneTemplate.build(ControlPlaneTemplate.templateDirectory())
+  await TemplateBuild.build(ControlPlaneTemplate.templateDirectory())
   console.log(`sluice engine worker and control plane prepared in ${Date.now() - started} ms`)
 } catch (error) {
   console.warn(`sluice control plane template not built now (${String(error)})`)

@@ -1,18 +1,18 @@
 /**
- * A freshly initialised control plane, made once per install and copied into each new
- * data directory. PGlite initialises a new directory by running `initdb` in a second
- * WebAssembly instance: slow on a small machine, and the service process kept much of
- * that instance's memory after it closed. Copying the files takes a fraction of a
- * second; the template is built at `npm install` (`src/prepare.ts`) or, if missing, by
- * a short-lived child process on first use, so its memory goes with it.
+ * A freshly initialised and migrated control plane, made once per install and copied
+ * into each new data directory. PGlite initialises a new directory by running `initdb` in
+ * a second WebAssembly instance: slow on a small machine, and the service process kept
+ * much of that instance's memory after it closed. Copying the files takes a fraction of a
+ * second; the template is built at `npm install` (`src/prepare.ts`) or, if missing, by a
+ * short-lived child process on first use, so its memory goes with it
+ * (`TemplateBuild.ts`).
  *
- * The template holds only the `postgres` database, the one PGlite opens: `initdb`'s
- * `template0` and `template1` are there for `CREATE DATABASE`, which the control plane
- * never runs. Without them a new directory is 371 files and 24 MB instead of 971 and
- * 39 MB, and copying it took 135 ms instead of 370 (removing it 47 instead of 105).
+ * It holds only the `postgres` database, the one PGlite opens, with the schema already
+ * applied: a first start's migrator finds nothing left to run.
  */
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
@@ -27,36 +27,22 @@ const pgliteVersion = (): string => {
 }
 
 /**
- * The template of this install's PGlite (its files depend on PGlite's version); the
- * suffix names what it holds, so a template of another shape is never taken for it.
+ * The migrations' sources, hashed: a template is never taken for a schema it was not
+ * built with, even while a migration is being written.
  */
-export const templateDirectory = () =>
-  path.join(cacheDirectory(), `control-plane-${pgliteVersion()}-postgres-only`)
-
-const hasCluster = (directory: string) => fs.existsSync(path.join(directory, "PG_VERSION"))
-
-/** Initialises a template beside `target`, then renames it into place (another may win). */
-export const build = async (target: string) => {
-  if (hasCluster(target)) return
-  const { PGlite } = await import("@electric-sql/pglite")
-  const partial = `${target}.${process.pid}.tmp`
-  fs.rmSync(partial, { recursive: true, force: true })
-  fs.mkdirSync(path.dirname(target), { recursive: true })
-  const db = await PGlite.create({ dataDir: partial })
-  await db.exec(
-    "UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')"
-  )
-  // One statement each: `DROP DATABASE` refuses to run inside a transaction block.
-  for (const template of ["template0", "template1"]) await db.exec(`DROP DATABASE ${template}`)
-  await db.exec("CHECKPOINT")
-  await db.close()
-  try {
-    fs.renameSync(partial, target)
-  } catch (error) {
-    fs.rmSync(partial, { recursive: true, force: true })
-    if (!hasCluster(target)) throw error
-  }
+const migrationsKey = (): string => {
+  const directory = fileURLToPath(new URL("./migrations/", import.meta.url))
+  const hash = createHash("sha256")
+  for (const name of fs.readdirSync(directory).sort())
+    hash.update(name).update(fs.readFileSync(path.join(directory, name)))
+  return hash.digest("hex").slice(0, 12)
 }
+
+/** The template of this install's PGlite (its files depend on the version) and schema. */
+export const templateDirectory = () =>
+  path.join(cacheDirectory(), `control-plane-${pgliteVersion()}-${migrationsKey()}`)
+
+export const hasCluster = (directory: string) => fs.existsSync(path.join(directory, "PG_VERSION"))
 
 const builder = fileURLToPath(new URL("./buildControlPlaneTemplate.ts", import.meta.url))
 
@@ -78,7 +64,7 @@ const buildInChild = (target: string) =>
 /**
  * Fills `directory` (absent) from the template: copied aside, then renamed, so a crash
  * mid-copy leaves no half directory. Where no template can be had, does nothing and
- * PGlite initialises the directory itself.
+ * PGlite initialises the directory itself (the migrator then applies the schema).
  */
 export const seed = (directory: string) =>
   Effect.gen(function* () {

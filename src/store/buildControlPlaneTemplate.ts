@@ -1,4 +1,4 @@
 /** `node buildControlPlaneTemplate.ts <directory>`: see `ControlPlaneTemplate.ts`. */
-import { build } from "./ControlPlaneTemplate.js"
+import { build } from "./TemplateBuild.js"
 
 await build(process.argv[2]!)

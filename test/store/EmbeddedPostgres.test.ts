@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite"
 import { SqlClient } from "@effect/sql"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -7,6 +8,7 @@ import * as path from "node:path"
 import * as ControlPlaneSql from "../../src/store/ControlPlaneSql.js"
 import * as ControlPlaneTemplate from "../../src/store/ControlPlaneTemplate.js"
 import * as EmbeddedPostgres from "../../src/store/EmbeddedPostgres.js"
+import * as Migrations from "../../src/store/Migrations.js"
 import { listeningTcpSocketsOfThisProcess, startCrashingControlPlane } from "./helpers.js"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-store-embedded-"))
@@ -106,6 +108,24 @@ describe("EmbeddedPostgres", () => {
       expect(fs.readFileSync(path.join(template, "PG_VERSION"), "utf8")).toBe(
         fs.readFileSync(path.join(fresh, "control-plane", "PG_VERSION"), "utf8")
       )
+      // The schema comes with the copy: what the template recorded as applied is every
+      // migration, so a first start's migrator has nothing to run.
+      const seeded = path.join(root, "seeded", "control-plane")
+      yield* ControlPlaneTemplate.seed(seeded)
+      const applied = yield* Effect.promise(async () => {
+        const db = await PGlite.create({ dataDir: seeded })
+        try {
+          const result = await db.query<{ migration_id: number; name: string }>(
+            "SELECT migration_id, name FROM effect_sql_migrations ORDER BY migration_id"
+          )
+          return result.rows.map(
+            (row) => `${String(row.migration_id).padStart(4, "0")}_${row.name}`
+          )
+        } finally {
+          await db.close()
+        }
+      })
+      expect(applied).toEqual(Object.keys(Migrations.migrations))
       // Copied, so the template's files are the same as the new directory's were.
       const system = "global/pg_control"
       expect(fs.existsSync(path.join(template, system))).toBe(true)
