@@ -8,7 +8,10 @@
  * (`TemplateBuild.ts`).
  *
  * It holds only the `postgres` database, the one PGlite opens, with the schema already
- * applied: a first start's migrator finds nothing left to run.
+ * applied: a first start's migrator finds nothing left to run. Beside the directory, the
+ * same files as one archive (`<template>.tar`) start a control plane in memory
+ * (`EmbeddedPostgres.inMemory`): PGlite loads it in ~0.4 s, where `initdb` and the
+ * migrations in memory took ~2.6 s (3.3 s of CPU).
  */
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
@@ -44,6 +47,9 @@ export const templateDirectory = () =>
 
 export const hasCluster = (directory: string) => fs.existsSync(path.join(directory, "PG_VERSION"))
 
+/** The template `directory`'s files as one archive, as PGlite dumps and loads them. */
+export const archiveOf = (directory: string) => `${directory}.tar`
+
 const builder = fileURLToPath(new URL("./buildControlPlaneTemplate.ts", import.meta.url))
 
 const buildInChild = (target: string) =>
@@ -60,6 +66,24 @@ const buildInChild = (target: string) =>
       )
     )
   })
+
+/**
+ * The template's archive, built first if missing; `undefined` where none can be had (PGlite
+ * then initialises in memory itself, and the migrator applies the schema).
+ */
+export const archive: Effect.Effect<Blob | undefined> = Effect.gen(function* () {
+  const template = templateDirectory()
+  const file = archiveOf(template)
+  if (!fs.existsSync(file)) yield* buildInChild(template)
+  return yield* Effect.try(() => new Blob([fs.readFileSync(file)]))
+}).pipe(
+  Effect.catchAll((error) =>
+    Effect.as(
+      Effect.logWarning("The control plane is initialised in memory: no template", error),
+      undefined
+    )
+  )
+)
 
 /**
  * Fills `directory` (absent) from the template: copied aside, then renamed, so a crash

@@ -52,7 +52,7 @@ const startParams = [
  * V8 reads the flag when it compiles a module, so it holds for PGlite's and any later
  * WebAssembly of the process.
  */
-const createPGlite = (options: { readonly dataDir?: string }) =>
+const createPGlite = (options: { readonly dataDir?: string; readonly loadDataDir?: Blob }) =>
   Effect.tryPromise(() => {
     v8.setFlagsFromString("--liftoff-only")
     return PGlite.create({ ...options, startParams })
@@ -118,8 +118,10 @@ export const layer = (options: EmbeddedPostgresOptions) =>
 export const inMemory = Layer.scoped(
   EmbeddedPostgres,
   Effect.gen(function* () {
-    const db = yield* Effect.acquireRelease(createPGlite({}), (db) =>
-      Effect.promise(() => db.close())
+    const template = yield* ControlPlaneTemplate.archive
+    const db = yield* Effect.acquireRelease(
+      createPGlite(template === undefined ? {} : { loadDataDir: template }),
+      (db) => Effect.promise(() => db.close())
     )
     const home = yield* Effect.acquireRelease(
       Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "sluice-mem-"))),

@@ -132,4 +132,18 @@ describe("EmbeddedPostgres", () => {
       expect(mode(path.join(fresh, "control-plane", system)) & 0o077).toBe(0)
     })
   )
+
+  it.scopedLive("starts a control plane in memory from the template's archive", () =>
+    Effect.gen(function* () {
+      const { databases, applied } = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.all({
+          databases: sql<{ datname: string }>`SELECT datname FROM pg_database ORDER BY datname`,
+          applied: sql<{ n: number }>`SELECT count(*)::int AS n FROM effect_sql_migrations`
+        })
+      ).pipe(Effect.provide(ControlPlaneSql.inMemory))
+      // initdb in memory would have made its two templates beside `postgres`.
+      expect(databases).toEqual([{ datname: "postgres" }])
+      expect(applied).toEqual([{ n: Object.keys(Migrations.migrations).length }])
+    })
+  )
 })
