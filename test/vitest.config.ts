@@ -2,37 +2,21 @@ import { defineConfig } from "vitest/config"
 
 /**
  * Files that need a process of their own (`npm test` runs them apart, isolated): chDB
- * binds one data directory per process (the engine tests, and the in-memory composition's
- * `:memory:` engine), `vi.mock` replaces a module for the whole process, and the two
- * cadence tests drive a `TestClock` that a file run earlier in the same process leaves
- * unusable (`adjust is not a function`).
+ * binds one data directory per process (the engine tests open it on directories of their
+ * own; files on `:memory:`, the in-memory composition's included, share a process, each
+ * closing its engine before the next opens one), `vi.mock` replaces a module for the
+ * whole process, and the cadence tests drive a `TestClock` that a file run earlier in the
+ * same process leaves unusable (`adjust is not a function`).
  */
 const isolated = [
   "test/engine/ChdbEngine.test.ts",
   "test/engine/ServerProvisioner.test.ts",
-  "test/clusters/inMemory.test.ts",
-  "test/apps/capabilityGates.test.ts",
-  "test/databases/management.test.ts",
-  "test/spl/savedSearchesCapability.test.ts",
-  "test/spl/searchAssembly.test.ts",
-  "test/otlp/grpcAlone.test.ts",
   "test/identity/users.test.ts",
-  "test/identity/capabilities.test.ts",
   "test/clusters/metricsSampler.test.ts",
   "test/requestlog/retention.test.ts",
   "test/store/leases.test.ts",
-  "test/spl/search.test.ts",
-  "test/spl/pipeline.test.ts",
-  "test/spl/safety.test.ts",
-  "test/spl/limits.test.ts",
-  "test/identity/deviceAuthorization.test.ts",
   "test/identity/attemptLimiter.test.ts",
-  "test/spl/timechart.test.ts",
-  "test/spl/searchTime.test.ts",
-  "test/spl/functions.test.ts",
-  "test/spl/rules.test.ts",
   "test/prometheus/compliance.test.ts",
-  "test/spl/searchWindow.test.ts",
   "test/prometheus/promtool.test.ts",
   "test/prometheus/functionsAgainstPrometheus.test.ts",
   "test/prometheus/apiAgainstPrometheus.test.ts",
