@@ -5,8 +5,9 @@ import { defineConfig } from "vitest/config"
  * binds one data directory per process (the engine tests open it on directories of their
  * own; files on `:memory:`, the in-memory composition's included, share a process, each
  * closing its engine before the next opens one), `vi.mock` replaces a module for the
- * whole process, and the cadence tests drive a `TestClock` that a file run earlier in the
- * same process leaves unusable (`adjust is not a function`).
+ * whole process, and the tests that drive a `TestClock` find it unusable at times when
+ * a file ran earlier in the same process (`adjust is not a function`, `setTime is not a
+ * function`; seen in a whole run, not with the same files alone).
  */
 const isolated = [
   "test/engine/ChdbEngine.test.ts",
@@ -16,6 +17,10 @@ const isolated = [
   "test/requestlog/retention.test.ts",
   "test/store/leases.test.ts",
   "test/identity/attemptLimiter.test.ts",
+  "test/clusters/inMemory.test.ts",
+  "test/identity/deviceAuthorization.test.ts",
+  "test/spl/searchTime.test.ts",
+  "test/spl/searchWindow.test.ts",
   "test/prometheus/compliance.test.ts",
   "test/prometheus/promtool.test.ts",
   "test/prometheus/functionsAgainstPrometheus.test.ts",
