@@ -4,23 +4,13 @@ import { defineConfig } from "vitest/config"
  * Files that need a process of their own (`npm test` runs them apart, isolated): chDB
  * binds one data directory per process (the engine tests open it on directories of their
  * own; files on `:memory:`, the in-memory composition's included, share a process, each
- * closing its engine before the next opens one), `vi.mock` replaces a module for the
- * whole process, and the tests that drive a `TestClock` find it unusable at times when
- * a file ran earlier in the same process (`adjust is not a function`, `setTime is not a
- * function`; seen in a whole run, not with the same files alone).
+ * closing its engine before the next opens one), and `vi.mock` replaces a module for the
+ * whole process.
  */
 const isolated = [
   "test/engine/ChdbEngine.test.ts",
   "test/engine/ServerProvisioner.test.ts",
   "test/identity/users.test.ts",
-  "test/clusters/metricsSampler.test.ts",
-  "test/requestlog/retention.test.ts",
-  "test/store/leases.test.ts",
-  "test/identity/attemptLimiter.test.ts",
-  "test/clusters/inMemory.test.ts",
-  "test/identity/deviceAuthorization.test.ts",
-  "test/spl/searchTime.test.ts",
-  "test/spl/searchWindow.test.ts",
   "test/prometheus/compliance.test.ts",
   "test/prometheus/promtool.test.ts",
   "test/prometheus/functionsAgainstPrometheus.test.ts",
@@ -119,6 +109,7 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    setupFiles: ["test/support/effectTesters.ts"],
     projects: [
       // Every project but `isolated` runs with `--no-isolate` in `npm test`: its files share
       // their processes (each one's server is its own layer), so the program's modules load
