@@ -13,7 +13,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { EngineUnavailable } from "../../domain/Engine.js"
-import type { AnalyticalEngine, EngineSettings } from "../../domain/Engine.js"
+import type { EngineSettings } from "../../domain/Engine.js"
 import * as ClickHouseEngine from "./ClickHouseEngine.js"
 import { cleanEngineMessage } from "./EngineMessage.js"
 import { nativeSession } from "./NativeSession.js"
@@ -88,7 +88,7 @@ export const open = (
   dir: string,
   limits: EngineSettings = {},
   server: ServerLimits = {}
-): Effect.Effect<AnalyticalEngine, EngineUnavailable, Scope.Scope> =>
+): Effect.Effect<ClickHouseEngine.LocalEngine, EngineUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
     yield* Effect.try({
       try: () => {

@@ -8,9 +8,12 @@ import type { Scope } from "effect"
 import type {
   AnalyticalEngine,
   CommandRequest,
+  EngineError,
   InsertRequest,
+  InsertSummary,
   EngineQuery
 } from "../../domain/Engine.js"
+import * as fs from "node:fs"
 import * as Insert from "./Insert.js"
 import * as Query from "./Query.js"
 import * as Sql from "./Sql.js"
@@ -21,11 +24,23 @@ export interface ClickHouseEngineOptions extends Statements.StatementOptions {
   readonly databasePrefix?: string
 }
 
+/**
+ * An engine this process drives, which can also take a body from a file on this machine:
+ * a cluster's worker is handed large binary bodies that way (EngineRpcs.ts).
+ */
+export interface LocalEngine extends AnalyticalEngine {
+  /** Inserts the body held in `file`, removing the file whether it went in or not. */
+  readonly insertFile: (
+    request: InsertRequest,
+    file: string
+  ) => Effect.Effect<InsertSummary, EngineError>
+}
+
 /** Builds the engine; closing the scope waits for work in flight, then closes `client`. */
 export const make = (
   client: ClickHouseClient,
   options: ClickHouseEngineOptions = {}
-): Effect.Effect<AnalyticalEngine, never, Scope.Scope> =>
+): Effect.Effect<LocalEngine, never, Scope.Scope> =>
   Effect.gen(function* () {
     const statements = Statements.make(client, {
       ...options,
@@ -86,6 +101,20 @@ export const make = (
       return yield* Insert.whole(statement, request, bytes)
     }, Effect.scoped)
 
+    const insertFromFile = Effect.fn("Engine.insertFile")(function* (
+      request: InsertRequest,
+      file: string
+    ) {
+      yield* Sql.formatName(request.format)
+      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
+      return yield* Insert.fromFile(statement, request, file)
+    }, Effect.scoped)
+    const insertFile = (request: InsertRequest, file: string) =>
+      Effect.ensuring(
+        insertFromFile(request, file),
+        Effect.promise(() => fs.promises.rm(file, { force: true }))
+      )
+
     const command = Effect.fn("Engine.command")(function* (request: CommandRequest) {
       const statement = yield* statements.begin(request.queryId, request.settings)
       yield* Effect.tryPromise({
@@ -104,13 +133,14 @@ export const make = (
       return yield* statements.cancel(queryId)
     })
 
-    const engine: AnalyticalEngine = {
+    const engine: LocalEngine = {
       databasePrefix: options.databasePrefix ?? "",
       query,
       queryWhole,
       queryOpen,
       insert,
       insertWhole,
+      insertFile,
       command,
       cancel
     }

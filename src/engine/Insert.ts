@@ -6,11 +6,12 @@
  */
 import { Cause, Chunk, Effect, Exit, Option, Runtime, Stream } from "effect"
 import type { Scope } from "effect"
+import * as fs from "node:fs"
 import { Readable } from "node:stream"
 import { InsertSummary } from "../../domain/Engine.js"
 import type { EngineError, InsertRequest } from "../../domain/Engine.js"
 import * as Sql from "./Sql.js"
-import type { NativeSession, Statement } from "./Statements.js"
+import type { BodyFile, NativeSession, Statement } from "./Statements.js"
 
 const asBuffer = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -124,26 +125,26 @@ const natively = (
   native: NativeSession,
   statement: Statement,
   request: InsertRequest,
-  bytes: Buffer
+  body: Buffer | BodyFile
 ): Effect.Effect<InsertSummary, EngineError> =>
   Effect.gen(function* () {
     const raw = native.insertFormats.has(request.format)
     // As the text path: a body of nothing but whitespace inserts nothing, successfully.
-    if (raw && isBlank(bytes)) {
+    if (raw && body instanceof Uint8Array && isBlank(body)) {
       statement.settle(true)
       return new InsertSummary({ writtenRows: 0, writtenBytes: 0 })
     }
     yield* Effect.tryPromise({
       try: (): Promise<unknown> =>
-        raw
+        raw || !(body instanceof Uint8Array)
           ? native.insert({
               request,
-              bytes,
+              body,
               settings: statement.settings,
               signal: statement.signal
             })
           : native.once(
-              `${Sql.insertStatement(request, statement.settings)}\n${bytes.toString("utf8")}`,
+              `${Sql.insertStatement(request, statement.settings)}\n${body.toString("utf8")}`,
               "TabSeparated",
               statement.signal
             ),
@@ -174,3 +175,16 @@ export const whole = (
       // runtime's operations per pull, where the client only writes them.
       execOverHttp(statement, request, Readable.from([asBuffer(bytes)], { objectMode: false }))
     : natively(statement.native, statement, request, asBuffer(bytes))
+
+/**
+ * A body its caller wrote to `file`: on chDB the engine reads the file as it is
+ * (`INSERT … FROM INFILE`); over HTTP it is the request's body.
+ */
+export const fromFile = (
+  statement: Statement,
+  request: InsertRequest,
+  file: string
+): Effect.Effect<InsertSummary, EngineError, Scope.Scope> =>
+  statement.native === undefined
+    ? execOverHttp(statement, request, fs.createReadStream(file))
+    : natively(statement.native, statement, request, { file })

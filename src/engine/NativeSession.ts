@@ -20,15 +20,12 @@ const rethrowing = async <A>(work: () => Promise<A>): Promise<A> => {
 }
 
 /**
- * A binary body as a file in `files` that the engine reads (`INSERT … FROM INFILE`),
- * removed after the statement: chDB's raw insert decodes a body as UTF-8 text, which
- * breaks binary rows (RowBinary failed at random rows, "Cannot read all data").
- * It is also far faster than the same rows as `TabSeparated` through the raw insert.
+ * A body in `file`, which the engine reads (`INSERT … FROM INFILE`), removed after the
+ * statement: chDB's raw insert decodes a body as UTF-8 text, which breaks binary rows
+ * (RowBinary failed at random rows, "Cannot read all data"). It is also far faster than
+ * the same rows as `TabSeparated` through the raw insert.
  */
-const insertFromFile = async (chdb: ChdbExtension, files: string, insert: NativeInsert) => {
-  await fs.mkdir(files, { recursive: true, mode: 0o700 })
-  const file = path.join(files, `${randomUUID()}.bin`)
-  await fs.writeFile(file, insert.bytes, { mode: 0o600 })
+const insertFromFile = async (chdb: ChdbExtension, file: string, insert: NativeInsert) => {
   try {
     const sql = insertStatement(insert.request, insert.settings, file)
     await chdb.queryAsync(sql, { format: "TabSeparated", signal: insert.signal })
@@ -38,6 +35,14 @@ const insertFromFile = async (chdb: ChdbExtension, files: string, insert: Native
   } finally {
     await fs.rm(file, { force: true })
   }
+}
+
+/** `bytes` in a new file of `files`, for `insertFromFile`. */
+const bodyFile = async (files: string, bytes: Uint8Array) => {
+  await fs.mkdir(files, { recursive: true, mode: 0o700 })
+  const file = path.join(files, `${randomUUID()}.bin`)
+  await fs.writeFile(file, bytes, { mode: 0o600 })
+  return file
 }
 
 /** `files`: a directory of the engine's own for the bodies of binary inserts. */
@@ -56,9 +61,12 @@ export const nativeSession = (chdb: ChdbExtension, files: string): NativeSession
     rethrowing(() => chdb.queryAsync(sql, { format, signal })).then((result) => result.bytes()),
   insertFormats: new Set([...RAW_FORMATS, ...FILE_FORMATS]),
   insert: (insert: NativeInsert) => {
-    const { request } = insert
-    if (FILE_FORMATS.some((name) => name === request.format)) {
-      return rethrowing(() => insertFromFile(chdb, files, insert))
+    const { body, request } = insert
+    if (!(body instanceof Uint8Array)) {
+      return rethrowing(() => insertFromFile(chdb, body.file, insert))
+    }
+    if (isFileFormat(request.format)) {
+      return rethrowing(async () => insertFromFile(chdb, await bodyFile(files, body), insert))
     }
     const format = RAW_FORMATS.find((name) => name === request.format)
     if (format === undefined) return Promise.reject(new Error(`no raw insert of ${request.format}`))
@@ -66,7 +74,7 @@ export const nativeSession = (chdb: ChdbExtension, files: string): NativeSession
       chdb.rawInsert({
         // Names of letters, digits and underscores: the engine's database and table names.
         table: `${request.database}.${request.table}`,
-        values: insert.bytes,
+        values: body,
         format,
         settings: insert.settings,
         signal: insert.signal,
@@ -77,7 +85,10 @@ export const nativeSession = (chdb: ChdbExtension, files: string): NativeSession
 })
 
 /** Binary formats, which go to the engine as a file (`insertFromFile`). */
-const FILE_FORMATS = ["RowBinary"] as const
+const FILE_FORMATS: ReadonlySet<string> = new Set(["RowBinary"])
+
+/** Whether chDB takes bodies in `format` from a file, never as bytes. */
+export const isFileFormat = (format: string) => FILE_FORMATS.has(format)
 
 /**
  * The formats chDB's raw insert takes: the body goes to the engine as bytes, where the

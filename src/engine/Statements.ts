@@ -11,10 +11,15 @@ import * as InFlight from "./InFlight.js"
 import * as Sql from "./Sql.js"
 import { acquireRelease, addFinalizer } from "../stream/ScopedRelease.js"
 
+/** A body already written to a file the engine can read; the insert removes it. */
+export interface BodyFile {
+  readonly file: string
+}
+
 /** An insert of a whole body by chDB's own calls (no SQL text around the body). */
 export interface NativeInsert {
   readonly request: InsertRequest
-  readonly bytes: Uint8Array
+  readonly body: Uint8Array | BodyFile
   readonly settings: Record<string, string | number | boolean>
   readonly signal: AbortSignal
 }

@@ -9,11 +9,13 @@ import { Socket } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
 import { Cause, Effect, Exit, Layer, Mailbox, Option, Stream } from "effect"
 import type { Scope } from "effect"
+import * as fs from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import { EngineUnavailable, WHOLE_INSERT_BYTES } from "../../domain/Engine.js"
-import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { EngineRpcs, resultsDirectory } from "./EngineRpcs.js"
+import type { AnalyticalEngine, InsertRequest } from "../../domain/Engine.js"
+import { isFileFormat } from "../engine/NativeSession.js"
+import { EngineRpcs, exchangeDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import type { WorkerSample } from "./EngineRpcs.js"
 import { lookAhead } from "../stream/LookAhead.js"
@@ -119,7 +121,38 @@ const readResult = (file: string, bytes: number) =>
     catch: () => engineLost
   }).pipe(Effect.orDie, Effect.ensuring(Effect.promise(() => fsp.rm(file, { force: true }))))
 
-/** `dataDir`: the cluster's directory, which the worker serves (its results directory inside). */
+/**
+ * Binary bodies of this size or more go to the worker as a file (`InsertFile`): the
+ * engine reads them from a file anyway, and a message of a megabyte or more waits for
+ * several turns of a busy service's event loop to cross the socket.
+ */
+const FILE_INSERT_BYTES = 1024 * 1024
+
+/**
+ * `pieces` written in order into a new file `file`; false (and no file) when the
+ * directory cannot take them, so the body goes as a message instead. Written at once
+ * (a few ms for the largest, 32 MiB): through the thread pool, each of the open, the
+ * write and the close waited for a turn of the same busy event loop.
+ */
+const writeBody = (file: string, pieces: ReadonlyArray<Uint8Array>) =>
+  Effect.sync(() => {
+    try {
+      const fd = fs.openSync(file, "wx", 0o600)
+      try {
+        for (const piece of pieces) {
+          for (let at = 0; at < piece.byteLength;) at += fs.writeSync(fd, piece, at)
+        }
+      } finally {
+        fs.closeSync(fd)
+      }
+      return true
+    } catch {
+      fs.rmSync(file, { force: true })
+      return false
+    }
+  })
+
+/** `dataDir`: the cluster's directory, which the worker serves (its exchange directory inside). */
 export const connect = (
   socketPath: string,
   dataDir: string
@@ -135,7 +168,30 @@ export const connect = (
       )
     )
     const client = yield* Effect.provide(RpcClient.make(EngineRpcs), context)
-    const results = resultsDirectory(dataDir)
+    const exchange = exchangeDirectory(dataDir)
+
+    /**
+     * A whole body in one message, or in a file when it is binary and large; the worker
+     * removes the file once the engine is done with it, and so does this side when the
+     * call never got there.
+     */
+    const insertHeld = (request: InsertRequest, pieces: ReadonlyArray<Uint8Array>) => {
+      const size = pieces.reduce((total, piece) => total + piece.byteLength, 0)
+      if (size < FILE_INSERT_BYTES || !isFileFormat(request.format))
+        return lost(client.Insert({ request, pieces }))
+      const file = `${crypto.randomUUID()}.bin`
+      const where = path.join(exchange, file)
+      return writeBody(where, pieces).pipe(
+        Effect.flatMap((written) =>
+          written
+            ? lost(client.InsertFile({ request, file }))
+            : lost(client.Insert({ request, pieces }))
+        ),
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => fsp.rm(where, { force: true }))
+        )
+      )
+    }
 
     const engine: AnalyticalEngine = {
       // The worker's engine belongs to this cluster alone.
@@ -168,7 +224,7 @@ export const connect = (
           ? // Once the file is made, nothing stops its reading and removal.
             Effect.uninterruptibleMask((restore) =>
               Effect.flatMap(restore(lost(client.QueryToFile({ request, maxBytes }))), (result) =>
-                readResult(path.join(results, result.file), result.bytes)
+                readResult(path.join(exchange, result.file), result.bytes)
               )
             )
           : lost(client.QueryWhole({ request, maxBytes })),
@@ -184,7 +240,7 @@ export const connect = (
               for (; counted < ahead.length; counted++) aheadBytes += ahead[counted]!.byteLength
               return aheadBytes > MESSAGE_INSERT_BYTES
             })
-            if (ended) return yield* lost(client.Insert({ request, pieces: ahead }))
+            if (ended) return yield* insertHeld(request, ahead)
             const insertId = crypto.randomUUID()
             yield* lost(client.InsertOpen({ insertId, request }))
             return yield* pieces(WHOLE_INSERT_BYTES)(all).pipe(
@@ -196,7 +252,7 @@ export const connect = (
             )
           })
         ),
-      insertWhole: (request, bytes) => lost(client.Insert({ request, pieces: [bytes] })),
+      insertWhole: (request, bytes) => insertHeld(request, [bytes]),
       command: (request) => lost(client.Command(request)),
       cancel: (queryId) => lost(client.Cancel({ queryId }))
     }

@@ -5,9 +5,10 @@
  * the last piece says so, so a reader can finish without waiting for the stream's end,
  * which comes only after the last piece's acknowledgement, one more round trip), or
  * comes back whole in one reply (`QueryWhole`) or as a file (`QueryToFile`); an insert
- * that ends within a bound goes in one message (`Insert`), a larger one is opened, fed
- * chunk by chunk (each acknowledged only once the engine has room for it) and
- * committed, so the service never holds more of a body than that bound.
+ * that ends within a bound goes in one message (`Insert`) or, binary and large, as a
+ * file (`InsertFile`); a larger one is opened, fed chunk by chunk (each acknowledged
+ * only once the engine has room for it) and committed, so the service never holds more
+ * of a body than that bound.
  */
 import { Rpc, RpcGroup } from "@effect/rpc"
 import { Schema } from "effect"
@@ -43,13 +44,14 @@ const sentAsBuilt = <Fields extends Schema.Struct.Fields>(fields: Fields) => {
 }
 
 /**
- * Where a worker leaves `QueryToFile` results for the service: inside the cluster's
- * directory, which only the service's user can enter. Emptied when a worker starts.
+ * Where the service and a worker hand each other large bodies as files: `QueryToFile`
+ * results (the worker's) and `InsertFile` bodies (the service's). Inside the cluster's
+ * directory, which only the service's user can enter; emptied when a worker starts.
  */
-export const resultsDirectory = (dataDir: string) => path.join(dataDir, "results")
+export const exchangeDirectory = (dataDir: string) => path.join(dataDir, "exchange")
 
-/** A result file's name in `resultsDirectory`: the worker names them by UUID. */
-export const ResultFile = Schema.String.pipe(Schema.pattern(/^[0-9a-f-]{36}\.bin$/))
+/** A file's name in `exchangeDirectory`: whoever writes it names it by UUID. */
+export const ExchangeFile = Schema.String.pipe(Schema.pattern(/^[0-9a-f-]{36}\.bin$/))
 
 /**
  * A piece of a query's result, as the engine made it (the query path decides by the
@@ -79,7 +81,7 @@ export class EngineRpcs extends RpcGroup.make(
   // made it (the measurements: test/bench/README.md).
   Rpc.make("QueryToFile", {
     payload: sentAsBuilt({ request: EngineQuery, maxBytes: Schema.Number }),
-    success: Schema.Struct({ file: ResultFile, bytes: Schema.Number }),
+    success: Schema.Struct({ file: ExchangeFile, bytes: Schema.Number }),
     error: EngineError
   }),
   // A body that ends within `MESSAGE_INSERT_BYTES` (most inserts: one piece) in one
@@ -89,6 +91,16 @@ export class EngineRpcs extends RpcGroup.make(
       request: InsertRequest,
       pieces: Schema.Array(Schema.Uint8ArrayFromSelf)
     }),
+    success: InsertSummary,
+    error: EngineError
+  }),
+  // A binary body the service wrote into a file of `exchangeDirectory`, which the engine
+  // reads as it is and the worker removes. Through the socket a body crosses a buffer's
+  // worth (~200 KB) a turn of each event loop: the metrics-app's batches of a million
+  // samples waited hundreds of ms behind the remote writes keeping the service busy,
+  // while the worker's core stood idle (the measurements: test/bench/README.md).
+  Rpc.make("InsertFile", {
+    payload: sentAsBuilt({ request: InsertRequest, file: ExchangeFile }),
     success: InsertSummary,
     error: EngineError
   }),

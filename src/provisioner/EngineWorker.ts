@@ -14,7 +14,7 @@ import { Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ChdbEngine from "../engine/ChdbEngine.js"
-import { EngineRpcs, resultsDirectory } from "./EngineRpcs.js"
+import { EngineRpcs, exchangeDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import { handlers } from "./EngineWorkerHandlers.js"
 import * as IdleHeap from "../runtime/IdleHeap.js"
@@ -52,9 +52,9 @@ const limitsOf = (args: WorkerArgs) => ({
   max_memory_usage: Math.floor(args.memoryBytes)
 })
 
-/** The results directory, emptied: what is there was for a service that stopped reading. */
-const resultsFor = (args: WorkerArgs) => {
-  const directory = resultsDirectory(args.dataDir)
+/** The exchange directory, emptied: what is there was for a worker or service now gone. */
+const exchangeFor = (args: WorkerArgs) => {
+  const directory = exchangeDirectory(args.dataDir)
   fs.rmSync(directory, { recursive: true, force: true })
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 })
   return directory
@@ -67,7 +67,7 @@ const serverFor = (args: WorkerArgs) =>
         Effect.map(
           // The cluster's memory holds for all its statements together, not each alone.
           ChdbEngine.open(args.dataDir, limitsOf(args), { maxMemoryBytes: args.memoryBytes }),
-          (engine) => handlers(engine, resultsFor(args))
+          (engine) => handlers(engine, exchangeFor(args))
         )
       )
     ),

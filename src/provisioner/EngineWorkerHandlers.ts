@@ -7,6 +7,7 @@ import { Effect, Fiber, FiberMap, Option, Queue, Stream } from "effect"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import type { AnalyticalEngine, InsertSummary } from "../../domain/Engine.js"
+import type { LocalEngine } from "../engine/ClickHouseEngine.js"
 import { EngineError, EngineQuery } from "../../domain/Engine.js"
 import { resultTooLarge } from "../engine/EngineMessage.js"
 import * as Sql from "../engine/Sql.js"
@@ -67,8 +68,8 @@ const marked = <E>(stream: Stream.Stream<Uint8Array, E>) =>
 const opened = <E>(stream: Stream.Stream<Uint8Array, E>) =>
   Effect.succeed({ head: [] as ReadonlyArray<Uint8Array>, rest: stream })
 
-/** `results`: the directory `QueryToFile` leaves results in (`resultsDirectory`). */
-export const handlers = (engine: AnalyticalEngine, results: string) =>
+/** `exchange`: the directory of files between the service and this worker (`exchangeDirectory`). */
+export const handlers = (engine: LocalEngine, exchange: string) =>
   EngineRpcs.toLayer(
     Effect.gen(function* () {
       const running = yield* FiberMap.make<string, InsertSummary, EngineError>()
@@ -101,9 +102,10 @@ export const handlers = (engine: AnalyticalEngine, results: string) =>
             )
           ),
         QueryWhole: ({ maxBytes, request }) => engine.queryWhole(request, maxBytes),
-        QueryToFile: ({ maxBytes, request }) => resultToFile(engine, results, request, maxBytes),
+        QueryToFile: ({ maxBytes, request }) => resultToFile(engine, exchange, request, maxBytes),
         Insert: ({ pieces, request }) =>
           engine.insertWhole(request, pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)),
+        InsertFile: ({ file, request }) => engine.insertFile(request, path.join(exchange, file)),
         InsertOpen: ({ insertId, request }) =>
           Effect.gen(function* () {
             const queue = yield* Queue.bounded<Option.Option<Uint8Array>>(2)

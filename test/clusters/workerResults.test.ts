@@ -1,6 +1,6 @@
 /**
  * A cluster's engine worker hands a whole `RowBinary` result to the service as a file in
- * the cluster's `results` directory (`QueryToFile`). The bytes are the engine's rows, the
+ * the cluster's `exchange` directory (`QueryToFile`). The bytes are the engine's rows, the
  * size limit holds, a failed or stopped query leaves nothing behind, and no message names
  * where the file was (the engine's messages name a path as `<path>`, EngineMessage.ts).
  */
@@ -38,7 +38,7 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
   (it) => {
     const cluster = Effect.gen(function* () {
       const { clusterId, engine } = yield* defaultClusterEngine
-      const results = path.join(dataDir, "clusters", clusterId, "results")
+      const results = path.join(dataDir, "clusters", clusterId, "exchange")
       return { engine, left: () => fs.readdirSync(results) }
     })
 
@@ -93,7 +93,7 @@ layer(TestServer.layer(dataDir, adminEnv), { excludeTestServices: true, timeout:
           expect(outcome._tag).toBe("Left")
           const message = outcome._tag === "Left" ? outcome.left.message : ""
           expect(message).not.toContain(dataDir)
-          expect(message).not.toContain("results")
+          expect(message).not.toContain("exchange")
         }
         expect(left()).toEqual([])
       })
