@@ -82,38 +82,29 @@ export const make = (
       return yield* Query.whole(statement, request, format, maxBytes)
     }, Effect.scoped)
 
-    const insert = Effect.fn("Engine.insert")(function* <E>(
+    /** An insert on a statement of its own; on chDB its settings are in its text (Insert.ts). */
+    const inserting = <E>(
+      name: string,
       request: InsertRequest,
-      body: Stream.Stream<Uint8Array, E>
-    ) {
-      yield* Sql.formatName(request.format)
-      // On chDB an insert carries its settings in its text (Insert.ts).
-      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
-      return yield* Insert.run(statement, request, body)
-    }, Effect.scoped)
+      run: (statement: Statements.Statement) => Effect.Effect<InsertSummary, E, Scope.Scope>
+    ) =>
+      Effect.gen(function* () {
+        yield* Sql.formatName(request.format)
+        return yield* run(yield* statements.begin(request.queryId, request.settings, "inline"))
+      }).pipe(Effect.scoped, Effect.withSpan(name))
 
-    const insertWhole = Effect.fn("Engine.insertWhole")(function* (
-      request: InsertRequest,
-      bytes: Uint8Array
-    ) {
-      yield* Sql.formatName(request.format)
-      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
-      return yield* Insert.whole(statement, request, bytes)
-    }, Effect.scoped)
+    const insert = <E>(request: InsertRequest, body: Stream.Stream<Uint8Array, E>) =>
+      inserting("Engine.insert", request, (statement) => Insert.run(statement, request, body))
 
-    const insertFromFile = Effect.fn("Engine.insertFile")(function* (
-      request: InsertRequest,
-      file: string
-    ) {
-      yield* Sql.formatName(request.format)
-      const statement = yield* statements.begin(request.queryId, request.settings, "inline")
-      return yield* Insert.fromFile(statement, request, file)
-    }, Effect.scoped)
-    const insertFile = (request: InsertRequest, file: string) =>
-      Effect.ensuring(
-        insertFromFile(request, file),
-        Effect.promise(() => fs.promises.rm(file, { force: true }))
+    const insertWhole = (request: InsertRequest, bytes: Uint8Array) =>
+      inserting("Engine.insertWhole", request, (statement) =>
+        Insert.whole(statement, request, bytes)
       )
+
+    const insertFile = (request: InsertRequest, file: string) =>
+      inserting("Engine.insertFile", request, (statement) =>
+        Insert.whole(statement, request, { file })
+      ).pipe(Effect.ensuring(Effect.promise(() => fs.promises.rm(file, { force: true }))))
 
     const command = Effect.fn("Engine.command")(function* (request: CommandRequest) {
       const statement = yield* statements.begin(request.queryId, request.settings)

@@ -164,27 +164,22 @@ export const run = <E>(
     : Effect.flatMap(wholeBody(body), (bytes) => natively(native, statement, request, bytes))
 }
 
-/** A body held whole: on chDB one native call, no stream run at all. */
+/**
+ * A body held whole, in memory or in a file its caller wrote: on chDB one native call (a
+ * file the engine reads as it is, `INSERT … FROM INFILE`), no stream run at all.
+ */
 export const whole = (
   statement: Statement,
   request: InsertRequest,
-  bytes: Uint8Array
-): Effect.Effect<InsertSummary, EngineError, Scope.Scope> =>
-  statement.native === undefined
-    ? // The bytes as the request's body as they are: a stream around them cost the
-      // runtime's operations per pull, where the client only writes them.
-      execOverHttp(statement, request, Readable.from([asBuffer(bytes)], { objectMode: false }))
-    : natively(statement.native, statement, request, asBuffer(bytes))
-
-/**
- * A body its caller wrote to `file`: on chDB the engine reads the file as it is
- * (`INSERT … FROM INFILE`); over HTTP it is the request's body.
- */
-export const fromFile = (
-  statement: Statement,
-  request: InsertRequest,
-  file: string
-): Effect.Effect<InsertSummary, EngineError, Scope.Scope> =>
-  statement.native === undefined
-    ? execOverHttp(statement, request, fs.createReadStream(file))
-    : natively(statement.native, statement, request, { file })
+  body: Uint8Array | BodyFile
+): Effect.Effect<InsertSummary, EngineError, Scope.Scope> => {
+  const held = body instanceof Uint8Array ? asBuffer(body) : body
+  if (statement.native !== undefined) return natively(statement.native, statement, request, held)
+  // The bytes as the request's body as they are: a stream around them cost the runtime's
+  // operations per pull, where the client only writes them.
+  const values =
+    held instanceof Uint8Array
+      ? Readable.from([held], { objectMode: false })
+      : fs.createReadStream(held.file)
+  return execOverHttp(statement, request, values)
+}
