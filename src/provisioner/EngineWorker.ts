@@ -56,6 +56,8 @@ const limitsOf = (args: WorkerArgs) => ({
 const exchangeFor = (args: WorkerArgs) => {
   const directory = exchangeDirectory(args.dataDir)
   fs.rmSync(directory, { recursive: true, force: true })
+  // Its name until the service handed bodies over too: gone from older data directories.
+  fs.rmSync(path.join(args.dataDir, "results"), { recursive: true, force: true })
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 })
   return directory
 }
