@@ -12,7 +12,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { CommandRequest, Engines, InsertRequest } from "../../domain/Engine.js"
 import type { AnalyticalEngine } from "../../domain/Engine.js"
-import { queryText } from "../engine/helpers.js"
+import { numberedInsert, numberedRowBinary, queryText } from "../engine/helpers.js"
 import { TestServer, freshDataDir } from "../support/server.js"
 import { adminEnv, adminSession, defaultClusterEngine, defaultClusterId } from "./support.js"
 
@@ -33,28 +33,14 @@ const numberedPieces = (rows: number, pieceBytes: number) => {
   return pieces
 }
 
-/** Rows `(n UInt64, n / 4 Float64)` as `RowBinary`, cut into pieces of `pieceBytes`. */
+/** `numberedRowBinary`'s rows cut into pieces of `pieceBytes`, mid-row included. */
 const rowBinaryPieces = (rows: number, pieceBytes: number) => {
-  const whole = Buffer.alloc(rows * 16)
-  for (let n = 0; n < rows; n++) {
-    whole.writeBigUInt64LE(BigInt(n), n * 16)
-    whole.writeDoubleLE(n / 4, n * 16 + 8)
-  }
+  const whole = numberedRowBinary(rows)
   const pieces: Array<Uint8Array> = []
   for (let at = 0; at < whole.length; at += pieceBytes)
     pieces.push(whole.subarray(at, at + pieceBytes))
   return pieces
 }
-
-const rowBinaryInsert = (table: string) =>
-  new InsertRequest({
-    database: "default",
-    table,
-    format: "RowBinary",
-    columns: ["n", "v"],
-    queryId: randomUUID(),
-    settings: {}
-  })
 
 const text = (engine: AnalyticalEngine, sql: string) =>
   Effect.map(queryText(engine, sql, "TabSeparated"), (s) => s.trim())
@@ -120,7 +106,7 @@ layer(TestServer.layer(dataDir, adminEnv), {
           })
         )
         yield* engine.insert(
-          rowBinaryInsert(table),
+          numberedInsert(table),
           Stream.fromIterable(rowBinaryPieces(rows, 65_537))
         )
         const counted = yield* text(
@@ -142,11 +128,9 @@ layer(TestServer.layer(dataDir, adminEnv), {
             sql: "CREATE TABLE default.binary_cut (n UInt64, v Float64) ENGINE = MergeTree ORDER BY n"
           })
         )
-        const pieces = rowBinaryPieces(300_000, 65_537)
         // The last row cut short: not a whole number of rows.
-        pieces.push(Buffer.alloc(5))
         const refused = yield* Effect.flip(
-          engine.insertWhole(rowBinaryInsert("binary_cut"), Buffer.concat(pieces))
+          engine.insertWhole(numberedInsert("binary_cut"), numberedRowBinary(300_000, 5))
         )
         expect(refused._tag).toBe("EngineError")
         expect(refused.message).toMatch(/Cannot read all data/)

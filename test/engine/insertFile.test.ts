@@ -12,37 +12,22 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CommandRequest, InsertRequest } from "../../domain/Engine.js"
+import { CommandRequest } from "../../domain/Engine.js"
 import * as ChdbEngine from "../../src/engine/ChdbEngine.js"
 import * as ClickHouseEngine from "../../src/engine/ClickHouseEngine.js"
 import type { LocalEngine } from "../../src/engine/ClickHouseEngine.js"
 import { httpConnection } from "../../src/engine/HttpConnection.js"
 import { startClickHouseServer } from "../support/clickhouseServer.js"
-import { queryText } from "./helpers.js"
+import { numberedInsert, numberedRowBinary, queryText } from "./helpers.js"
 
 const ROWS = 50_000
 
-/** `(n UInt64, n / 4 Float64)` for n in [0, ROWS) as `RowBinary`, then `extra` bytes. */
+/** `numberedRowBinary`'s rows in a file of their own. */
 const rowBinaryFile = (extra = 0) => {
-  const bytes = Buffer.alloc(ROWS * 16 + extra)
-  for (let n = 0; n < ROWS; n++) {
-    bytes.writeBigUInt64LE(BigInt(n), n * 16)
-    bytes.writeDoubleLE(n / 4, n * 16 + 8)
-  }
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sluice-insert-file-")), "body.bin")
-  fs.writeFileSync(file, bytes)
+  fs.writeFileSync(file, numberedRowBinary(ROWS, extra))
   return file
 }
-
-const insertInto = (table: string) =>
-  new InsertRequest({
-    database: "default",
-    table,
-    format: "RowBinary",
-    columns: ["n", "v"],
-    queryId: randomUUID(),
-    settings: {}
-  })
 
 const engines: ReadonlyArray<{
   readonly name: string
@@ -86,13 +71,13 @@ for (const { name, engine: opened } of engines)
             )
 
           const good = rowBinaryFile()
-          yield* engine.insertFile(insertInto(table), good)
+          yield* engine.insertFile(numberedInsert(table), good)
           expect(yield* counted()).toBe(`${ROWS}\t${(ROWS * (ROWS - 1)) / 2}\t0`)
           expect(fs.existsSync(good)).toBe(false)
 
           // The last row cut short: not a whole number of rows.
           const cut = rowBinaryFile(5)
-          const refused = yield* Effect.flip(engine.insertFile(insertInto(table), cut))
+          const refused = yield* Effect.flip(engine.insertFile(numberedInsert(table), cut))
           expect(refused._tag).toBe("EngineError")
           expect(fs.existsSync(cut)).toBe(false)
           expect(yield* counted()).toBe(`${ROWS}\t${(ROWS * (ROWS - 1)) / 2}\t0`)
