@@ -92,8 +92,11 @@ export const open = (
   Effect.gen(function* () {
     yield* Effect.try({
       try: () => {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-        fs.chmodSync(dir, 0o700)
+        // `:memory:` names no directory (one of that name was made in the working directory).
+        if (dir !== ":memory:") {
+          fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+          fs.chmodSync(dir, 0o700)
+        }
         // Bodies a process that stopped mid-insert left behind.
         fs.rmSync(insertFiles(dir), { recursive: true, force: true })
       },
