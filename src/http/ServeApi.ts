@@ -7,15 +7,19 @@
  * runs (`readPerRequest`), not all ~77 of the program. Measured alone, 33 such additions
  * cost 490–600 µs over 80 services against 245–285 µs over 10.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpServer, HttpServerRequest } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
 
-/** Only `services` of `all`, and the platform's and Effect's. */
-const onlyKept = (
-  all: Context.Context<never>,
+/**
+ * Only `services` of `all`, and the platform's and Effect's. Typed as `all`: the callers'
+ * types say which services what runs on it may need.
+ */
+const onlyKept = <R>(
+  all: Context.Context<R>,
   services: ReadonlyArray<{ readonly key: string }>
-): Context.Context<never> => {
+): Context.Context<R> => {
   const kept = new Set(services.map((tag) => tag.key))
   return Context.unsafeMake(
     new Map(
@@ -30,15 +34,21 @@ export const serveApi = <R>(
   middleware: (app: HttpApp.Default) => HttpApp.Default<never, R>,
   readPerRequest: ReadonlyArray<{ readonly key: string }>
 ) =>
-  Layer.unwrapEffect(
+  Layer.scopedDiscard(
     Effect.gen(function* () {
       const app = yield* HttpApiBuilder.httpApp
-      const all = yield* Effect.context<never>()
-      // The router's own services (the request, its route) come with each request from
-      // the server, as `HttpApiBuilder.serve` types them.
-      return HttpServer.serve(app as HttpApp.Default, middleware).pipe(
-        Layer.provide(Layer.succeedContext(onlyKept(all, readPerRequest)))
-      )
+      const server = yield* HttpServer.HttpServer
+      // The server starts each request from the context `serve` runs in. That context is
+      // replaced, not added to: `Effect.provide` and `Layer.provide` merge what they are
+      // given into the context around them, so filtering through them kept everything.
+      yield* server
+        .serve(app as HttpApp.Default, middleware)
+        .pipe(
+          Effect.mapInputContext(
+            (all: Context.Context<Scope.Scope | Exclude<R, HttpServerRequest.HttpServerRequest>>) =>
+              onlyKept(all, readPerRequest)
+          )
+        )
     })
   ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
@@ -56,11 +66,14 @@ export const groupsOn =
   <A, E, R extends Context.Tag.Identifier<Services[number]>>(groups: Layer.Layer<A, E, R>) =>
     Layer.scopedContext(
       Effect.gen(function* () {
-        const all = yield* Effect.context<Context.Tag.Identifier<Services[number]>>()
         const memoMap = yield* Layer.CurrentMemoMap
         const scope = yield* Effect.scope
+        // Replaced, not merged into (see `serveApi`).
         return yield* Layer.buildWithMemoMap(groups, memoMap, scope).pipe(
-          Effect.provide(onlyKept(all, services))
+          Effect.mapInputContext(
+            (context: Context.Context<Context.Tag.Identifier<Services[number]>>) =>
+              onlyKept(context, services) as Context.Context<R>
+          )
         )
       })
     )
