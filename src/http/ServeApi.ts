@@ -4,8 +4,8 @@
  * request, caller, span, scopes, middlewares), each addition copying the whole context.
  * The handlers took the capabilities they call when they were built, so a request needs
  * only the platform's and Effect's services and the few of sluice's it reads while it
- * runs (`readPerRequest`), not all ~77 of the program. Measured alone, 33 such additions
- * cost 490–600 µs over 80 services against 245–285 µs over 10.
+ * runs (`readPerRequest`), not all ~77 of the program (what that saves a small query:
+ * test/bench/README.md).
  */
 import { HttpApiBuilder, HttpServer, HttpServerRequest } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
@@ -57,9 +57,8 @@ export const serveApi = <R>(
  * Effect's), with the program's memo map, so a layer shared by reference is still built
  * once. HttpApi keeps the context a group of handlers was built on and merges it into
  * each of its requests' (`HttpApiBuilder.group`): every request copied all ~80 of the
- * program's services, and so did every service a handler provides (in a profile of the
- * PromQL compliance round, the copies of contexts fell from 89 to 59 ms of 1.9 s busy).
- * The type asks for every service the groups need.
+ * program's services, and so did every service a handler provides. The type asks for
+ * every service the groups need.
  */
 export const groupsOn =
   <const Services extends ReadonlyArray<Context.Tag<any, any>>>(...services: Services) =>
