@@ -12,7 +12,6 @@ import {
   HttpApiGroup,
   HttpClient
 } from "@effect/platform"
-import type { HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Schema } from "effect"
