@@ -5,7 +5,8 @@
  * classes of `domain/Errors.ts` (`NotFound`, `Conflict` with its `code`, …).
  */
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import type { Effect } from "effect"
+import type { HttpApi } from "@effect/platform"
+import { Effect } from "effect"
 import { SluiceApi } from "./Api.js"
 
 /** Where the service is, and the credential (API key or session token) to send. */
@@ -17,7 +18,17 @@ export interface SluiceClientOptions {
 }
 
 /** The client `makeSluiceClient` builds. */
-export type SluiceClient = Effect.Effect.Success<ReturnType<typeof makeSluiceClient>>
+export type SluiceClient =
+  typeof SluiceApi extends HttpApi.HttpApi<string, infer Groups, infer E, infer _R>
+    ? HttpApiClient.Client<Groups, E, never>
+    : never
+
+/** What building a group's methods reads of it. */
+interface GroupShape {
+  readonly identifier: string
+  readonly topLevel: boolean
+  readonly endpoints: Readonly<Record<string, unknown>>
+}
 
 /**
  * Builds a client for the service at `baseUrl`. It needs an `HttpClient.HttpClient`:
@@ -40,11 +51,39 @@ export type SluiceClient = Effect.Effect.Success<ReturnType<typeof makeSluiceCli
  * Endpoints whose bodies are read raw (inserts, OTLP) are in the contract but send no
  * body from here, and non-JSON query formats do not decode: use plain HTTP for those.
  */
-export const makeSluiceClient = (options: SluiceClientOptions) => {
-  const { token } = options
-  return HttpApiClient.make(SluiceApi, {
-    baseUrl: options.baseUrl,
-    transformClient:
-      token === undefined ? undefined : HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
+export const makeSluiceClient = (
+  options: SluiceClientOptions
+): Effect.Effect<SluiceClient, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (plain) => {
+    const { token, baseUrl } = options
+    const httpClient =
+      token === undefined
+        ? plain
+        : HttpClient.mapRequest(plain, HttpClientRequest.bearerToken(token))
+    // Each method is built on its first call: building all of the contract's 88 endpoints
+    // (their decoders by status) cost a command line run ~50 ms to call one of them.
+    const client: Record<string, unknown> = {}
+    for (const group of Object.values<GroupShape>(SluiceApi.groups)) {
+      // As `HttpApiClient.make` places them: a top-level group's methods on the client itself.
+      const methods: Record<string, unknown> = group.topLevel ? client : {}
+      if (!group.topLevel) client[group.identifier] = methods
+      for (const endpoint of Object.keys(group.endpoints)) {
+        let built: ((request: unknown) => Effect.Effect<unknown, unknown>) | undefined
+        const build = Effect.suspend(() =>
+          built !== undefined
+            ? Effect.succeed(built)
+            : Effect.map(
+                HttpApiClient.endpoint(SluiceApi, {
+                  group: group.identifier as never,
+                  endpoint: endpoint as never,
+                  httpClient,
+                  baseUrl
+                }),
+                (method) => (built = method as never)
+              )
+        )
+        methods[endpoint] = (request: unknown) => Effect.flatMap(build, (method) => method(request))
+      }
+    }
+    return client as unknown as SluiceClient
   })
-}

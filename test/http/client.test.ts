@@ -3,9 +3,10 @@
  * runs it: built from the contract over fetch, a bearer token on every request, decoded
  * successes, and error bodies decoded into the domain error classes.
  */
-import { FetchHttpClient } from "@effect/platform"
-import { expect, layer } from "@effect/vitest"
+import { FetchHttpClient, HttpApiClient } from "@effect/platform"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { SluiceApi } from "../../domain/Api.js"
 import { QueryRequest } from "../../domain/api/QueryApi.js"
 import { makeSluiceClient } from "../../domain/Client.js"
 import { Conflict, NotFound, Unauthorized } from "../../domain/Errors.js"
@@ -100,3 +101,26 @@ layer(TestServer.layer(freshDataDir()), { excludeTestServices: true, timeout: 12
     )
   }
 )
+
+describe("typed client's methods", () => {
+  // Each method is built on its first call: the client must still have every group and
+  // endpoint, by the names `HttpApiClient.make` gives them.
+  const shape = (client: object) =>
+    Object.entries(client)
+      .map(
+        ([group, methods]) =>
+          `${group}: ${Object.keys(methods as object)
+            .sort()
+            .join(" ")}`
+      )
+      .sort()
+
+  it.effect("are those of the whole contract, by the names HttpApiClient.make gives them", () =>
+    Effect.gen(function* () {
+      const built = yield* HttpApiClient.make(SluiceApi, { baseUrl: "http://127.0.0.1:9" })
+      const lazy = yield* makeSluiceClient({ baseUrl: "http://127.0.0.1:9" })
+      expect(shape(lazy)).toEqual(shape(built))
+      expect(shape(lazy).length).toBeGreaterThan(10)
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+  )
+})
