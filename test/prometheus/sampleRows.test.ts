@@ -5,11 +5,24 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { sampleRows } from "../../src/prometheus/promql/read/SampleRows.js"
-import { nativeSamples as block } from "../support/nativeSamples.js"
+import { nativeSamples } from "../support/nativeSamples.js"
+import type { IdColumn, SamplesRow } from "../support/nativeSamples.js"
 
 const STALE = 0x7ff0000000000002n
 
-describe("samples rows", () => {
+// The engine writes ids as `LowCardinality` (one-byte indexes up to 256 series a block, two
+// past); a server set to convert them writes plain `UInt64`s. Every case is read both ways.
+const ID_COLUMNS: ReadonlyArray<IdColumn> = [
+  { type: "UInt64" },
+  { type: "LowCardinality(UInt64)", indexBytes: 1 },
+  { type: "LowCardinality(UInt64)", indexBytes: 2 },
+  { type: "LowCardinality(UInt64)", indexBytes: 4 }
+]
+
+describe.each(ID_COLUMNS)("samples rows, ids as $type ($indexBytes)", (ids) => {
+  const block = (rows: ReadonlyArray<SamplesRow>, offsets = false, blockRows = Infinity) =>
+    nativeSamples(rows, offsets, blockRows, ids)
+
   it("one run per series, ids as decimal text, stale markers flagged by their bits", () => {
     const many = Array.from({ length: 200 }, (_, i) => 1_767_225_600_000 + i * 15_000)
     const bytes = block([
@@ -173,5 +186,43 @@ describe("samples rows", () => {
     ])
     expect(sampleRows(good, undefined).runs.length).toBe(2)
     expect(() => sampleRows(back, undefined)).toThrow(/not rows/)
+  })
+})
+
+describe("samples rows, ids as LowCardinality", () => {
+  const dictionary: IdColumn = { type: "LowCardinality(UInt64)", indexBytes: 1 }
+  const rows = [
+    { id: 5n, times: [1000, 2000], values: [1, 2] },
+    { id: 9n, times: [1000], values: [3] }
+  ]
+  // Where the index word is: after the block's counts, the id column's name and type, and
+  // the keys' serialization version.
+  const indexWordAt = (bytes: Uint8Array) => bytes.indexOf(0x29) + 1 + 8
+
+  it("an index past the block's keys is a defect", () => {
+    const bytes = nativeSamples(rows, false, Infinity, dictionary)
+    expect(sampleRows(bytes, undefined).runs.map((r) => r.id)).toEqual(["5", "9"])
+    const broken = Uint8Array.from(bytes)
+    // Keys [0, 5, 9]: index 3 names none of them. The indexes follow the row count.
+    const indexesAt = broken.indexOf(3, indexWordAt(broken) + 8 + 8 + 3 * 8) + 8
+    broken[indexesAt + 2] = 3
+    expect(() => sampleRows(broken, undefined)).toThrow(/not rows/)
+  })
+
+  it("a dictionary shared between blocks, or none, or another key type, is refused", () => {
+    const bytes = nativeSamples(rows, false, Infinity, dictionary)
+    const at = indexWordAt(bytes)
+    expect(bytes[at + 1]).toBe(0x06)
+    const shared = Uint8Array.from(bytes)
+    shared[at + 1] = 0x07
+    expect(() => sampleRows(shared, undefined)).toThrow(/not rows/)
+    const noKeys = Uint8Array.from(bytes)
+    noKeys[at + 1] = 0x04
+    expect(() => sampleRows(noKeys, undefined)).toThrow(/not rows/)
+    const wide = Uint8Array.from(bytes)
+    wide[at] = 3
+    expect(() => sampleRows(wide, undefined)).toThrow(/not rows/)
+    const text = Buffer.from(bytes).toString("latin1").replace("(UInt64)", "(UInt32)")
+    expect(() => sampleRows(Buffer.from(text, "latin1"), undefined)).toThrow(/not rows/)
   })
 })

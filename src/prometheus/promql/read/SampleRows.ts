@@ -2,11 +2,14 @@
  * The `Native` result of `samplesSql` (SeriesSql.ts) into one run of typed arrays per
  * series. The result is blocks, each the count of its columns and of its rows (LEB128),
  * then every column whole: its name and type (LEB128-length text) and its data,
- * little-endian: a row per sample, in `(id, timestamp)` order; the ids as `UInt64`s, the
- * times as offsets from the read's `timesBase` (`UInt32`), or ms (`Float64`) when there is
- * none, the values as `Float64`s, whose bytes are copied as they are, a block's in one
- * piece: no per-sample decoding. A series' rows are the run of rows with its id, which
- * may go on into the next block.
+ * little-endian: a row per sample, in `(id, timestamp)` order; the ids as
+ * `LowCardinality(UInt64)` (each block's distinct ids once, and an index into them a row:
+ * one byte where a block holds up to 256 series), or as plain `UInt64`s where a server
+ * converts them (`low_cardinality_allow_in_native_format = 0`), the times as offsets from
+ * the read's `timesBase` (`UInt32`), or ms (`Float64`) when there is none, the values as
+ * `Float64`s, whose bytes are copied as they are, a block's in one piece: no per-sample
+ * decoding. A series' rows are the run of rows with its id, which may go on into the next
+ * block.
  */
 import * as os from "node:os"
 import { STALE_HIGH, STALE_LOW } from "../../SampleBits.js"
@@ -40,13 +43,31 @@ const inOrder = (times: Float64Array, values: Float64Array, stale: Uint8Array) =
   }
 }
 
-/** Where one block's columns are in the result. */
+/** A block's ids as a dictionary: `keys` distinct `UInt64`s, and an index into them a row. */
+interface DictionaryIds {
+  readonly keysAt: number
+  readonly keys: number
+  readonly indexesAt: number
+  /** 1, 2 or 4. */
+  readonly indexBytes: number
+}
+
+/** Where one block's columns are in the result: its ids a `UInt64` a row, or a dictionary. */
 interface Block {
   readonly rows: number
-  readonly idsAt: number
+  readonly ids: number | DictionaryIds
   readonly timesAt: number
   readonly valuesAt: number
 }
+
+/**
+ * `LowCardinality`'s index word: the width of the indexes in its low byte, and flags: the
+ * block carries its own dictionary ("additional keys"), and no dictionary shared with
+ * other blocks (which a `Native` result does not use).
+ */
+const INDEX_BYTES = [1, 2, 4]
+const NEEDS_GLOBAL_DICTIONARY = 0x100
+const HAS_ADDITIONAL_KEYS = 0x200
 
 /**
  * A cursor over the result's bytes. A class, not closures made per call: a day's read
@@ -79,6 +100,16 @@ class NativeCursor {
     }
   }
 
+  /** A little-endian `UInt64` count (below 2^53). */
+  count() {
+    this.need(8)
+    const low = this.view.getUint32(this.at, true)
+    const high = this.view.getUint32(this.at + 4, true)
+    this.at += 8
+    if (high >= 2 ** 21) throw malformed(this.bytes)
+    return high * 2 ** 32 + low
+  }
+
   text() {
     const size = this.length()
     this.need(size)
@@ -101,17 +132,43 @@ class NativeCursor {
     return from
   }
 
-  /** One block's columns: `(id UInt64, t, value Float64)`, a row per sample. */
+  /** One block's columns: `(id, t, value Float64)`, a row per sample. */
   block(timeType: string, timeBytes: number): Block {
     if (this.length() !== 3) throw malformed(this.bytes)
     const rows = this.length()
-    this.column("UInt64")
-    const idsAt = this.skip(rows * 8)
+    const ids = this.ids(rows)
     this.column(timeType)
     const timesAt = this.skip(rows * timeBytes)
     this.column("Float64")
     const valuesAt = this.skip(rows * 8)
-    return { rows, idsAt, timesAt, valuesAt }
+    return { rows, ids, timesAt, valuesAt }
+  }
+
+  /**
+   * A block's id column: where its `UInt64`s start, or its dictionary. A block of no rows
+   * holds no data for it.
+   */
+  ids(rows: number): number | DictionaryIds {
+    this.text()
+    const type = this.text()
+    if (type === "UInt64") return this.skip(rows * 8)
+    if (type !== "LowCardinality(UInt64)") throw malformed(this.bytes)
+    if (rows === 0) return this.at
+    // The keys' serialization version, then the index word.
+    if (this.count() !== 1) throw malformed(this.bytes)
+    const word = this.count()
+    const indexBytes = INDEX_BYTES[word & 0xff]
+    if (
+      indexBytes === undefined ||
+      (word & NEEDS_GLOBAL_DICTIONARY) !== 0 ||
+      (word & HAS_ADDITIONAL_KEYS) === 0
+    )
+      throw malformed(this.bytes)
+    const keys = this.count()
+    const keysAt = this.skip(keys * 8)
+    if (this.count() !== rows) throw malformed(this.bytes)
+    const indexesAt = this.skip(rows * indexBytes)
+    return { keysAt, keys, indexesAt, indexBytes }
   }
 }
 
@@ -137,6 +194,35 @@ class SeriesStarts {
         this.high = high
         this.starts.push(first + row)
         this.idsAt.push(idsAt + row * 8)
+      }
+    }
+  }
+
+  /**
+   * A block's dictionary-encoded ids: a key is read only where the index changes (a
+   * series' first row in the block), and compared with the last block's last id.
+   */
+  addIndexes(view: DataView, bytes: Uint8Array, ids: DictionaryIds, rows: number, first: number) {
+    const { keysAt, keys, indexesAt, indexBytes } = ids
+    let previous = -1
+    for (let row = 0; row < rows; row++) {
+      const index =
+        indexBytes === 1
+          ? bytes[indexesAt + row]!
+          : indexBytes === 2
+            ? view.getUint16(indexesAt + row * 2, true)
+            : view.getUint32(indexesAt + row * 4, true)
+      if (index === previous) continue
+      if (index >= keys) throw malformed(bytes)
+      previous = index
+      const at = keysAt + index * 8
+      const low = view.getUint32(at, true)
+      const high = view.getUint32(at + 4, true)
+      if (low !== this.low || high !== this.high) {
+        this.low = low
+        this.high = high
+        this.starts.push(first + row)
+        this.idsAt.push(at)
       }
     }
   }
@@ -268,14 +354,12 @@ export const sampleRows = (
   // Indices whose time is not later than the one before: series' starts, and rows out of order.
   const descents: Array<number> = []
   let into = 0
-  for (const { rows, idsAt, valuesAt, timesAt } of blocks) {
-    if (LITTLE_ENDIAN) {
-      valueBytes.set(bytes.subarray(valuesAt, valuesAt + rows * 8), into * 8)
-      series.addWords(idWords.of(bytes, idsAt, rows * 2), idsAt, rows, into)
-    } else {
-      readFloat64s(values, into, view, valuesAt, rows)
-      series.add(view, idsAt, rows, into)
-    }
+  for (const { rows, ids, valuesAt, timesAt } of blocks) {
+    if (LITTLE_ENDIAN) valueBytes.set(bytes.subarray(valuesAt, valuesAt + rows * 8), into * 8)
+    else readFloat64s(values, into, view, valuesAt, rows)
+    if (typeof ids !== "number") series.addIndexes(view, bytes, ids, rows, into)
+    else if (LITTLE_ENDIAN) series.addWords(idWords.of(bytes, ids, rows * 2), ids, rows, into)
+    else series.add(view, ids, rows, into)
     if (base === undefined) {
       readFloat64s(times, into, view, timesAt, rows)
       descentsOf(times, into, into + rows, descents)

@@ -49,7 +49,10 @@ const selectedIds = (matchers: ReadonlyArray<Matcher>) =>
  * timestamp)` order: its series' id, its time (ms after `timesBase`, or ms as `Float64`)
  * and its value (`Float64`), read as `Native` (each column whole). The values' bytes
  * become the evaluator's typed arrays as they are (no number printed or parsed, a NaN's
- * payload, the stale marker's, kept): 20 bytes a sample (24 past 49 days). Rows, not a row
+ * payload, the stale marker's, kept): 13 bytes a sample (17 past 49 days), the ids as
+ * `LowCardinality` (a block's distinct ids once, a byte a row where a block holds up to
+ * 256 series: a day of 200 series is 15.6 MB instead of 24, and the engine wrote it in no
+ * more time). The alias is not `id`, so that `ORDER BY id` stays the table's key. Rows, not a row
  * per series with its samples gathered into arrays (`groupArray`): the engine gathered them
  * in a third of the statement's time, for 8 bytes a sample less to hand over. With
  * `windows`, only the samples some step's window holds (a 1-minute rate at 1-hour steps
@@ -66,7 +69,7 @@ export const samplesSql = (
   limit?: number,
   ids?: ReadonlyArray<string>
 ) =>
-  `SELECT id, ${timeColumn(from, to)} AS t, value ` +
+  `SELECT toLowCardinality(id) AS series, ${timeColumn(from, to)} AS t, value ` +
   `FROM ${quoteIdentifier(SAMPLES_TABLE)} WHERE ${samplesWhere(matchers, from, to, windows, ids)} ` +
   `ORDER BY id, timestamp${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}`
 
