@@ -184,17 +184,19 @@ class SeriesStarts {
   private low = -1
   private high = -1
 
+  /** The id `(low, high)` at row `row`, its bytes at `at`: a series starts if it differs. */
+  private see(low: number, high: number, row: number, at: number) {
+    if (low === this.low && high === this.high) return
+    this.low = low
+    this.high = high
+    this.starts.push(row)
+    this.idsAt.push(at)
+  }
+
   /** A block's ids as words in the machine's order (little-endian): `[low, high]` a row. */
   addWords(words: Uint32Array, idsAt: number, rows: number, first: number) {
     for (let row = 0; row < rows; row++) {
-      const low = words[2 * row]!
-      const high = words[2 * row + 1]!
-      if (low !== this.low || high !== this.high) {
-        this.low = low
-        this.high = high
-        this.starts.push(first + row)
-        this.idsAt.push(idsAt + row * 8)
-      }
+      this.see(words[2 * row]!, words[2 * row + 1]!, first + row, idsAt + row * 8)
     }
   }
 
@@ -216,28 +218,14 @@ class SeriesStarts {
       if (index >= keys) throw malformed(bytes)
       previous = index
       const at = keysAt + index * 8
-      const low = view.getUint32(at, true)
-      const high = view.getUint32(at + 4, true)
-      if (low !== this.low || high !== this.high) {
-        this.low = low
-        this.high = high
-        this.starts.push(first + row)
-        this.idsAt.push(at)
-      }
+      this.see(view.getUint32(at, true), view.getUint32(at + 4, true), first + row, at)
     }
   }
 
   add(view: DataView, idsAt: number, rows: number, first: number) {
     for (let row = 0; row < rows; row++) {
       const at = idsAt + row * 8
-      const low = view.getUint32(at, true)
-      const high = view.getUint32(at + 4, true)
-      if (low !== this.low || high !== this.high) {
-        this.low = low
-        this.high = high
-        this.starts.push(first + row)
-        this.idsAt.push(at)
-      }
+      this.see(view.getUint32(at, true), view.getUint32(at + 4, true), first + row, at)
     }
   }
 }
