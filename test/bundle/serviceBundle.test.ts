@@ -8,37 +8,40 @@ import { workerCommand } from "../../src/provisioner/WorkerCommand.js"
 
 const project = path.join(import.meta.dirname, "../..")
 
+/** The service's bundle as `npm install` builds it, and its text. */
+const serviceBundle = () => {
+  const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
+    cwd: project,
+    encoding: "utf8"
+  })
+  const name = /\((main-[0-9a-f]+\.cjs)\)/.exec(said)?.[1]
+  expect(name).toBeDefined()
+  return fs.readFileSync(path.join(cacheDirectory(), name!), "utf8")
+}
+
 describe("the service's bundle (npm start)", () => {
-  it("imports each module of @effect/platform, platform-node, sql and rpc by its own path, never a package's index", () => {
-    const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
-      cwd: project,
-      encoding: "utf8"
-    })
-    const name = /\((main-[0-9a-f]+\.mjs)\)/.exec(said)?.[1]
-    expect(name).toBeDefined()
-    const bundle = fs.readFileSync(path.join(cacheDirectory(), name!), "utf8")
-    // The index loads the API reference pages (Scalar's, Swagger UI's): ~20 MB of heap.
-    expect(bundle).not.toMatch(/from\s*"@effect\/platform"/)
-    expect(bundle).toContain('from "@effect/platform/HttpApiBuilder"')
-    // platform-node's loads @effect/cluster, sql's its event journal: the service uses neither.
-    expect(bundle).not.toMatch(/from\s*"@effect\/(platform-node|sql|rpc)"/)
-    expect(bundle).toContain('from "@effect/platform-node/NodeRuntime"')
-    expect(bundle).toContain('from "@effect/sql/SqlClient"')
-    expect(bundle).toContain('from "@effect/rpc/RpcClient"')
+  // esbuild names each bundled module in a comment (`// node_modules/…/X.js`).
+  it("holds the modules of @effect/platform, platform-node and sql it uses, never a package's index", () => {
+    const bundle = serviceBundle()
+    expect(bundle).toContain("@effect/platform/dist/esm/HttpApiBuilder.js")
+    expect(bundle).toContain("@effect/platform-node/dist/esm/NodeRuntime.js")
+    expect(bundle).toContain("@effect/sql/dist/esm/SqlClient.js")
+    // The index loads the API reference pages (Scalar's, Swagger UI's: ~20 MB of heap),
+    // platform-node's @effect/cluster, sql's its event journal: the service uses none.
+    expect(bundle).not.toContain("@effect/platform/dist/esm/index.js")
+    expect(bundle).not.toContain("@effect/platform/dist/esm/HttpApiScalar.js")
+    expect(bundle).not.toContain("node_modules/@effect/cluster/")
+    expect(bundle).not.toContain("@effect/sql/dist/esm/SqlEventJournal.js")
   })
 
-  it("loads the AWS SDK only when a storage check asks for it", () => {
-    const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
-      cwd: project,
-      encoding: "utf8"
-    })
-    const bundle = fs.readFileSync(
-      path.join(cacheDirectory(), /\((main-[0-9a-f]+\.mjs)\)/.exec(said)![1]!),
-      "utf8"
-    )
-    expect(bundle).not.toMatch(/from\s*"@aws-sdk\//)
-    expect(bundle).toContain('import("@aws-sdk/client-s3")')
-    expect(bundle).toContain('import("@aws-sdk/client-sts")')
+  it("leaves out what loads files beside itself or native code, and the AWS SDK until a storage check asks", () => {
+    const bundle = serviceBundle()
+    expect(bundle).toContain('require("@electric-sql/pglite")')
+    expect(bundle).not.toContain("node_modules/@electric-sql/pglite/")
+    expect(bundle).not.toContain("node_modules/@aws-sdk/")
+    // An `import()` written as a `require` made when the promise runs, not at load.
+    expect(bundle).toContain('Promise.resolve().then(() => __toESM(require("@aws-sdk/client-s3")')
+    expect(bundle).toContain('Promise.resolve().then(() => __toESM(require("@aws-sdk/client-sts")')
   })
 })
 
@@ -63,14 +66,7 @@ describe("both bundles' text", () => {
   const beyondLatin1 = /[^\u0000-\u00ff]/
   it.effect("is Latin-1 throughout, so V8 keeps one byte a character", () =>
     Effect.gen(function* () {
-      const said = execFileSync(process.execPath, ["src/start.mjs", "--prepare"], {
-        cwd: project,
-        encoding: "utf8"
-      })
-      const main = fs.readFileSync(
-        path.join(cacheDirectory(), /\((main-[0-9a-f]+\.mjs)\)/.exec(said)![1]!),
-        "utf8"
-      )
+      const main = serviceBundle()
       const [workerFile] = yield* workerCommand
       const worker = fs.readFileSync(workerFile!, "utf8")
       expect(beyondLatin1.exec(main)?.[0]).toBeUndefined()
