@@ -13,10 +13,10 @@
  */
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import Module, { createRequire } from "node:module"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import * as vm from "node:vm"
+import { runWithCodeCache } from "./bundle/codeCache.cjs"
 import { latin1Source } from "./bundle/latin1Source.mjs"
 
 const require = createRequire(import.meta.url)
@@ -136,32 +136,6 @@ const mainBundle = async () => {
 /** How long after it runs the bundle's code cache is written: the start's code compiled by then. */
 const CODE_CACHE_AFTER_MS = 10_000
 
-/**
- * Runs the bundle as a script with its code cache (made under this Node's version and
- * flags; one that V8 refuses is made again).
- */
-const runBundle = (file) => {
-  const codeCache = `${file}.v8-${process.version}`
-  let cachedData
-  try {
-    cachedData = fs.readFileSync(codeCache)
-  } catch {}
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), {
-    filename: file,
-    cachedData
-  })
-  const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file))
-  if (cachedData === undefined || script.cachedDataRejected)
-    setTimeout(() => {
-      try {
-        const partial = `${codeCache}.${process.pid}.tmp`
-        fs.writeFileSync(partial, script.createCachedData())
-        fs.renameSync(partial, codeCache)
-      } catch {}
-    }, CODE_CACHE_AFTER_MS).unref()
-}
-
 const bundle = await mainBundle().catch((error) => {
   console.warn(`sluice: running under tsx, the bundle could not be built (${error})`)
   return undefined
@@ -169,7 +143,7 @@ const bundle = await mainBundle().catch((error) => {
 if (process.argv.includes("--prepare")) {
   if (bundle !== undefined) console.log(`sluice service bundled (${path.basename(bundle)})`)
 } else if (bundle !== undefined) {
-  runBundle(bundle)
+  runWithCodeCache(bundle, (write) => setTimeout(write, CODE_CACHE_AFTER_MS).unref())
 } else {
   const { register } = await import("tsx/esm/api")
   register()

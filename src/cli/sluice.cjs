@@ -6,10 +6,9 @@
 "use strict"
 const fs = require("node:fs")
 const path = require("node:path")
-const vm = require("node:vm")
-const Module = require("node:module")
 const crypto = require("node:crypto")
 const os = require("node:os")
+const { runWithCodeCache } = require("../bundle/codeCache.cjs")
 
 // fetch parses HTTP with a WebAssembly module, which V8 recompiles with its optimizing
 // compiler on a background thread once used; Node waits for that compilation before a
@@ -79,24 +78,5 @@ const key = crypto.createHash("sha256").update(inputs()).digest("hex").slice(0, 
 const dir = cacheDir()
 const file = path.join(dir, `cli-${key}.cjs`)
 if (!fs.existsSync(file)) build(file)
-const codeCache = `${file}.v8-${process.version}`
-let cachedData
-try {
-  cachedData = fs.readFileSync(codeCache)
-} catch {}
-const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), {
-  filename: file,
-  cachedData
-})
-const bundle = { exports: {} }
-const bundleRequire = Module.createRequire(file)
-script.runInThisContext()(bundle.exports, bundleRequire, bundle, file, dir)
-if (cachedData === undefined || script.cachedDataRejected)
-  // At exit, when the functions this command used have been compiled too.
-  process.once("exit", () => {
-    try {
-      const partial = `${codeCache}.${process.pid}.tmp`
-      fs.writeFileSync(partial, script.createCachedData())
-      fs.renameSync(partial, codeCache)
-    } catch {}
-  })
+// At exit, when the functions this command used have been compiled too.
+runWithCodeCache(file, (write) => process.once("exit", write))
