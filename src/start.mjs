@@ -16,7 +16,7 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { runWithCodeCache } from "./bundle/codeCache.cjs"
+import { removeEarlierBundles, runWithCodeCache } from "./bundle/codeCache.cjs"
 import { latin1Source } from "./bundle/latin1Source.mjs"
 
 const require = createRequire(import.meta.url)
@@ -127,6 +127,7 @@ const mainBundle = async () => {
     const partial = `${file}.${process.pid}.tmp`
     fs.writeFileSync(partial, latin1Source(result.outputFiles[0].text))
     fs.renameSync(partial, file)
+    removeEarlierBundles(file, /^main-[0-9a-f]{16}\.(c|m)js/)
     return file
   } finally {
     await esbuild.stop()

@@ -8,7 +8,7 @@ const fs = require("node:fs")
 const path = require("node:path")
 const crypto = require("node:crypto")
 const os = require("node:os")
-const { runWithCodeCache } = require("../bundle/codeCache.cjs")
+const { removeEarlierBundles, runWithCodeCache } = require("../bundle/codeCache.cjs")
 
 // fetch parses HTTP with a WebAssembly module, which V8 recompiles with its optimizing
 // compiler on a background thread once used; Node waits for that compilation before a
@@ -64,14 +64,7 @@ const build = (file) => {
   const partial = `${file}.${process.pid}.tmp`
   fs.writeFileSync(partial, result.outputFiles[0].contents)
   fs.renameSync(partial, file)
-  // Bundles of earlier sources (and their code caches) an hour old: no run starts on them.
-  const hourAgo = Date.now() - 3600_000
-  for (const name of fs.readdirSync(path.dirname(file))) {
-    const other = path.join(path.dirname(file), name)
-    if (!/^cli-[0-9a-f]{16}\.cjs/.test(name) || name.startsWith(path.basename(file))) continue
-    const stat = fs.statSync(other, { throwIfNoEntry: false })
-    if (stat !== undefined && stat.mtimeMs < hourAgo) fs.rmSync(other, { force: true })
-  }
+  removeEarlierBundles(file, /^cli-[0-9a-f]{16}\.cjs/)
 }
 
 const key = crypto.createHash("sha256").update(inputs()).digest("hex").slice(0, 16)
