@@ -39,15 +39,18 @@ const ENDPOINTS = [
   { method: "POST", path: "/api/bar", rate: 4, latency: 0.05 }
 ]
 
+/**
+ * Series in the order they were first written to. A series is named by a short key and
+ * its labels made once (a label object and its JSON a sample took seconds).
+ */
 class SeriesSet {
   private readonly byKey = new Map<
     string,
     { labels: Record<string, string>; samples: Array<[number, number | bigint]> }
   >()
-  add(labels: Record<string, string>, t: number, value: number | bigint) {
-    const key = JSON.stringify(labels)
+  add(key: string, labels: () => Record<string, string>, t: number, value: number | bigint) {
     let series = this.byKey.get(key)
-    if (!series) this.byKey.set(key, (series = { labels, samples: [] }))
+    if (!series) this.byKey.set(key, (series = { labels: labels(), samples: [] }))
     series.samples.push([t, value])
   }
   all() {
@@ -71,36 +74,58 @@ export const demoSeries = (): ReadonlyArray<TestSeries> => {
     const cpuRates: Record<string, number> = { user: 1.2, system: 0.8, idle: 2.0 }
     let disk = 16e9 + Math.floor(random() * 1e9)
     let batch = 0
-    const histogram = new Map<string, { counts: Array<number>; sum: number; count: number }>()
+    // `counts` are cumulative, as the buckets are; `fresh` counts this scrape's
+    // observations by the first bucket they fall in, added to `counts` when exposed.
+    const histogram = new Map<
+      string,
+      { counts: Array<number>; fresh: Array<number>; sum: number; count: number }
+    >()
     for (let t = DATA_START + offset; t < DATA_END; t += SCRAPE) {
       for (const type of ["used", "cached", "buffers"]) {
         memory[type] = Math.round(memory[type]! + (random() - 0.5) * 2 * 30 * MIB)
         if (Math.abs(memory[type]! - memoryBase[type]!) > memoryBase[type]! / 2)
           memory[type] = memoryBase[type]!
-        out.add({ __name__: "demo_memory_usage_bytes", ...base, type }, t, memory[type]!)
+        out.add(
+          `memory ${instance} ${type}`,
+          () => ({ __name__: "demo_memory_usage_bytes", ...base, type }),
+          t,
+          memory[type]!
+        )
       }
       out.add(
-        { __name__: "demo_memory_usage_bytes", ...base, type: "free" },
+        `memory ${instance} free`,
+        () => ({ __name__: "demo_memory_usage_bytes", ...base, type: "free" }),
         t,
         8 * 1024 * MIB - memory.used! - memory.cached! - memory.buffers!
       )
-      out.add({ __name__: "demo_num_cpus", ...base }, t, 4)
+      out.add(`cpus ${instance}`, () => ({ __name__: "demo_num_cpus", ...base }), t, 4)
       for (const mode of ["user", "system", "idle"]) {
         cpu[mode] = cpu[mode]! + (cpuRates[mode]! + (random() - 0.5) * 0.8) * (SCRAPE / 1000)
-        out.add({ __name__: "demo_cpu_usage_seconds_total", ...base, mode }, t, cpu[mode]!)
+        out.add(
+          `cpu ${instance} ${mode}`,
+          () => ({ __name__: "demo_cpu_usage_seconds_total", ...base, mode }),
+          t,
+          cpu[mode]!
+        )
       }
       disk += Math.floor((250_000 + random() * 500_000) * (SCRAPE / 1000))
-      out.add({ __name__: "demo_disk_usage_bytes", ...base }, t, disk)
+      out.add(`disk ${instance}`, () => ({ __name__: "demo_disk_usage_bytes", ...base }), t, disk)
       // A batch finishes about 11 s into each minute; three in four succeed.
       const minute = Math.floor((t - DATA_START) / 60_000)
       const finish = DATA_START + minute * 60_000 + 11_000 + Math.floor(random() * 500)
       if (t >= finish && t - SCRAPE < finish && random() < 0.75)
         batch = finish / 1000 + random() * 0.001
-      out.add({ __name__: "demo_batch_last_success_timestamp_seconds", ...base }, t, batch)
+      out.add(
+        `batch ${instance}`,
+        () => ({ __name__: "demo_batch_last_success_timestamp_seconds", ...base }),
+        t,
+        batch
+      )
       // Exposed only in even minutes; the first scrape of an odd minute writes the marker.
-      const intermittent = { __name__: "demo_intermittent_metric", ...base }
-      if (minute % 2 === 0) out.add(intermittent, t, 1)
-      else if (t - SCRAPE < DATA_START + minute * 60_000) out.add(intermittent, t, STALE_MARKER)
+      const intermittent = () => ({ __name__: "demo_intermittent_metric", ...base })
+      if (minute % 2 === 0) out.add(`intermittent ${instance}`, intermittent, t, 1)
+      else if (t - SCRAPE < DATA_START + minute * 60_000)
+        out.add(`intermittent ${instance}`, intermittent, t, STALE_MARKER)
       const swing = 1 + 0.3 * Math.sin((2 * Math.PI * (t - DATA_START)) / 3_600_000)
       const combos = ENDPOINTS.flatMap((e) => [
         { ...e, status: "200", share: 0.99 },
@@ -118,7 +143,11 @@ export const demoSeries = (): ReadonlyArray<TestSeries> => {
       for (const combo of combos) {
         const key = `${combo.method} ${combo.path} ${combo.status}`
         let state = histogram.get(key)
-        if (!state) histogram.set(key, (state = { counts: BOUNDS.map(() => 0), sum: 0, count: 0 }))
+        if (!state)
+          histogram.set(
+            key,
+            (state = { counts: BOUNDS.map(() => 0), fresh: BOUNDS.map(() => 0), sum: 0, count: 0 })
+          )
         const requests = Math.round(
           combo.rate * combo.share * swing * (SCRAPE / 1000) + random() * 2
         )
@@ -126,25 +155,42 @@ export const demoSeries = (): ReadonlyArray<TestSeries> => {
           const latency = Math.max(0.00005, combo.latency * (1 + 0.1 * normal()))
           state.sum += latency
           state.count++
-          BOUNDS.forEach((bound, i) => {
-            if (latency <= bound) state!.counts[i]!++
-          })
+          const first = BOUNDS.findIndex((bound) => latency <= bound)
+          if (first >= 0) state.fresh[first]!++
         }
-        const labels = { ...base, method: combo.method, path: combo.path, status: combo.status }
-        BOUNDS.forEach((bound, i) =>
+        const labels = () => ({
+          ...base,
+          method: combo.method,
+          path: combo.path,
+          status: combo.status
+        })
+        const series = `${instance} ${key}`
+        const name = "demo_api_request_duration_seconds"
+        let fresh = 0
+        BOUNDS.forEach((bound, i) => {
+          fresh += state!.fresh[i]!
+          state!.fresh[i] = 0
+          state!.counts[i]! += fresh
           out.add(
-            { __name__: "demo_api_request_duration_seconds_bucket", ...labels, le: String(bound) },
+            `bucket ${series} ${i}`,
+            () => ({ __name__: `${name}_bucket`, ...labels(), le: String(bound) }),
             t,
             state!.counts[i]!
           )
-        )
+        })
         out.add(
-          { __name__: "demo_api_request_duration_seconds_bucket", ...labels, le: "+Inf" },
+          `bucket ${series} +Inf`,
+          () => ({ __name__: `${name}_bucket`, ...labels(), le: "+Inf" }),
           t,
           state.count
         )
-        out.add({ __name__: "demo_api_request_duration_seconds_sum", ...labels }, t, state.sum)
-        out.add({ __name__: "demo_api_request_duration_seconds_count", ...labels }, t, state.count)
+        out.add(`sum ${series}`, () => ({ __name__: `${name}_sum`, ...labels() }), t, state.sum)
+        out.add(
+          `count ${series}`,
+          () => ({ __name__: `${name}_count`, ...labels() }),
+          t,
+          state.count
+        )
       }
     }
   }
@@ -154,16 +200,22 @@ export const demoSeries = (): ReadonlyArray<TestSeries> => {
 /** The same samples cut into one-minute slices, oldest first, so a TSDB head takes them all. */
 export const minuteSlices = (
   series: ReadonlyArray<TestSeries>
-): ReadonlyArray<ReadonlyArray<TestSeries>> =>
-  Array.from({ length: DATA_MINUTES }, (_, minute) => {
-    const from = DATA_START + minute * 60_000
-    return series
-      .map((s) => ({
-        labels: s.labels,
-        samples: s.samples.filter(([t]) => t >= from && t < from + 60_000)
-      }))
-      .filter((s) => s.samples.length > 0)
-  })
+): ReadonlyArray<ReadonlyArray<TestSeries>> => {
+  const slices = Array.from({ length: DATA_MINUTES }, () => new Array<TestSeries>())
+  for (const one of series) {
+    // One pass over the series' samples (keeping their order), not one per minute.
+    const byMinute = new Map<number, Array<TestSeries["samples"][number]>>()
+    for (const sample of one.samples) {
+      const minute = Math.floor((sample[0] - DATA_START) / 60_000)
+      if (minute < 0 || minute >= DATA_MINUTES) continue
+      let samples = byMinute.get(minute)
+      if (samples === undefined) byMinute.set(minute, (samples = []))
+      samples.push(sample)
+    }
+    for (const [minute, samples] of byMinute) slices[minute]!.push({ labels: one.labels, samples })
+  }
+  return slices
+}
 
 /**
  * A histogram whose first bucket holds exactly a tenth of the observations and whose next

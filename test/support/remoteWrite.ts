@@ -18,22 +18,50 @@ export interface TestSeries {
   readonly histograms?: ReadonlyArray<number>
 }
 
+const UTF8 = new TextEncoder()
+
+/**
+ * Protobuf fields written into one growing buffer. A body of the compliance data holds
+ * ~10k samples: a writer and a few arrays a sample made encoding them take seconds.
+ */
 class Writer {
-  private chunks: Array<Uint8Array> = []
-  private size = 0
+  private buffer = new Uint8Array(1024)
+  private view = new DataView(this.buffer.buffer)
+  private length = 0
+  private room(bytes: number) {
+    if (this.length + bytes <= this.buffer.length) return
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + bytes))
+    grown.set(this.buffer.subarray(0, this.length))
+    this.buffer = grown
+    this.view = new DataView(grown.buffer)
+  }
+  /** Empty again, keeping its buffer (for a message written inside another). */
+  reset(): this {
+    this.length = 0
+    return this
+  }
   push(bytes: Uint8Array) {
-    this.chunks.push(bytes)
-    this.size += bytes.length
+    this.room(bytes.length)
+    this.buffer.set(bytes, this.length)
+    this.length += bytes.length
   }
   varint(value: bigint | number) {
+    this.room(10)
+    if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
+      while (value >= 0x80) {
+        this.buffer[this.length++] = (value % 0x80) | 0x80
+        value = Math.floor(value / 0x80)
+      }
+      this.buffer[this.length++] = value
+      return
+    }
+    // Negative numbers as their 64-bit two's complement, as protobuf writes an int64.
     let v = BigInt.asUintN(64, BigInt(value))
-    const out: Array<number> = []
     while (v >= 0x80n) {
-      out.push(Number(v & 0x7fn) | 0x80)
+      this.buffer[this.length++] = Number(v & 0x7fn) | 0x80
       v >>= 7n
     }
-    out.push(Number(v))
-    this.push(Uint8Array.from(out))
+    this.buffer[this.length++] = Number(v)
   }
   tag(field: number, wire: number) {
     this.varint((field << 3) | wire)
@@ -44,30 +72,23 @@ class Writer {
     this.push(bytes)
   }
   string(field: number, text: string) {
-    this.bytes(field, new TextEncoder().encode(text))
+    this.bytes(field, UTF8.encode(text))
   }
-  fixed64(field: number, bits: bigint) {
+  /** A double, or a bigint's raw IEEE-754 bits (the stale marker). */
+  fixed64(field: number, value: number | bigint) {
     this.tag(field, 1)
-    const b = new Uint8Array(8)
-    new DataView(b.buffer).setBigUint64(0, bits, true)
-    this.push(b)
+    this.room(8)
+    if (typeof value === "bigint") this.view.setBigUint64(this.length, value, true)
+    else this.view.setFloat64(this.length, value, true)
+    this.length += 8
+  }
+  /** The bytes written, valid until the writer is written to or reset again. */
+  written(): Uint8Array {
+    return this.buffer.subarray(0, this.length)
   }
   finish(): Uint8Array {
-    const out = new Uint8Array(this.size)
-    let offset = 0
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset)
-      offset += chunk.length
-    }
-    return out
+    return this.buffer.slice(0, this.length)
   }
-}
-
-const bitsOf = (value: number | bigint) => {
-  if (typeof value === "bigint") return value
-  const view = new DataView(new ArrayBuffer(8))
-  view.setFloat64(0, value, true)
-  return view.getBigUint64(0, true)
 }
 
 /** MetricMetadata: `type` is the protocol's enum number (1 counter, 2 gauge, …). */
@@ -78,26 +99,37 @@ export interface TestMetadata {
   readonly unit: string
 }
 
+/** A series' label fields, encoded once per label set (the slices of a series share it). */
+const encodedLabels = new WeakMap<object, Uint8Array>()
+const labelFields = (labels: TestSeries["labels"], scratch: Writer): Uint8Array => {
+  let fields = encodedLabels.get(labels)
+  if (fields === undefined) {
+    const all = new Writer()
+    for (const name of Object.keys(labels).sort()) {
+      scratch.reset().string(1, name)
+      scratch.string(2, labels[name]!)
+      all.bytes(1, scratch.written())
+    }
+    encodedLabels.set(labels, (fields = all.finish()))
+  }
+  return fields
+}
+
 /** The protobuf `WriteRequest`, uncompressed. */
 export const writeRequestBytes = (
   series: ReadonlyArray<TestSeries>,
   metadata: ReadonlyArray<TestMetadata> = []
 ): Uint8Array => {
   const request = new Writer()
+  const ts = new Writer()
+  const inner = new Writer()
   for (const one of series) {
-    const ts = new Writer()
-    for (const name of Object.keys(one.labels).sort()) {
-      const label = new Writer()
-      label.string(1, name)
-      label.string(2, one.labels[name]!)
-      ts.bytes(1, label.finish())
-    }
+    ts.reset().push(labelFields(one.labels, inner))
     for (const [ms, value] of one.samples) {
-      const sample = new Writer()
-      sample.fixed64(1, bitsOf(value))
-      sample.tag(2, 0)
-      sample.varint(ms)
-      ts.bytes(2, sample.finish())
+      inner.reset().fixed64(1, value)
+      inner.tag(2, 0)
+      inner.varint(ms)
+      ts.bytes(2, inner.written())
     }
     for (const [ms, value] of one.exemplars ?? []) {
       const exemplar = new Writer()
@@ -105,7 +137,7 @@ export const writeRequestBytes = (
       label.string(1, "trace_id")
       label.string(2, "4bf92f3577b34da6a3ce929d0e0e4736")
       exemplar.bytes(1, label.finish())
-      exemplar.fixed64(2, bitsOf(value))
+      exemplar.fixed64(2, value)
       exemplar.tag(3, 0)
       exemplar.varint(ms)
       ts.bytes(3, exemplar.finish())
@@ -115,14 +147,14 @@ export const writeRequestBytes = (
       const histogram = new Writer()
       histogram.tag(1, 0)
       histogram.varint(3)
-      histogram.fixed64(3, bitsOf(1.5))
+      histogram.fixed64(3, 1.5)
       histogram.tag(4, 0)
       histogram.varint(0)
       histogram.tag(15, 0)
       histogram.varint(ms)
       ts.bytes(4, histogram.finish())
     }
-    request.bytes(1, ts.finish())
+    request.bytes(1, ts.written())
   }
   for (const m of metadata) {
     const entry = new Writer()
