@@ -84,10 +84,12 @@ export const insertStatement = (
  * chDB has no server-side query id (it makes up its own), so a statement also carries
  * ours: in `log_comment`, or, for a query on a kept session (whose settings cannot change),
  * as a marker ending its text (`withQueryMarker`). A kill matches any of the three.
+ * `SYNC` answers once the queries have stopped: on a ClickHouse server a killed query's
+ * answer could end before the server let go of its id, and the id was still taken.
  */
-export const killStatement =
+export const killStatement = (wait: "SYNC" | "ASYNC") =>
   "KILL QUERY WHERE query_id = {id:String} OR Settings['log_comment'] = {id:String} " +
-  "OR endsWith(query, concat('\n/* sluice:', {id:String}, ' */')) ASYNC\nFORMAT TabSeparated"
+  `OR endsWith(query, concat('\n/* sluice:', {id:String}, ' */')) ${wait}\nFORMAT TabSeparated`
 
 /**
  * `sql` with our query id as a comment on a line of its own at the end (after the text, so

@@ -3,7 +3,7 @@
  * registry, and a kill for statements whose caller went away before they ended.
  */
 import type { ClickHouseClient } from "@clickhouse/client"
-import { Effect } from "effect"
+import { Effect, identity } from "effect"
 import type { Scope } from "effect"
 import type { EngineError, EngineSettings, InsertRequest } from "../../domain/Engine.js"
 import { cancelledError, toEngineError } from "./EngineMessage.js"
@@ -57,6 +57,13 @@ export interface StatementOptions {
   readonly clientPerStatement?: () => StatementClient
   /** Waits for engine work that outlived its request (chDB keeps computing after an abort). */
   readonly drain?: () => Promise<void>
+  /**
+   * A cancel answers once the engine has stopped the query (`KILL … SYNC`), not once it
+   * was asked to: a ClickHouse server could end a killed query's answer before letting go
+   * of its id, which was then still taken. Not on chDB, whose waiting kill did not return
+   * while the query's reader was waiting on the cancel.
+   */
+  readonly cancelWaits?: boolean
 }
 
 /** One statement's place in the engine, for the enclosing scope. */
@@ -127,11 +134,11 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
   }
 
   // `client` runs nothing else on chDB, so a kill never queues behind a query.
-  const kill = (queryId: string): Effect.Effect<boolean, EngineError> =>
+  const kill = (queryId: string, wait: "SYNC" | "ASYNC"): Effect.Effect<boolean, EngineError> =>
     Effect.tryPromise({
       try: async () => {
         const result = await client.exec({
-          query: Sql.killStatement,
+          query: Sql.killStatement(wait),
           query_params: { id: queryId }
         })
         let rows = ""
@@ -192,7 +199,7 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       yield* addFinalizer(() => {
         if (settled || queryId === undefined) return Effect.void
         controller.abort()
-        return kill(queryId).pipe(Effect.timeout(KILL_TIMEOUT), Effect.ignore)
+        return kill(queryId, "ASYNC").pipe(Effect.timeout(KILL_TIMEOUT), Effect.ignore)
       })
       return {
         client: statementClient.client,
@@ -208,9 +215,17 @@ export const make = (client: ClickHouseClient, options: StatementOptions) => {
       }
     })
 
-  /** Kill first: an aborted chDB call rejects at once but keeps computing. */
+  /**
+   * Kill first: an aborted chDB call rejects at once but keeps computing. A waiting kill
+   * (`cancelWaits`) that is still waiting after `KILL_TIMEOUT` has found the query.
+   */
   const cancel = (queryId: string) =>
-    Effect.map(kill(queryId), (killed) => inFlight.abort(queryId) || killed)
+    (options.cancelWaits
+      ? kill(queryId, "SYNC").pipe(
+          Effect.timeoutTo({ duration: KILL_TIMEOUT, onSuccess: identity, onTimeout: () => true })
+        )
+      : kill(queryId, "ASYNC")
+    ).pipe(Effect.map((killed) => inFlight.abort(queryId) || killed))
 
   /** Waits for work in flight and work the engine still runs, then closes `client`. */
   const close = inFlight.close.pipe(

@@ -47,7 +47,8 @@ interface Running {
 
 export const make = (options: ServerProvisionerOptions) =>
   Effect.gen(function* () {
-    const admin = yield* ClickHouseEngine.make(options.client(), options.statements)
+    const statementOptions = { ...options.statements, cancelWaits: true }
+    const admin = yield* ClickHouseEngine.make(options.client(), statementOptions)
     // Each cluster's engine lives in a scope forked from this one: `stop` closes it early,
     // and the provisioner's end closes those still open (before the admin engine:
     // finalizers run in reverse).
@@ -74,13 +75,13 @@ export const make = (options: ServerProvisionerOptions) =>
         const cluster = options.clickhouseCluster
         const engine = yield* Scope.extend(
           ClickHouseEngine.make(client, {
-            ...options.statements,
+            ...statementOptions,
             databasePrefix: databasePrefix(spec.clusterId),
             ...(cluster === undefined
               ? {}
               : {
                   defaultSettings: {
-                    ...options.statements?.defaultSettings,
+                    ...statementOptions.defaultSettings,
                     ...TableDdl.topologySettings(options)
                   }
                 })
