@@ -60,7 +60,8 @@ export const ExternalProvisionerLive = (options: {
       return ServerProvisioner.layer({
         accessControl: options.accessControl,
         clickhouseCluster: Option.getOrUndefined(options.cluster),
-        client: (login) => connect(login, {})
+        client: (login) => connect(login, {}),
+        statements: { cancelWaits: true }
       })
     })
   )

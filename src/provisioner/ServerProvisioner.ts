@@ -47,8 +47,7 @@ interface Running {
 
 export const make = (options: ServerProvisionerOptions) =>
   Effect.gen(function* () {
-    const statementOptions = { ...options.statements, cancelWaits: true }
-    const admin = yield* ClickHouseEngine.make(options.client(), statementOptions)
+    const admin = yield* ClickHouseEngine.make(options.client(), options.statements)
     // Each cluster's engine lives in a scope forked from this one: `stop` closes it early,
     // and the provisioner's end closes those still open (before the admin engine:
     // finalizers run in reverse).
@@ -75,13 +74,13 @@ export const make = (options: ServerProvisionerOptions) =>
         const cluster = options.clickhouseCluster
         const engine = yield* Scope.extend(
           ClickHouseEngine.make(client, {
-            ...statementOptions,
+            ...options.statements,
             databasePrefix: databasePrefix(spec.clusterId),
             ...(cluster === undefined
               ? {}
               : {
                   defaultSettings: {
-                    ...statementOptions.defaultSettings,
+                    ...options.statements?.defaultSettings,
                     ...TableDdl.topologySettings(options)
                   }
                 })
