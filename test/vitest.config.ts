@@ -102,13 +102,6 @@ const onClickHouseServer = [
  */
 const nodes = ["test/nodes/**/*.test.ts"]
 
-/**
- * The command line as its users run it: each file starts a server process and runs the
- * `sluice` binary as processes of its own, so the test process mostly waits. A project of
- * its own so that `npm test` (`test/run.mjs`) can run it beside the shared project.
- */
-const cli = ["test/cli/**/*.test.ts"]
-
 export default defineConfig({
   test: {
     // Each file builds real engines (PGlite, chDB): keep concurrency at the core count.
@@ -128,18 +121,8 @@ export default defineConfig({
           name: "shared",
           globalSetup: ["test/support/testRunTmp.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: [
-            ...isolated,
-            ...externalOnly,
-            ...nodes,
-            ...cli,
-            "test/store/externalPostgres.test.ts"
-          ]
+          exclude: [...isolated, ...externalOnly, ...nodes, "test/store/externalPostgres.test.ts"]
         }
-      },
-      {
-        extends: true,
-        test: { name: "cli", globalSetup: ["test/support/testRunTmp.ts"], include: cli }
       },
       {
         extends: true,
