@@ -16,21 +16,13 @@ import { clientHeaders } from "./Version.js"
 const clientOf = (session: Session) =>
   Effect.promise(async () => {
     // Modules by their own paths: the package's index would bring its API-docs pages along.
-    const [{ makeSluiceClient }, FetchHttpClient, HttpClient, HttpClientRequest] =
-      await Promise.all([
-        import("../../domain/Client.js"),
-        import("@effect/platform/FetchHttpClient"),
-        import("@effect/platform/HttpClient"),
-        import("@effect/platform/HttpClientRequest")
-      ])
-    const headed = Layer.effect(
-      HttpClient.HttpClient,
-      Effect.map(
-        HttpClient.HttpClient,
-        HttpClient.mapRequest(HttpClientRequest.setHeaders(clientHeaders))
-      )
-    ).pipe(Layer.provide(FetchHttpClient.layer))
-    return { make: makeSluiceClient({ baseUrl: session.url, token: session.token }), layer: headed }
+    const [{ makeSluiceClient }, { nodeHttpClient }, HttpClient] = await Promise.all([
+      import("../../domain/Client.js"),
+      import("./NodeHttpClient.js"),
+      import("@effect/platform/HttpClient")
+    ])
+    const layer = Layer.succeed(HttpClient.HttpClient, nodeHttpClient(clientHeaders))
+    return { make: makeSluiceClient({ baseUrl: session.url, token: session.token }), layer }
   })
 
 const isHttpClientError = (e: object): e is HttpClientError =>

@@ -64,20 +64,21 @@ export const unreachable = (session: Session, error: unknown) =>
     "Is the server running? Check --url, SLUICE_URL or the profile (`sluice whoami`)."
   )
 
+/** Node's request of `method` to `url` on the kept connections. */
+export const nodeRequest = (url: URL, method: string, headers: Record<string, string>) =>
+  url.protocol === "https:"
+    ? https.request(url, { method, headers, agent: agents.https })
+    : http.request(url, { method, headers, agent: agents.http })
+
 /** Sends a request; the response's body is left unread (interrupting ends the request). */
 export const send = (session: Session, request: RawRequest) =>
   Effect.async<RawResponse, ReturnType<typeof failure>>((resume) => {
     const url = urlOf(session, request)
-    const secure = url.protocol === "https:"
     const headers: Record<string, string> = { ...clientHeaders, ...request.headers }
     if (session.token !== undefined) headers.authorization = `Bearer ${session.token}`
     if (request.body !== undefined)
       headers["content-length"] = String(Buffer.byteLength(request.body))
-    const req = (secure ? https : http).request(url, {
-      method: request.method,
-      headers,
-      agent: secure ? agents.https : agents.http
-    })
+    const req = nodeRequest(url, request.method, headers)
     req.on("response", (res) =>
       resume(Effect.succeed({ status: res.statusCode ?? 0, headers: res.headers, body: res }))
     )

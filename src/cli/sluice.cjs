@@ -10,13 +10,6 @@ const crypto = require("node:crypto")
 const os = require("node:os")
 const { removeEarlierBundles, runWithCodeCache } = require("../bundle/codeCache.cjs")
 
-// fetch parses HTTP with a WebAssembly module, which V8 recompiles with its optimizing
-// compiler on a background thread once used; Node waits for that compilation before a
-// process can end, ~100 ms after a command's answer was out. Its baseline code is fast
-// enough for a command's few responses. Set before anything runs, so that the code cache
-// below is always made and read under the same flags.
-require("node:v8").setFlagsFromString("--liftoff-only")
-
 const root = path.resolve(__dirname, "..", "..")
 const entry = path.join(__dirname, "main.ts")
 
