@@ -101,5 +101,13 @@ export const connectMinimal = async (url: string) => {
       )
     })
 
-  return { post, close: () => socket.end() }
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<MinimalResponse>((resolve, reject) => {
+      if (waiting !== undefined) throw new Error("one request at a time")
+      waiting = { resolve, reject }
+      const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+      socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${lines.join("")}\r\n`)
+    })
+
+  return { post, get, close: () => socket.end() }
 }

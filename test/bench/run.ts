@@ -12,6 +12,7 @@ import { login } from "./login.js"
 import { metrics, metricsLarge } from "./metrics.js"
 import { metricsDayAlone } from "./metricsDay.js"
 import { otlp } from "./otlp.js"
+import { pipeline } from "./pipeline.js"
 import { propagation } from "./propagation.js"
 import { query } from "./query.js"
 import { scale } from "./scale.js"
@@ -29,6 +30,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   metrics,
   "metrics-day": metricsDayAlone,
   "metrics-large": metricsLarge,
+  pipeline,
   propagation,
   scale,
   "scale-writes": scaleWrites,
