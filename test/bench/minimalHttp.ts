@@ -87,27 +87,34 @@ export const connectMinimal = async (url: string) => {
       fail(error as Error)
     }
   })
-  socket.on("error", fail)
-  socket.on("close", () => fail(new Error("the server closed the connection")))
+  // A request on a connection already gone fails at once rather than waiting forever.
+  let gone: Error | undefined
+  socket.on("error", (error) => {
+    gone = error
+    fail(error)
+  })
+  socket.on("close", () => {
+    gone ??= new Error("the server closed the connection")
+    fail(gone)
+  })
 
-  const post = (path: string, headers: Record<string, string>, body: string) =>
+  // A body, when there is one, is framed by its length.
+  const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     new Promise<MinimalResponse>((resolve, reject) => {
       if (waiting !== undefined) throw new Error("one request at a time")
+      if (gone !== undefined) return reject(gone)
       waiting = { resolve, reject }
       const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+      const length = body === undefined ? "" : `content-length: ${Buffer.byteLength(body)}\r\n`
       socket.write(
-        `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${lines.join("")}` +
-          `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+        `${method} ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${lines.join("")}` +
+          `${length}\r\n${body ?? ""}`
       )
     })
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<MinimalResponse>((resolve, reject) => {
-      if (waiting !== undefined) throw new Error("one request at a time")
-      waiting = { resolve, reject }
-      const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
-      socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n${lines.join("")}\r\n`)
-    })
+  const post = (path: string, headers: Record<string, string>, body: string) =>
+    send("POST", path, headers, body)
+  const get = (path: string, headers: Record<string, string> = {}) => send("GET", path, headers)
 
   return { post, get, close: () => socket.end() }
 }
