@@ -39,8 +39,14 @@ interface Side {
   readonly workers?: () => ReadonlyArray<number>
 }
 
+const REFERENCES = [
+  ["node", "node:http"],
+  ["router", "HttpRouter"],
+  ["api", "HttpApiBuilder"]
+] as const
+
 /** A reference server of `pipelineServers.ts`, stopped with the scope. */
-const reference = (kind: "node" | "router" | "api") =>
+const reference = (kind: (typeof REFERENCES)[number][0]) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly child: ChildProcess }, Error>((resume) => {
       const child = spawn(
@@ -77,53 +83,29 @@ export const pipeline = () =>
           Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))
         )
         const sluice = yield* startServerProcess(dataDir, {})
-        const references = yield* Effect.all([
-          reference("node"),
-          reference("router"),
-          reference("api")
-        ])
-        const sides: Array<Side> = yield* Effect.sync(() => {
-          const query = {
-            authorization: `Bearer ${sluice.key}`,
-            "content-type": "application/json"
+        const references = yield* Effect.forEach(REFERENCES, ([kind, label]) =>
+          Effect.map(reference(kind), ({ url, child }): Side => ({
+            label,
+            pid: child.pid!,
+            url,
+            send: health
+          }))
+        )
+        const query = { authorization: `Bearer ${sluice.key}`, "content-type": "application/json" }
+        const sides: ReadonlyArray<Side> = [
+          ...references,
+          { label: "sluice /health", pid: sluice.pid, url: sluice.url, send: health },
+          {
+            label: "sluice /v1/query",
+            pid: sluice.pid,
+            url: sluice.url,
+            send: (client) =>
+              client
+                .post("/v1/query", query, JSON.stringify({ sql: "SELECT 1" }))
+                .then(ok("POST /v1/query")),
+            workers: () => childPids(sluice.pid)
           }
-          return [
-            {
-              label: "node:http",
-              pid: references[0].child.pid!,
-              url: references[0].url,
-              send: health
-            },
-            {
-              label: "HttpRouter",
-              pid: references[1].child.pid!,
-              url: references[1].url,
-              send: health
-            },
-            {
-              label: "HttpApiBuilder",
-              pid: references[2].child.pid!,
-              url: references[2].url,
-              send: health
-            },
-            {
-              label: "sluice /health",
-              pid: sluice.pid,
-              url: sluice.url,
-              send: health
-            },
-            {
-              label: "sluice /v1/query",
-              pid: sluice.pid,
-              url: sluice.url,
-              send: (client: Client) =>
-                client
-                  .post("/v1/query", query, JSON.stringify({ sql: "SELECT 1" }))
-                  .then(ok("POST /v1/query")),
-              workers: () => childPids(sluice.pid)
-            }
-          ]
-        })
+        ]
         // A connection a run: a server closes one left idle (Node's after 5 s) while the
         // other sides run, and the first request's connect is spread over the run's.
         const run = async (side: Side, requests: number) => {
