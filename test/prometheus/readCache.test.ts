@@ -105,16 +105,23 @@ describe("ReadCache", () => {
     expect(none.get("first", "v", 0, 100)).toBeUndefined()
   })
 
-  it("does not keep a read larger than a quarter of its budget", () => {
-    const big = [
+  it("keeps a read of up to half its budget, not a larger one", () => {
+    const samples = (n: number) => [
       series(
         "a",
-        Array.from({ length: 1000 }, (_, i): [number, number] => [i, i])
+        Array.from({ length: n }, (_, i): [number, number] => [i, i])
       )
     ]
-    const cache = makeReadCache(40_000)
+    // 17 bytes a sample and 320 for the shares: 800 samples are 13,920 bytes, 1,000 are
+    // 17,320, either side of half of 30,000.
+    const cache = makeReadCache(30_000)
+    const big = samples(1000)
     cache.put("big", "v", 0, 1000, big)
     expect(cache.get("big", "v", 0, 1000)).toBeUndefined()
     expect(cache.size()).toBe(0)
+    const half = samples(800)
+    cache.put("half", "v", 0, 800, half)
+    expect(cache.get("half", "v", 0, 800)).toBe(half)
+    expect(cache.size()).toBe(13_920)
   })
 })

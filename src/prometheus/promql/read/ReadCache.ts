@@ -80,8 +80,9 @@ export const makeReadCache = (maxBytes: number) => {
       series: ReadonlyArray<RawSeries>
     ) => {
       const size = sizeOf(series)
-      // One read may not push out most of the others.
-      if (size > maxBytes / 4 || covering(selector, version, from, to) !== undefined) return
+      // One read may take at most half the budget, so it never pushes out all the others;
+      // with the default budget that holds a day of ~200 series at a 15 s scrape (~20 MB).
+      if (size > maxBytes / 2 || covering(selector, version, from, to) !== undefined) return
       const key = `${selector}\u0000${from}\u0000${to}`
       kept.set(key, { selector, version, from, to, series, bytes: size })
       let keys = windows.get(selector)
