@@ -157,16 +157,27 @@ export const metrics = besidePrometheus(
     ]
     const measuredEnds = [END, END - 20 * 60, END - 60 * 60]
     const rounds: Array<{ prometheus: number; sluice: number }> = []
+    // CPU over the three rounds: Prometheus's; sluice's server and its engine workers.
+    const roundsCpu = { prometheus: 0, server: 0, engine: 0 }
+    const engineCpu = () => sumOver(childPids(server.pid), cpuSecondsOf)
+    const prometheusCpu = () =>
+      sumOver(reference.pid === undefined ? [] : [reference.pid], cpuSecondsOf)
     for (const [index, end] of measuredEnds.entries()) {
       const round = { prometheus: 0, sluice: 0 }
       for (const side of index % 2 === 0
         ? (["prometheus", "sluice"] as const)
         : (["sluice", "prometheus"] as const)) {
         yield* Effect.promise(() => untilQuiet(bothPids()))
-        round[side] =
-          side === "prometheus"
-            ? yield* runQueries(reference.url, undefined, end)
-            : yield* runQueries(sluice, token, end)
+        if (side === "prometheus") {
+          const before = prometheusCpu()
+          round.prometheus = yield* runQueries(reference.url, undefined, end)
+          roundsCpu.prometheus += prometheusCpu() - before
+        } else {
+          const [server0, engine0] = [cpuSecondsOf(server.pid), engineCpu()]
+          round.sluice = yield* runQueries(sluice, token, end)
+          roundsCpu.server += cpuSecondsOf(server.pid) - server0
+          roundsCpu.engine += engineCpu() - engine0
+        }
       }
       rounds.push(round)
     }
@@ -177,7 +188,10 @@ export const metrics = besidePrometheus(
       `queries: ${queries.length} range queries, ${CLIENTS} clients, three rounds; prometheus ` +
         `${rounds.map((r) => r.prometheus.toFixed(2)).join(" / ")} s, sluice ` +
         `${rounds.map((r) => r.sluice.toFixed(2)).join(" / ")} s; ratio sluice/prometheus ` +
-        `${ratios.map((r) => r.toFixed(2)).join(" / ")}, median ${medianRatio.toFixed(2)} (target ≤ 1.0)`
+        `${ratios.map((r) => r.toFixed(2)).join(" / ")}, median ${medianRatio.toFixed(2)} (target ≤ 1.0); ` +
+        `CPU over the three: prometheus ${roundsCpu.prometheus.toFixed(2)} s, sluice ` +
+        `${(roundsCpu.server + roundsCpu.engine).toFixed(2)} s (server ${roundsCpu.server.toFixed(2)}, ` +
+        `engine ${roundsCpu.engine.toFixed(2)})`
     )
     // The same rounds on a server that keeps no samples between queries
     // (SLUICE_METRICS_READ_CACHE_BYTES=0): every selector read from the engine, only
