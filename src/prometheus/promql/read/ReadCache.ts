@@ -80,8 +80,8 @@ export const makeReadCache = (maxBytes: number) => {
       series: ReadonlyArray<RawSeries>
     ) => {
       const size = sizeOf(series)
-      // One read may take at most half the budget, so it never pushes out all the others;
-      // with the default budget that holds a day of ~200 series at a 15 s scrape (~20 MB).
+      // One read may take at most half the budget: it never pushes out all the others,
+      // and a dashboard's day of samples can still be kept (test/bench/README.md).
       if (size > maxBytes / 2 || covering(selector, version, from, to) !== undefined) return
       const key = `${selector}\u0000${from}\u0000${to}`
       kept.set(key, { selector, version, from, to, series, bytes: size })
