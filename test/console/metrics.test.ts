@@ -1,19 +1,13 @@
 /**
- * The console's PromQL view in Chromium against sluice as `npm start` runs it: samples
- * remote-written, then a range graph with one line per series and an instant table.
+ * The console's PromQL view in Chromium against sluice as `npm start` runs it: on a cluster
+ * without the metrics-app, a note that links to where it is installed; once it is installed
+ * there and samples are remote-written, a range graph with one line per series and an
+ * instant table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "../support/remoteWrite.js"
-import {
-  api,
-  openPage,
-  screenshot,
-  sessionOf,
-  signIn,
-  startBrowser,
-  startSluice
-} from "./browser.js"
+import { openPage, screenshot, signIn, startBrowser, startSluice } from "./browser.js"
 import type { Sluice } from "./browser.js"
 import { poll } from "./poll.js"
 
@@ -24,18 +18,16 @@ let problems: Array<string>
 
 beforeAll(async () => {
   ;[sluice, browser] = await Promise.all([startSluice(), startBrowser()])
-  const session = await sessionOf(sluice, sluice.email, sluice.password)
-  const installed = await api(
-    sluice,
-    "PUT",
-    "/v1/apps/metrics-app?organization=default&cluster=default",
-    { token: session }
-  )
-  expect(installed.status).toBe(200)
+  ;({ page, problems } = await openPage(browser))
+  await page.goto(`${sluice.url}/default/default/metrics?database=default`)
+  await signIn(page, sluice)
+}, 120_000)
+
+const writeSamples = async () => {
   const now = Date.now()
   const samples = (scale: number) =>
     Array.from({ length: 30 }, (_, i) => [now - (30 - i) * 60_000, i * scale] as const)
-  const written = await fetch(`${sluice.url}/metrics-compat/api/v1/write`, {
+  return fetch(`${sluice.url}/metrics-compat/api/v1/write`, {
     method: "POST",
     headers: { ...REMOTE_WRITE_HEADERS, authorization: `Bearer ${sluice.adminKey}` },
     body: remoteWriteBody([
@@ -43,11 +35,7 @@ beforeAll(async () => {
       { labels: { __name__: "console_requests_total", job: "web" }, samples: samples(2) }
     ])
   })
-  expect(written.status).toBe(204)
-  ;({ page, problems } = await openPage(browser))
-  await page.goto(`${sluice.url}/default/default/metrics?database=default`)
-  await signIn(page, sluice)
-}, 120_000)
+}
 
 afterAll(async () => {
   await browser?.close()
@@ -55,6 +43,28 @@ afterAll(async () => {
 })
 
 describe("the metrics view", () => {
+  it("says the metrics-app is missing on opening, and links to where it is installed", async () => {
+    const note = page.getByRole("alert")
+    await poll(() => note.textContent()).toContain(
+      "The app metrics-app (Metrics-compatible endpoints) is not installed on this cluster."
+    )
+    // The service's hint names the API call; the console's, its own place for it.
+    expect(await note.textContent()).not.toContain("PUT /v1/apps")
+    await screenshot(page, "metrics-app-missing")
+    await note.getByRole("link", { name: "Administration → Apps" }).click()
+    await poll(() => new URL(page.url()).search).toBe("?database=default&tab=apps")
+    expect(new URL(page.url()).pathname).toBe("/default/default/admin")
+    expect(await page.getByRole("tab", { name: "Apps" }).getAttribute("aria-selected")).toBe("true")
+    await page.getByRole("button", { name: "Install metrics-app" }).click()
+    await poll(() => page.getByRole("button", { name: "Uninstall metrics-app" }).count()).toBe(1)
+    expect((await writeSamples()).status).toBe(204)
+    // Back to the view the link was followed from: it opens without the note.
+    await page.goBack()
+    await poll(() => new URL(page.url()).pathname).toBe("/default/default/metrics")
+    await page.getByRole("textbox", { name: "PromQL query" }).waitFor()
+    expect(await page.getByRole("alert").count()).toBe(0)
+  })
+
   it("graphs a range query over remote-written samples, one line per series", async () => {
     const editor = page.getByRole("textbox", { name: "PromQL query" })
     await editor.click()

@@ -1,4 +1,6 @@
 import type { ApiFailure } from "./api.js"
+import { adminTabHref, followLink } from "./route.js"
+import type { Scope } from "./Shell.js"
 
 /** An API error: its message and its hint, as the service words them, as text. */
 export const ErrorNote = ({ failure }: { failure: ApiFailure | null }) =>
@@ -8,3 +10,25 @@ export const ErrorNote = ({ failure }: { failure: ApiFailure | null }) =>
       {failure.hint === "" ? null : <div class="hint">{failure.hint}</div>}
     </div>
   )
+
+/**
+ * A failure of an app's endpoint. A 404 there says the app is not installed on the cluster
+ * (the shell offers only organizations and clusters that exist): the service's hint names
+ * the API call, and the console says where to install it instead.
+ */
+export const AppErrorNote = ({ failure, scope }: { failure: ApiFailure | null; scope: Scope }) => {
+  if (failure?.status !== 404) return <ErrorNote failure={failure} />
+  const href = adminTabHref(scope, "Apps")
+  return (
+    <div class="error" role="alert">
+      <strong>{failure.message}</strong>
+      <div class="hint">
+        An organization admin installs it under{" "}
+        <a href={href} onClick={(e) => followLink(e, href)}>
+          Administration → Apps
+        </a>
+        .
+      </div>
+    </div>
+  )
+}

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact"
 import { call, session } from "./api.js"
-import { hrefOf, navigate, VIEWS } from "./route.js"
+import { followLink, hrefOf, navigate, VIEWS } from "./route.js"
 import type { Route, View } from "./route.js"
 import { useApi } from "./useApi.js"
 
@@ -18,11 +18,6 @@ export interface Scope {
   readonly organization: string
   readonly cluster: string
   readonly database: string
-}
-
-const go = (event: Event, href: string) => {
-  event.preventDefault()
-  navigate(href)
 }
 
 export const Shell = ({
@@ -78,7 +73,7 @@ export const Shell = ({
         <a
           class="brand"
           href="/"
-          onClick={(e) => go(e, hrefOf({ ...scope, view: "sql" }, { database }))}
+          onClick={(e) => followLink(e, hrefOf({ ...scope, view: "sql" }, { database }))}
         >
           sluice
         </a>
@@ -88,7 +83,7 @@ export const Shell = ({
               key={view}
               href={hrefOf({ ...scope, view }, { database })}
               aria-current={view === route.view ? "page" : undefined}
-              onClick={(e) => go(e, hrefOf({ ...scope, view }, { database }))}
+              onClick={(e) => followLink(e, hrefOf({ ...scope, view }, { database }))}
             >
               {TITLES[view]}
             </a>

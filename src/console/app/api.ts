@@ -9,6 +9,8 @@ import type { HttpClientResponse } from "@effect/platform"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { SluiceApi } from "../../../domain/Api.js"
 import { makeSluiceClient } from "../../../domain/Client.js"
+import { errorBody, errorStatus } from "../../../domain/Errors.js"
+import type { ApiError } from "../../../domain/Errors.js"
 import type { SluiceClient } from "../../../domain/Client.js"
 
 declare const SLUICE_CONSOLE_VERSION: string
@@ -73,26 +75,39 @@ let client: Promise<SluiceClient> | null = null
 const typedClient = () =>
   (client ??= runtime.runPromise(makeSluiceClient({ baseUrl: location.origin })))
 
-const TAG_CODES: Record<string, string> = { Unauthorized: "unauthorized" }
+const declaredError = (error: object, tag: unknown): ApiError | null =>
+  typeof tag === "string" && Object.hasOwn(errorStatus, tag) ? (error as ApiError) : null
 
-const failureOf = (error: unknown): ApiFailure => {
+/**
+ * Whatever a call or a view's own code threw, as the failure the views show. An error the
+ * endpoint declares comes decoded into its class: its wire code and status are the ones
+ * the service answered with.
+ */
+export const failureOf = (error: unknown): ApiFailure => {
   if (error instanceof ApiFailure) return error
   if (typeof error === "object" && error !== null) {
-    const record = error as { _tag?: unknown; message?: unknown; hint?: unknown; error?: unknown }
+    const record = error as { _tag?: unknown; message?: unknown; hint?: unknown }
     if (record._tag === "RequestError")
       return new ApiFailure("offline", "The service could not be reached.", "", null)
-    if (typeof record.message === "string" && typeof record._tag === "string") {
-      const code =
-        typeof record.error === "string" ? record.error : (TAG_CODES[record._tag] ?? record._tag)
+    const declared = declaredError(error, record._tag)
+    if (declared !== null) {
+      const body = errorBody(declared)
+      return new ApiFailure(body.error, body.message, body.hint, errorStatus[declared._tag])
+    }
+    if (typeof record.message === "string" && typeof record._tag === "string")
       return new ApiFailure(
-        code,
+        record._tag,
         record.message,
         typeof record.hint === "string" ? record.hint : "",
-        code === "unauthorized" ? 401 : null
+        null
       )
-    }
   }
-  return new ApiFailure("internal", String(error), "", null)
+  return new ApiFailure(
+    "internal",
+    error instanceof Error ? error.message : String(error),
+    "",
+    null
+  )
 }
 
 // An undeclared status (a 500 with its trace id, say) still has the `{error, message, hint}` body.

@@ -105,7 +105,7 @@ const App = () => {
               ) : route.view === "logs" ? (
                 <LogsView scope={scope} />
               ) : (
-                <AdminView scope={scope} />
+                <AdminView scope={scope} params={route.params} />
               )}
             </Suspense>
           )}

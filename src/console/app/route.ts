@@ -5,6 +5,10 @@
 export const VIEWS = ["sql", "tables", "search", "metrics", "logs", "admin"] as const
 export type View = (typeof VIEWS)[number]
 
+/** The administration view's tabs, each a link of its own (`/admin?tab=apps`). */
+export const ADMIN_TABS = ["Keys", "Clusters", "Apps", "Organizations"] as const
+export type AdminTab = (typeof ADMIN_TABS)[number]
+
 export interface Route {
   readonly organization: string
   readonly cluster: string
@@ -50,4 +54,19 @@ export const navigate = (href: string, replace = false) => {
   if (replace) history.replaceState(null, "", href)
   else history.pushState(null, "", href)
   for (const listener of routeListeners) listener()
+}
+
+export const adminTabHref = (
+  where: Pick<Route, "organization" | "cluster"> & { readonly database: string },
+  tab: AdminTab
+) => hrefOf({ ...where, view: "admin" }, { database: where.database, tab: tab.toLowerCase() })
+
+/**
+ * A click on one of the console's own links: followed in the page, unless a modifier key or
+ * another button asks the browser for a new tab or window.
+ */
+export const followLink = (event: MouseEvent, href: string) => {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  event.preventDefault()
+  navigate(href)
 }

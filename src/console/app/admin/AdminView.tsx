@@ -1,25 +1,24 @@
-import { useState } from "preact/hooks"
 import type { Scope } from "../Shell.js"
+import { ADMIN_TABS, adminTabHref, navigate } from "../route.js"
 import { Apps } from "./Apps.js"
 import { Clusters } from "./Clusters.js"
 import { Keys } from "./Keys.js"
 import { Organizations } from "./Organizations.js"
 
-const TABS = ["Keys", "Clusters", "Apps", "Organizations"] as const
-
-/** Keys, clusters, apps, organizations and members. */
-export const AdminView = ({ scope }: { scope: Scope }) => {
-  const [tab, setTab] = useState<(typeof TABS)[number]>("Keys")
+/** Keys, clusters, apps, organizations and members, a tab each. */
+export const AdminView = ({ scope, params }: { scope: Scope; params: URLSearchParams }) => {
+  const asked = params.get("tab")?.toLowerCase()
+  const tab = ADMIN_TABS.find((name) => name.toLowerCase() === asked) ?? "Keys"
   return (
     <div class="page admin-view">
       <div role="tablist" aria-label="Administration" class="tabs">
-        {TABS.map((name) => (
+        {ADMIN_TABS.map((name) => (
           <button
             key={name}
             type="button"
             role="tab"
             aria-selected={tab === name}
-            onClick={() => setTab(name)}
+            onClick={() => navigate(adminTabHref(scope, name))}
           >
             {name}
           </button>

@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
-import { failureOf } from "./failure.js"
 
 /** The cluster's apps, installed and uninstalled by organization admins. */
 export const Apps = ({ scope }: { scope: Scope }) => {

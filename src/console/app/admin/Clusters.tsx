@@ -1,13 +1,12 @@
 import { useEffect, useState } from "preact/hooks"
 import type { Cluster } from "../../../../domain/api/ClusterModels.js"
 import { ClusterId } from "../../../../domain/Ids.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
 import { ClusterMetrics } from "./ClusterMetrics.js"
 import { EditCluster } from "./EditCluster.js"
-import { failureOf } from "./failure.js"
 import { NewCluster } from "./NewCluster.js"
 
 const gib = (bytes: number) => +(bytes / 2 ** 30).toFixed(1)

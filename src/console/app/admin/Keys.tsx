@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks"
 import { CreateKeyRequest } from "../../../../domain/api/KeysApi.js"
 import type { Permission } from "../../../../domain/Identity.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
-import { failureOf } from "./failure.js"
 import { Time } from "../time.js"
 
 const PERMISSIONS: ReadonlyArray<Permission> = ["admin", "read_write", "write_only", "read_only"]

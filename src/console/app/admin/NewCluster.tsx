@@ -8,9 +8,8 @@ import {
 } from "../../../../domain/api/ClusterModels.js"
 import type { SizeCatalog, SizeOption } from "../../../../domain/api/ClusterModels.js"
 import type { StorageVerification } from "../../../../domain/StorageVerifier.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
-import { failureOf } from "./failure.js"
 
 const sizeOf = (option: SizeOption) =>
   ClusterSize.make({ cpu_cores: option.cpu_cores, memory_gib: option.memory_gib })

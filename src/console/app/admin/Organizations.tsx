@@ -6,12 +6,11 @@ import {
 } from "../../../../domain/api/OrganizationsApi.js"
 import type { OrganizationRole } from "../../../../domain/Identity.js"
 import { UserId } from "../../../../domain/Ids.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
-import { failureOf } from "./failure.js"
 
 const roleOf = (value: string): OrganizationRole => (value === "admin" ? "admin" : "member")
 

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "preact/compat"
 import { useEffect, useRef, useState } from "preact/hooks"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { drafts } from "../drafts.js"
 import type { CodeEditor } from "../editor.js"
-import { ErrorNote } from "../ErrorNote.js"
+import { AppErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
 import { formatCell } from "../sql/resultStream.js"
@@ -39,11 +39,6 @@ const seriesName = (metric: Record<string, string>) => {
   return `${name}{${inner}}`
 }
 
-const failureOf = (error: unknown) =>
-  error instanceof ApiFailure
-    ? error
-    : new ApiFailure("bad_data", error instanceof Error ? error.message : String(error), "", null)
-
 /** PromQL over the metrics-app: instant results as a table, ranges as lines, the selectors' SQL. */
 export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearchParams }) => {
   const host = useRef<HTMLDivElement>(null)
@@ -56,6 +51,9 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
   const [range, setRange] = useState(params.get("range") ?? "1h")
   const [answer, setAnswer] = useState<Answer | null>(null)
   const [failure, setFailure] = useState<ApiFailure | null>(null)
+  // The names the editor completes are asked for on opening: if the app is missing, the
+  // view says so then, not at the first run.
+  const [missingApp, setMissingApp] = useState<ApiFailure | null>(null)
   const [busy, setBusy] = useState(false)
   const [explain, setExplain] = useState(false)
   const urlParams = {
@@ -121,12 +119,17 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
   useEffect(() => {
     let made: CodeEditor | null = null
     let gone = false
+    setMissingApp(null)
     void Promise.all([
       import("./promqlEditor.js"),
       call((client) =>
         client.metricsCompat.labelValues({ path: { name: "__name__" }, urlParams })
       ).catch(() => null),
-      call((client) => client.metricsCompat.labels({ urlParams })).catch(() => null)
+      call((client) => client.metricsCompat.labels({ urlParams })).catch((error: unknown) => {
+        const lookup = failureOf(error)
+        if (lookup.status === 404 && !gone) setMissingApp(lookup)
+        return null
+      })
     ]).then(([{ createPromqlEditor, FUNCTIONS }, names, labels]) => {
       if (gone || host.current === null) return
       const known = new Map<string, Promise<ReadonlyArray<string>>>()
@@ -227,7 +230,7 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
         </label>
       </div>
       <div class="editor spl-editor" ref={host} />
-      <ErrorNote failure={failure} />
+      <AppErrorNote failure={failure ?? missingApp} scope={scope} />
       <div ref={chartBox}>
         {answer === null ? null : answer.resultType === "matrix" && mode === "range" ? (
           <Suspense fallback={null}>

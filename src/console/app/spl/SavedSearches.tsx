@@ -5,20 +5,10 @@ import {
 } from "../../../../domain/api/SavedSearchesApi.js"
 import type { SavedSearch, Visibility } from "../../../../domain/api/SavedSearchesApi.js"
 import { SavedSearchId } from "../../../../domain/Ids.js"
-import { ApiFailure, call } from "../api.js"
-import { ErrorNote } from "../ErrorNote.js"
+import { ApiFailure, call, failureOf } from "../api.js"
+import { AppErrorNote, ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
 import { useApi } from "../useApi.js"
-
-const failureOf = (error: unknown) =>
-  error instanceof ApiFailure
-    ? error
-    : new ApiFailure(
-        "bad_request",
-        error instanceof Error ? error.message : String(error),
-        "",
-        null
-      )
 
 /** Saved searches of the organization's cluster: list with filters, open, save, update, delete. */
 export const SavedSearches = ({
@@ -166,7 +156,12 @@ export const SavedSearches = ({
           </select>
         </label>
       </div>
-      <ErrorNote failure={failure ?? list.failure} />
+      {/* The list fails when the app is missing; an action on one search, for its own reasons. */}
+      {failure === null ? (
+        <AppErrorNote failure={list.failure} scope={scope} />
+      ) : (
+        <ErrorNote failure={failure} />
+      )}
       <ul class="plain">
         {(list.value?.searches ?? []).map((search) => (
           <li key={search.id}>

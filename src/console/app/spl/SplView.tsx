@@ -4,10 +4,10 @@ import { CancelQueryRequest } from "../../../../domain/api/QueryApi.js"
 import { SplSearchRequest } from "../../../../domain/api/SplApi.js"
 import type { SplCapabilities, SplSearchResult } from "../../../../domain/api/SplApi.js"
 import type { SavedSearch } from "../../../../domain/api/SavedSearchesApi.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { drafts } from "../drafts.js"
 import type { CodeEditor } from "../editor.js"
-import { ErrorNote } from "../ErrorNote.js"
+import { AppErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
 import { Grid, gridHeight } from "../sql/Grid.js"
@@ -20,16 +20,6 @@ import { TimePicker } from "./TimePicker.js"
 import { Timeline } from "./Timeline.js"
 
 const SeriesChart = lazy(() => import("./SeriesChart.js").then((m) => m.SeriesChart))
-
-const failureOf = (error: unknown) =>
-  error instanceof ApiFailure
-    ? error
-    : new ApiFailure(
-        "bad_request",
-        error instanceof Error ? error.message : String(error),
-        "",
-        null
-      )
 
 const epochOf = (time: unknown) => Date.parse(`${String(time).replace(" ", "T")}Z`) / 1000
 
@@ -307,7 +297,7 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         {live && paused ? <span class="muted small">paused while you scroll back</span> : null}
       </div>
       <div class="editor spl-editor" ref={host} />
-      <ErrorNote failure={failure} />
+      <AppErrorNote failure={failure} scope={scope} />
       <div class="spl-body">
         <div class="spl-main">
           {result === null ? null : (

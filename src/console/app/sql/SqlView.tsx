@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "preact/compat"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { CancelQueryRequest } from "../../../../domain/api/QueryApi.js"
-import { ApiFailure, call, streamEndpoint } from "../api.js"
+import { ApiFailure, call, failureOf, streamEndpoint } from "../api.js"
 import { drafts } from "../drafts.js"
 import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
@@ -30,9 +30,6 @@ interface Finished {
   readonly seconds: number
   readonly cancelled: boolean
 }
-
-const failureOf = (error: unknown) =>
-  error instanceof ApiFailure ? error : new ApiFailure("internal", String(error), "", null)
 
 // The engine names a syntax error's place as `failed at position N` (1-based).
 const positionOf = (message: string) => {

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { CreateDatabaseRequest } from "../../../../domain/api/DatabasesApi.js"
 import { QueryRequest } from "../../../../domain/api/QueryApi.js"
 import { DatabaseName, TableName } from "../../../../domain/Ids.js"
-import { ApiFailure, call } from "../api.js"
+import { ApiFailure, call, failureOf } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
@@ -13,16 +13,6 @@ import { Confirm } from "./Confirm.js"
 import { Upload } from "./Upload.js"
 import { UrlLoad } from "./UrlLoad.js"
 import { Time } from "../time.js"
-
-const failureOf = (error: unknown) =>
-  error instanceof ApiFailure
-    ? error
-    : new ApiFailure(
-        "bad_request",
-        error instanceof Error ? error.message : String(error),
-        "",
-        null
-      )
 
 export const quoteIdentifier = (name: string) =>
   `\`${name.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``
