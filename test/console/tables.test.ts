@@ -51,6 +51,26 @@ describe("the tables view", () => {
     await screenshot(page, "tables")
   })
 
+  it("keeps a wide table's actions in view, its sample scrolling on its own", async () => {
+    const row = Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [`column_${i}`, `a value thirty characters long ${i}`])
+    )
+    expect((await api(sluice, "POST", "/v1/tables/wide", { body: [row] })).status).toBe(200)
+    await page.goto(`${sluice.url}/default/default/tables?database=default&table=wide`)
+    const drop = page.getByRole("button", { name: "Drop table…" })
+    await drop.waitFor()
+    const viewport = page.viewportSize()!
+    const button = (await drop.boundingBox())!
+    expect(button.x + button.width).toBeLessThanOrEqual(viewport.width)
+    // The list of tables keeps its room: its last column ends before the detail starts.
+    const list = (await page.getByRole("table", { name: "Tables" }).boundingBox())!
+    const detail = (await page.getByRole("region", { name: "Table wide" }).boundingBox())!
+    expect(list.x + list.width).toBeLessThanOrEqual(detail.x)
+    const grid = page.getByRole("grid")
+    expect(await grid.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
+    await screenshot(page, "tables-wide")
+  })
+
   it("inserts a dropped NDJSON file, with the insert's result", async () => {
     await page.getByLabel("Into table").fill("dropped")
     const text = '{"a":1,"b":"x"}\n{"a":2,"b":"y"}\n{"a":3,"b":"z"}\n'

@@ -5,12 +5,20 @@ import type { Column } from "./resultStream.js"
 const ROW_HEIGHT = 26
 const OVERSCAN = 10
 
+// A character of the grid's 14 px font, digits included (tabular figures are the widest).
+const CHARACTER_PX = 8.6
+
 const widthOf = (column: Column, rows: ReadonlyArray<ReadonlyArray<unknown>>, index: number) => {
   let longest = Math.max(column.name.length, column.type.length)
   for (let i = 0; i < Math.min(rows.length, 50); i++)
     longest = Math.max(longest, formatCell(rows[i]![index]).length)
-  return Math.min(420, Math.max(80, longest * 8 + 24))
+  return Math.min(420, Math.max(80, Math.ceil(longest * CHARACTER_PX) + 24))
 }
+
+// Numbers line up by their last digit, as in any table of figures.
+const NUMERIC_TYPE = /^(?:Nullable\(|LowCardinality\()*(?:U?Int\d+|Float\d+|BFloat16|Decimal)/
+const cellClass = (column: Column) =>
+  NUMERIC_TYPE.test(column.type) ? "grid-cell numeric" : "grid-cell"
 
 /**
  * The height of a box holding a grid of `rows` rows: its header, the rows and room for a
@@ -64,12 +72,16 @@ export const Grid = ({
         <div class="grid-cell grid-index" role="rowheader">
           {i + 1}
         </div>
-        {columns.map((_, c) => {
+        {columns.map((column, c) => {
           const value = row[c]
           return (
             <div
               role="gridcell"
-              class={value === null || value === undefined ? "grid-cell null" : "grid-cell"}
+              class={
+                value === null || value === undefined
+                  ? `${cellClass(column)} null`
+                  : cellClass(column)
+              }
               style={{ width: `${widths[c]}px` }}
               key={c}
               title={formatCell(value).slice(0, 2000)}
@@ -100,7 +112,12 @@ export const Grid = ({
           #
         </div>
         {columns.map((column, c) => (
-          <div class="grid-cell" role="columnheader" style={{ width: `${widths[c]}px` }} key={c}>
+          <div
+            class={cellClass(column)}
+            role="columnheader"
+            style={{ width: `${widths[c]}px` }}
+            key={c}
+          >
             <span class="col-name">{column.name}</span>
             <span class="col-type">{column.type}</span>
           </div>
