@@ -59,13 +59,16 @@ describe("the tables view", () => {
     await page.goto(`${sluice.url}/default/default/tables?database=default&table=wide`)
     const drop = page.getByRole("button", { name: "Drop table…" })
     await drop.waitFor()
+    const detail = page.getByRole("region", { name: "Table wide" })
+    // One row is counted as one: "1 row", not "1 rows".
+    await poll(() => detail.locator("p.muted").first().textContent()).toMatch(/^1 row · /)
     const viewport = page.viewportSize()!
     const button = (await drop.boundingBox())!
     expect(button.x + button.width).toBeLessThanOrEqual(viewport.width)
     // The list of tables keeps its room: its last column ends before the detail starts.
     const list = (await page.getByRole("table", { name: "Tables" }).boundingBox())!
-    const detail = (await page.getByRole("region", { name: "Table wide" }).boundingBox())!
-    expect(list.x + list.width).toBeLessThanOrEqual(detail.x)
+    const detailBox = (await detail.boundingBox())!
+    expect(list.x + list.width).toBeLessThanOrEqual(detailBox.x)
     const grid = page.getByRole("grid")
     expect(await grid.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
     await screenshot(page, "tables-wide")

@@ -6,7 +6,7 @@ import type { CodeEditor } from "../editor.js"
 import { AppErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
-import { formatCell } from "../sql/resultStream.js"
+import { countOf, formatCell } from "../sql/resultStream.js"
 
 const SeriesChart = lazy(() => import("../spl/SeriesChart.js").then((m) => m.SeriesChart))
 
@@ -259,7 +259,7 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
                   <td>
                     <code>{seriesName(s.metric)}</code>
                   </td>
-                  <td class="num">{s.value?.[1] ?? `${s.values?.length ?? 0} samples`}</td>
+                  <td class="num">{s.value?.[1] ?? countOf(s.values?.length ?? 0, "sample")}</td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,7 @@ import { AppErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
 import { Grid, gridHeight } from "../sql/Grid.js"
-import { formatCount } from "../sql/resultStream.js"
+import { countOf } from "../sql/resultStream.js"
 import { Events, termsOf } from "./Events.js"
 import { FieldSidebar } from "./FieldSidebar.js"
 import { Funnel } from "./Funnel.js"
@@ -312,10 +312,10 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
               />
               <Funnel stages={result.stages} explained={explained} />
               <p class="muted small" aria-label="Search statistics">
-                {formatCount(result.rows)} {result.result_kind === "events" ? "events" : "rows"}
+                {countOf(result.rows, result.result_kind === "events" ? "event" : "row")}
                 {result.truncated ? " (the first 10,000)" : ""} ·{" "}
                 {result.statistics.elapsed.toFixed(3)} s ·{" "}
-                {formatCount(result.statistics.rows_read)} rows read
+                {countOf(result.statistics.rows_read, "row")} read
               </p>
               {timechart ? (
                 <Suspense fallback={null}>

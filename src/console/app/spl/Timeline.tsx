@@ -1,6 +1,6 @@
 import { useRef, useState } from "preact/hooks"
 import type { TimelineBucket } from "../../../../domain/api/SplApi.js"
-import { formatCount } from "../sql/resultStream.js"
+import { countOf, formatCount } from "../sql/resultStream.js"
 
 // The events' own times are the service's (UTC), so the range under the bars is too.
 const utcOf = (time: string) =>
@@ -45,7 +45,7 @@ export const Timeline = ({
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         preserveAspectRatio="none"
         role="img"
-        aria-label={`Timeline: ${formatCount(total)} events in ${buckets.length} buckets; drag to narrow the window`}
+        aria-label={`Timeline: ${countOf(total, "event")} in ${countOf(buckets.length, "bucket")}; drag to narrow the window`}
         onPointerDown={(e) => {
           svg.current?.setPointerCapture(e.pointerId)
           const i = indexAt(e)

@@ -10,7 +10,7 @@ import { EXPORT_FORMATS, exportResult } from "./exportResult.js"
 import type { ExportFormat } from "./exportResult.js"
 import { Grid } from "./Grid.js"
 import { queryHistory } from "./history.js"
-import { formatBytes, formatCount, pacedLines, ResultBuffer } from "./resultStream.js"
+import { countOf, formatBytes, formatCount, pacedLines, ResultBuffer } from "./resultStream.js"
 import { createSqlEditor } from "./codemirror.js"
 import type { SqlEditor } from "./codemirror.js"
 import { loadSchemaHints } from "./schemaHints.js"
@@ -319,7 +319,7 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
                   </button>
                   <span class="muted small">
                     {entry.database} · {new Date(entry.at).toLocaleString()} ·{" "}
-                    {entry.error ?? `${formatCount(entry.rows ?? 0)} rows`}
+                    {entry.error ?? countOf(entry.rows ?? 0, "row")}
                   </span>
                 </li>
               ))}
@@ -330,10 +330,10 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       <ErrorNote failure={exportFailure} />
       {running !== null ? (
         <div class="progress" role="status" aria-live="polite">
-          Running · {formatCount(buffer.rows.length)} rows received
+          Running · {countOf(buffer.rows.length, "row")} received
           {progress === null
             ? null
-            : ` · ${formatCount(progress.rowsRead)} rows, ${formatBytes(progress.bytesRead)} read`}
+            : ` · ${countOf(progress.rowsRead, "row")}, ${formatBytes(progress.bytesRead)} read`}
           {progress !== null && progress.totalRows > 0
             ? ` of ${formatCount(progress.totalRows)}`
             : null}
@@ -409,10 +409,10 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         {finished === null ? null : (
           <span>
             {finished.cancelled ? "Cancelled · " : ""}
-            {formatCount(finished.rows)} rows in {finished.seconds.toFixed(3)} s
+            {countOf(finished.rows, "row")} in {finished.seconds.toFixed(3)} s
             {progress === null
               ? null
-              : ` · ${formatCount(progress.rowsRead)} rows read, ${formatBytes(progress.bytesRead)} read`}
+              : ` · ${countOf(progress.rowsRead, "row")} read, ${formatBytes(progress.bytesRead)} read`}
           </span>
         )}
         {hints.map((hint) => (

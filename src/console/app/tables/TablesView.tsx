@@ -7,7 +7,7 @@ import { ErrorNote } from "../ErrorNote.js"
 import { hrefOf, navigate } from "../route.js"
 import type { Scope } from "../Shell.js"
 import { Grid, gridHeight } from "../sql/Grid.js"
-import { formatBytes, formatCount } from "../sql/resultStream.js"
+import { countOf, formatBytes, formatCount } from "../sql/resultStream.js"
 import { useApi } from "../useApi.js"
 import { Confirm } from "./Confirm.js"
 import { Upload } from "./Upload.js"
@@ -100,7 +100,7 @@ const TableDetail = ({
       {described.value === null ? null : (
         <>
           <p class="muted">
-            {formatCount(described.value.total_rows)} rows ·{" "}
+            {countOf(described.value.total_rows, "row")} ·{" "}
             {formatBytes(described.value.total_bytes)} · created{" "}
             <Time value={described.value.created_at} />
           </p>

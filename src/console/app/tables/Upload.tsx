@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import { ApiFailure, uploadToEndpoint } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
-import { formatBytes, formatCount } from "../sql/resultStream.js"
+import { countOf, formatBytes } from "../sql/resultStream.js"
 
 const tableNameOf = (file: string) =>
   file
@@ -42,7 +42,7 @@ export const Upload = ({ scope, onInserted }: { scope: Scope; onInserted: () => 
         onProgress: (sent, total) => setProgress({ name: file.name, sent, total })
       })) as { inserted?: number } | null
       setResult(
-        `${formatCount(answer?.inserted ?? 0)} rows inserted into ${target} from ${file.name}.`
+        `${countOf(answer?.inserted ?? 0, "row")} inserted into ${target} from ${file.name}.`
       )
       onInserted()
     } catch (error) {
