@@ -96,15 +96,24 @@ export const readText = (body: Readable) =>
     return Effect.sync(() => body.destroy())
   })
 
-// The API's listing calls named in hints, and the command that shows the same.
+// The API's calls named in hints, and the command that does the same.
 const listings: ReadonlyArray<readonly [RegExp, string]> = [
-  [/GET \/v1\/clusters\b[^ ]*/g, "`sluice clusters`"],
+  // The CLI checks `--size` before asking, and its refusal lists the catalog's sizes.
+  [/ \(GET \/v1\/clusters\/sizes\)/g, ""],
+  [/POST \/v1\/clusters\/[^/ ]+\/resume\b(\?[^ .]*)?/g, "`sluice clusters resume CLUSTER`"],
+  [/GET \/v1\/clusters\b(\?[^ ]*)?/g, "`sluice clusters`"],
   [/GET \/v1\/databases\b/g, "`sluice databases`"],
   [/POST \/v1\/databases\b/g, "`sluice databases create`"],
+  [/GET \/v1\/tables\/\{table\}/g, "`sluice tables describe TABLE`"],
+  [/DELETE \/v1\/tables\/\{table\}/g, "`sluice tables drop TABLE`"],
   [/GET \/v1\/tables\b/g, "`sluice tables`"],
   [/GET \/v1\/keys\b/g, "`sluice keys`"],
+  [/GET \/v1\/organizations\/[^/ ]+\/members\b/g, "`sluice members`"],
   [/GET \/v1\/organizations\b/g, "`sluice organizations`"],
-  [/GET \/v1\/apps\/spl\/searches\b/g, "`sluice saved-searches`"]
+  [/PATCH \/v1\/apps\/spl\/searches\/\{search_id\}/g, "`sluice saved-searches update`"],
+  [/POST \/v1\/apps\/spl\/searches\b/g, "`sluice saved-searches create`"],
+  [/GET \/v1\/apps\/spl\/searches\b/g, "`sluice saved-searches`"],
+  [/GET \/v1\/apps\b/g, "`sluice apps`"]
 ]
 
 /** A hint that names the API's way to do something names the CLI's instead. */

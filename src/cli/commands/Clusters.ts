@@ -147,7 +147,7 @@ const create = Command.make(
     name: nameArg,
     size: Options.text("size").pipe(
       Options.withDescription(
-        "A size from GET /v1/clusters/sizes: its label or CPUxGiB such as 2x8"
+        "A size of the catalog, by its label or as CPUxGiB such as 2x8 (an unknown one lists them)"
       )
     ),
     replicas: Options.integer("replicas").pipe(
