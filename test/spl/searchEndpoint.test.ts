@@ -91,19 +91,37 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
   excludeTestServices: true,
   timeout: 120_000
 })("POST /v1/spl/search", (it) => {
-  it.effect("before the spl-app is installed: 404 whose hint names the app", () =>
-    Effect.gen(function* () {
-      const error = yield* refused(404, { spl: "index=main", ...day1 })
-      expect(error).toEqual({
-        error: "not_found",
-        message: expect.stringContaining("spl-app"),
-        hint: expect.stringContaining("PUT /v1/apps/spl-app")
+  it.effect(
+    "before the spl-app is installed (404), and before the first event (400): what to do",
+    () =>
+      Effect.gen(function* () {
+        const error = yield* refused(404, { spl: "index=main", ...day1 })
+        expect(error).toEqual({
+          error: "not_found",
+          message: expect.stringContaining("spl-app"),
+          hint: expect.stringContaining("PUT /v1/apps/spl-app")
+        })
+        const server = yield* TestServer
+        yield* installSplApp(server, ADMIN, PASSWORD)
+        // No event yet, so no events table: the search says where events come from, not
+        // the engine's complaint about the SQL it was compiled to.
+        for (const spl of ["index=main | stats count by host", "index=main | fields *"]) {
+          const empty = yield* refused(400, { spl, ...day1 })
+          expect(empty).toEqual({
+            error: "bad_request",
+            message: "Database 'default' holds no events yet.",
+            hint: expect.stringContaining("POST /services/collector/event")
+          })
+          expect(JSON.stringify(empty)).not.toMatch(/SELECT|__raw_data/)
+        }
+        const sent = yield* post(
+          server,
+          "/services/collector",
+          EVENTS.join("\n"),
+          adminKeyOf(server)
+        )
+        expect(sent.json).toEqual({ text: "Success", code: 0 })
       })
-      const server = yield* TestServer
-      yield* installSplApp(server, ADMIN, PASSWORD)
-      const sent = yield* post(server, "/services/collector", EVENTS.join("\n"), adminKeyOf(server))
-      expect(sent.json).toEqual({ text: "Success", code: 0 })
-    })
   )
 
   it.effect("stats by host: rows, stages, and the timeline of the filtered events", () =>
@@ -380,7 +398,7 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
       expect(result.timeline).toEqual([])
       expect(result.stages.map((s) => s.output_rows)).toEqual([null, null])
       const run = yield* refused(400, { spl: "status>=500", ...day1 }, { query: "?database=empty" })
-      expect(run.message).toContain("spl_events")
+      expect(run.message).toBe("Database 'empty' holds no events yet.")
     })
   )
 
@@ -472,7 +490,7 @@ layer(TestServer.layer(freshDataDir("spl-search"), env), {
           { spl: "user=bob", ...day1 },
           { query: "?database=other" }
         )
-        expect(elsewhere.message).toContain("spl_events")
+        expect(elsewhere.message).toBe("Database 'other' holds no events yet.")
       })
   )
 

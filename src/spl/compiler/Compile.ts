@@ -13,14 +13,8 @@ import { parsePipeline } from "./Parse.js"
 import { refuse } from "./Refusal.js"
 import { dedup } from "./DedupCommand.js"
 import { evaluate, head, search, sort, where } from "./RowCommands.js"
-import {
-  EVENTS_TABLE,
-  eventRows,
-  extractField,
-  extractNumber,
-  ident,
-  selectCarried
-} from "./Rows.js"
+import { SPL_EVENTS_TABLE } from "../../../domain/SplEvent.js"
+import { eventRows, extractField, extractNumber, ident, selectCarried } from "./Rows.js"
 import type { JsonFields, Rows } from "./Rows.js"
 import { Refusal } from "./Refusal.js"
 import { fields, rename, table } from "./ShapeCommands.js"
@@ -228,7 +222,7 @@ const compileWith = (
   const base = flatStage(rows, {
     with: extractions(json),
     select: selectCarried(rows),
-    from: ident(EVENTS_TABLE),
+    from: ident(SPL_EVENTS_TABLE),
     where: conditions
   })
   const stages: Array<CompiledStage> = []

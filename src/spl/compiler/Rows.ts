@@ -61,7 +61,6 @@ export interface Value {
 }
 
 export const RAW_DATA = "__raw_data"
-export const EVENTS_TABLE = "spl_events"
 
 const METADATA = ["_raw", "host", "source", "sourcetype", "index"] as const
 

@@ -16,22 +16,36 @@ import {
   SplStage
 } from "../../../domain/api/SplApi.js"
 import type { ClusterScope } from "../../../domain/Authorization.js"
+import { QueryRefused } from "../../../domain/Errors.js"
 import type { DatabaseName } from "../../../domain/Ids.js"
 import { QueryRunner } from "../../../domain/QueryRunner.js"
 import type { CompiledRows } from "../../../domain/QueryRunner.js"
 import { SplCompiler } from "../../../domain/SplCompiler.js"
 import type { CompiledSearch } from "../../../domain/SplCompiler.js"
+import { SPL_EVENTS_TABLE } from "../../../domain/SplEvent.js"
 import { SplSearch } from "../../../domain/SplSearch.js"
 import type { SplSearchQuery } from "../../../domain/SplSearch.js"
 import { RESULT_ROWS, splCapabilities } from "./Capabilities.js"
 import { countsAndTimeline } from "./CountsAndTimeline.js"
 import { storedFields } from "./FieldStatistics.js"
 import { statisticsOfFields } from "./FieldStatisticsStatements.js"
-import { describeEvents, mayMatchStoredFields } from "./StoredFields.js"
+import { describeEvents, eventsExist, mayMatchStoredFields } from "./StoredFields.js"
 import { runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
 import { resolveWindow } from "./Window.js"
+import type { Window } from "./Window.js"
 import { pivotSeries } from "../compiler/Pivot.js"
+
+/**
+ * A database's events table is made by its first event: a search before then is told
+ * where events come from, not the engine's complaint about a table named in SQL it never
+ * wrote.
+ */
+const noEvents = (database: DatabaseName) =>
+  new QueryRefused({
+    message: `Database '${database}' holds no events yet.`,
+    hint: `Events sent to the event collector (POST /services/collector/event or /services/collector/raw with an API key of the cluster) land in its table ${SPL_EVENTS_TABLE}, which searches read.`
+  })
 
 const total = (results: ReadonlyArray<CompiledRows>) =>
   new QueryStatistics({
@@ -123,6 +137,22 @@ export const SplSearchLive = Layer.effect(
         })
         return explained(yield* compiler.compile(query.spl, requested, stored))
       }
+      return yield* searchEvents(target, query, checked, requested, wildcards).pipe(
+        Effect.catchTag("QueryRefused", (refused) =>
+          Effect.flatMap(eventsExist(target), (exist) =>
+            Effect.fail(exist ? refused : noEvents(database))
+          )
+        )
+      )
+    })
+
+    const searchEvents = Effect.fnUntraced(function* (
+      target: Target,
+      query: SplSearchQuery,
+      checked: CompiledSearch,
+      requested: Window,
+      wildcards: boolean
+    ) {
       const described =
         wildcards || query.includeFieldStatistics ? yield* describeEvents(target) : undefined
       const compiled =

@@ -10,7 +10,7 @@ import type { DatabaseName } from "../../../domain/Ids.js"
 import { CompiledStatement } from "../../../domain/QueryRunner.js"
 import type { CompiledRows, QueryRunner } from "../../../domain/QueryRunner.js"
 import type { Context } from "effect"
-import { EVENTS_TABLE } from "../compiler/Rows.js"
+import { SPL_EVENTS_TABLE } from "../../../domain/SplEvent.js"
 
 /** A count as the engine writes it: a number, or a 64-bit one quoted. */
 export const EngineNumber = Schema.Union(Schema.Number, Schema.NumberFromString)
@@ -23,7 +23,7 @@ export interface Target {
 }
 
 /** What a search's statements read, for the request log. */
-const READS_EVENTS: ReadonlyArray<string> = [EVENTS_TABLE]
+const READS_EVENTS: ReadonlyArray<string> = [SPL_EVENTS_TABLE]
 
 /** `sql`'s rows; `tables`: what it reads (the events, unless it only describes them). */
 export const runJson = (target: Target, sql: string, tables = READS_EVENTS) =>

@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { quoteIdentifier } from "../../engine/Sql.js"
-import { EVENTS_TABLE } from "../compiler/Rows.js"
+import { SPL_EVENTS_TABLE } from "../../../domain/SplEvent.js"
 import { DescribedColumn } from "./FieldStatistics.js"
 import { rowsAs, runJson } from "./Statements.js"
 import type { Target } from "./Statements.js"
@@ -14,9 +14,15 @@ import type { Target } from "./Statements.js"
 export const describeEvents = (target: Target) =>
   Effect.gen(function* () {
     // Reads no events: no table for the request log, as a DESCRIBE names none.
-    const result = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(EVENTS_TABLE)}`, [])
+    const result = yield* runJson(target, `DESCRIBE TABLE ${quoteIdentifier(SPL_EVENTS_TABLE)}`, [])
     return { result, columns: yield* rowsAs(DescribedColumn, result) }
   })
+
+/** Whether the database has its events table yet (its first event makes it). */
+export const eventsExist = (target: Target) =>
+  runJson(target, `EXISTS TABLE ${quoteIdentifier(SPL_EVENTS_TABLE)}`, []).pipe(
+    Effect.map((result) => Object.values(result.data[0] ?? {}).some((v) => Number(v) === 1))
+  )
 
 /** Whether `spl` may hold a wildcard field name: one statement saved on most searches. */
 export const mayMatchStoredFields = (spl: string) => spl.includes("*")
