@@ -104,4 +104,13 @@ describe("the metrics view", () => {
     expect(await table.locator("tbody tr").count()).toBe(1)
     expect(problems).toEqual([])
   })
+
+  it("a link naming a query shows its answer on opening", async () => {
+    await page.goto(
+      `${sluice.url}/default/default/metrics?database=default&mode=instant&promql=${encodeURIComponent('console_requests_total{job="api"}')}`
+    )
+    const table = page.getByRole("table", { name: "Instant result" })
+    await poll(() => table.locator("tbody tr").locator("td").nth(1).textContent()).toBe("29")
+    expect(await table.locator("tbody tr").count()).toBe(1)
+  })
 })

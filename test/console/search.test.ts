@@ -192,4 +192,14 @@ describe("the SPL search view", () => {
     await page.getByLabel("Live tail").uncheck()
     expect(problems).toEqual([])
   })
+
+  it("a link naming a search shows its results on opening", async () => {
+    const spl = "status>=500 | stats count by host"
+    await page.goto(
+      `${sluice.url}/default/default/search?database=default&earliest=-1h&spl=${encodeURIComponent(spl)}`
+    )
+    // Events 0, 5, …, 25 have status 500, two on each of the three hosts.
+    await poll(() => page.getByLabel("Search statistics").textContent()).toMatch(/^3 rows /)
+    expect(await editor().textContent()).toBe(spl)
+  })
 })

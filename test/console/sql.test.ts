@@ -236,6 +236,14 @@ describe("the console", () => {
     await poll(() => editor().textContent()).toContain("typed before the session ended")
   })
 
+  it("a link naming a query shows its rows on opening", async () => {
+    await page.goto(
+      `${sluice.url}/default/default/sql?database=default&sql=${encodeURIComponent("SELECT 40 + 2 AS answer")}`
+    )
+    await poll(() => page.getByRole("grid").getByRole("gridcell").allTextContents()).toEqual(["42"])
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^1 row in /)
+  })
+
   it("signs out, revoking the session", async () => {
     const token = await page.evaluate<string | null>("sessionStorage.getItem('sluice.session')")
     expect((await api(sluice, "GET", "/v1/organizations", { token: token! })).status).toBe(200)

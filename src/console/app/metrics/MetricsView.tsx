@@ -45,6 +45,8 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
   const chartBox = useRef<HTMLDivElement>(null)
   const editor = useRef<CodeEditor | null>(null)
   const initial = useRef(params.get("promql") ?? drafts.get("promql") ?? "")
+  // A link that names a query shows its answer on opening, as a shared graph should.
+  const linked = useRef((params.get("promql") ?? "") !== "")
   const [mode, setMode] = useState<"range" | "instant">(
     params.get("mode") === "instant" ? "instant" : "range"
   )
@@ -168,6 +170,8 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
       ])
       editor.current = made
       made.focus()
+      if (linked.current && labels !== null) void runRef.current()
+      linked.current = false
     })
     return () => {
       gone = true

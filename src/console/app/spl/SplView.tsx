@@ -45,6 +45,8 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
   const editor = useRef<CodeEditor | null>(null)
   const capabilities = useRef<SplCapabilities | null>(null)
   const initial = useRef(params.get("spl") ?? drafts.get("spl") ?? "*")
+  // A link that names a search shows its results on opening, as a shared search should.
+  const linked = useRef(params.has("spl"))
   const [earliest, setEarliest] = useState(params.get("earliest") ?? "-24h")
   const [latest, setLatest] = useState(params.get("latest") ?? "now")
   const [result, setResult] = useState<SplSearchResult | null>(null)
@@ -191,6 +193,8 @@ export const SplView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         ])
       editor.current = made
       made.focus()
+      if (linked.current) void runRef.current()
+      linked.current = false
     })
     return () => {
       gone = true

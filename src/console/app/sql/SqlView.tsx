@@ -39,6 +39,9 @@ const positionOf = (message: string) => {
 
 export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchParams }) => {
   const initial = useRef(params.get("sql") ?? drafts.get("sql") ?? "SELECT 1")
+  // A link that names a query (a shared one, a table's "Query in SQL") shows its rows on
+  // opening.
+  const linked = useRef(params.has("sql"))
   const host = useRef<HTMLDivElement>(null)
   const editor = useRef<SqlEditor | null>(null)
   const [buffer, setBuffer] = useState(() => new ResultBuffer())
@@ -187,6 +190,8 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
     })
     editor.current = made
     made.focus()
+    if (linked.current) void runRef.current()
+    linked.current = false
     return () => {
       made.destroy()
       editor.current = null
