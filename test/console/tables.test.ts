@@ -72,6 +72,11 @@ describe("the tables view", () => {
     const grid = page.getByRole("grid")
     expect(await grid.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true)
     await screenshot(page, "tables-wide")
+    // "Query in SQL" opens the SQL view on the table, its rows shown without another click.
+    await page.getByRole("button", { name: "Query in SQL" }).click()
+    await page.waitForURL(/\/sql\?/)
+    await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^1 row in /)
+    await page.goBack()
   })
 
   it("inserts a dropped NDJSON file, with the insert's result", async () => {
