@@ -1,3 +1,6 @@
+import * as Command from "@effect/cli/Command"
+import { HashMap, HashSet } from "effect"
+
 /** Command descriptions: what it does and one example, on one line for the listings. */
 export const describe = (summary: string, example: string) => `${summary} Example: ${example}`
 
@@ -39,3 +42,18 @@ export const tidyCommandHelp = (text: string, words: ReadonlyArray<string>, plai
       const at = words.indexOf(command)
       return at === -1 ? usage : `$ sluice ${words.slice(0, at + 1).join(" ")}`
     })
+
+/**
+ * `sluice <command> [<subcommand>] --help` for the command `args` name (the words before
+ * its arguments and options), or `sluice --help` when they name none.
+ */
+export const helpCommand = (
+  commands: ReadonlyArray<Command.Command<string, unknown, unknown, unknown>>,
+  args: ReadonlyArray<string>
+) => {
+  const top = commands.find((c) => HashSet.has(Command.getNames(c), args[0] ?? ""))
+  if (top === undefined) return "sluice --help"
+  const sub = args[1] ?? ""
+  const words = HashMap.has(Command.getSubcommands(top), sub) ? [args[0], sub] : [args[0]]
+  return `sluice ${words.join(" ")} --help`
+}

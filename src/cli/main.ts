@@ -5,6 +5,7 @@
  */
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -14,7 +15,7 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import { badUsage, CliError } from "./CliError.js"
 import { commands, summaries } from "./commands/index.js"
 import * as Completions from "./Completions.js"
-import { rootHelp, tidyCommandHelp } from "./Help.js"
+import { helpCommand, rootHelp, tidyCommandHelp } from "./Help.js"
 import { errorText, stdinIsTTY, stdoutIsTTY } from "./Output.js"
 import { hasCredential } from "./Profiles.js"
 import { cliVersion } from "./Version.js"
@@ -25,6 +26,11 @@ const root = Command.make("sluice").pipe(
   ),
   Command.withSubcommands(commands)
 )
+
+// Each command with its own handler's types; read here only for their names.
+const commandList = commands as ReadonlyArray<unknown> as ReadonlyArray<
+  Command.Command<string, unknown, unknown, unknown>
+>
 
 const args = process.argv.slice(2)
 // `sluice` alone at a terminal is the shell, once there is a credential to use.
@@ -43,6 +49,29 @@ if (args.some((a) => a === "--help" || a === "-h")) {
     write(typeof chunk === "string" ? tidyCommandHelp(chunk, words, plain) : chunk, ...rest)
 }
 
+/** The parser's refusals go out as the CLI's own errors (`usageError`), not as it prints them. */
+const quietParser = <A, E, R>(run: Effect.Effect<A, E, R>) =>
+  Effect.consoleWith((console) => Effect.withConsole(run, { ...console, error: () => Effect.void }))
+
+/**
+ * A refusal of the parser, with the command's help named: its own words name the option
+ * only sometimes, and an unknown option of a command reads as an unknown command.
+ */
+const usageError = (error: ValidationError.ValidationError) => {
+  const help = helpCommand(commandList, args)
+  const text = HelpDoc.toAnsiText(error.error)
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  const command = help.replace(/ --help$/, "")
+  const message = !text.startsWith("Invalid subcommand for sluice")
+    ? text
+    : command === "sluice"
+      ? `'${args[0] ?? ""}' is not a command of sluice.`
+      : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
+  return badUsage(message, `\`${help}\` shows its usage and an example.`)
+}
+
 const report = (error: CliError) =>
   Effect.sync(() => {
     process.stderr.write(errorText(error))
@@ -58,16 +87,13 @@ const program = (
           Effect.sync(() => process.stdout.write(`${text}\n`))
         )
       : Effect.fail(badUsage(`No completions for ${completions}.`, "Use bash, zsh or fish."))
-    : cli(bare ? [...process.argv, "shell"] : process.argv)
+    : quietParser(cli(bare ? [...process.argv, "shell"] : process.argv))
 ).pipe(
   Effect.catchAll((error) =>
     error instanceof CliError
       ? report(error)
       : ValidationError.isValidationError(error)
-        ? // Already printed by the parser, with the usage.
-          Effect.sync(() => {
-            process.exitCode = 2
-          })
+        ? report(usageError(error))
         : report(new CliError({ message: String(error), hint: "", exitCode: 1 }))
   ),
   Effect.catchAllDefect((defect) =>

@@ -87,6 +87,35 @@ describe("sluice --completions and --help", () => {
   }, 120_000)
 })
 
+describe("a refused command line", () => {
+  it("says what was refused in the CLI's error shape, and which help to read", async () => {
+    const usage = (help: string) => `hint: \`${help}\` shows its usage and an example.\n`
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+      [
+        ["keys", "create", "reader", "--permission", "bogus"],
+        "error: Expected one of the following cases: admin, read_write, write_only, read_only\n" +
+          usage("sluice keys create --help")
+      ],
+      [
+        ["tables", "describe"],
+        "error: Missing argument <table>\n" + usage("sluice tables describe --help")
+      ],
+      // The parser reads an unknown option of a command as an unknown command.
+      [
+        ["tables", "--bogus"],
+        "error: sluice tables does not take --bogus.\n" + usage("sluice tables --help")
+      ],
+      [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")]
+    ]
+    for (const [args, expected] of cases) {
+      const run = await cli(args, { env: { SLUICE_URL: "http://127.0.0.1:9" } })
+      expect(run.code, args.join(" ")).toBe(2)
+      expect(run.stderr, args.join(" ")).toBe(expected)
+      expect(run.stdout).toBe("")
+    }
+  })
+})
+
 describe("a command's help, tidied", () => {
   // The parser's rendering, as @effect/cli 0.x prints `sluice tables describe --help`.
   const parsers = [
