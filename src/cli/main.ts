@@ -54,6 +54,25 @@ const quietParser = <A, E, R>(run: Effect.Effect<A, E, R>) =>
   Effect.consoleWith((console) => Effect.withConsole(run, { ...console, error: () => Effect.void }))
 
 /**
+ * A value outside its choices, named as `--since "soon" is not a duration.` is: the one
+ * option whose value is not a choice, else the last word (an argument such as a role).
+ */
+const unlisted = (choices: ReadonlyArray<string>) => {
+  const outside = (word: string | undefined) => word !== undefined && !choices.includes(word)
+  const options = args.flatMap((arg, i) =>
+    arg.startsWith("-") && outside(args[i + 1]) ? [`${arg} "${args[i + 1]}"`] : []
+  )
+  const last = [...args].reverse().find((arg) => !arg.startsWith("-") && outside(arg))
+  const value =
+    options.length === 1
+      ? options[0]
+      : options.length === 0 && last !== undefined
+        ? `"${last}"`
+        : "A value"
+  return `${value} is not one of: ${choices.join(", ")}.`
+}
+
+/**
  * A refusal of the parser, with the command's help named: its own words name the option
  * only sometimes, and an unknown option of a command reads as an unknown command.
  */
@@ -64,11 +83,13 @@ const usageError = (error: ValidationError.ValidationError) => {
     .replace(/\s+/g, " ")
     .trim()
   const command = help.replace(/ --help$/, "")
-  const message = !text.startsWith("Invalid subcommand for sluice")
-    ? text
-    : command === "sluice"
-      ? `'${args[0] ?? ""}' is not a command of sluice.`
-      : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
+  const message = text.startsWith("Expected one of the following cases: ")
+    ? unlisted(text.slice(37).split(", "))
+    : !text.startsWith("Invalid subcommand for sluice")
+      ? text
+      : command === "sluice"
+        ? `'${args[0] ?? ""}' is not a command of sluice.`
+        : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
   return badUsage(message, `\`${help}\` shows its usage and an example.`)
 }
 

@@ -93,7 +93,7 @@ describe("a refused command line", () => {
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
       [
         ["keys", "create", "reader", "--permission", "bogus"],
-        "error: Expected one of the following cases: admin, read_write, write_only, read_only\n" +
+        'error: --permission "bogus" is not one of: admin, read_write, write_only, read_only.\n' +
           usage("sluice keys create --help")
       ],
       [
@@ -104,6 +104,10 @@ describe("a refused command line", () => {
       [
         ["tables", "--bogus"],
         "error: sluice tables does not take --bogus.\n" + usage("sluice tables --help")
+      ],
+      [
+        ["members", "role", "someone@example.com", "boss"],
+        'error: "boss" is not one of: admin, member.\n' + usage("sluice members role --help")
       ],
       [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")]
     ]
