@@ -16,3 +16,17 @@ export const failure = (message: string, hint = "") => new CliError({ message, h
 
 /** The command line itself was wrong (exit 2). */
 export const badUsage = (message: string, hint = "") => new CliError({ message, hint, exitCode: 2 })
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: "no such file or directory",
+  EACCES: "permission denied",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a part of the path is not a directory"
+}
+
+/** A file the command was given that cannot be read, in words rather than an errno code. */
+export const cannotRead = (path: string, error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code
+  const reason = code === undefined ? String(error) : (FILE_ERRORS[code] ?? code)
+  return failure(`Cannot read ${path}: ${reason}.`)
+}

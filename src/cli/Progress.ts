@@ -35,7 +35,7 @@ export const make = (label: string, totalBytes: number | undefined): Progress =>
         ? ` ETA ${Math.ceil((totalBytes - bytes) / rate)}s`
         : ""
     process.stderr.write(
-      `\r\x1b[2K${label} ${bar}${Table.count(rows)} rows, ${Table.bytes(bytes)}, ${Table.bytes(rate)}/s${eta}`
+      `\r\x1b[2K${label} ${bar}${Table.countOf(rows, "row")}, ${Table.bytes(bytes)}, ${Table.bytes(rate)}/s${eta}`
     )
   }
   return {

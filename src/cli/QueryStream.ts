@@ -232,8 +232,6 @@ export const footer = (summary: Summary) => {
   const read =
     summary.readRows === undefined
       ? ""
-      : ` Read ${Table.count(summary.readRows)} rows, ${Table.bytes(summary.readBytes ?? 0)}.`
-  return dim(
-    `${Table.count(summary.rows)} ${summary.rows === 1 ? "row" : "rows"} in ${summary.seconds.toFixed(3)} s.${read}`
-  )
+      : ` Read ${Table.countOf(summary.readRows, "row")}, ${Table.bytes(summary.readBytes ?? 0)}.`
+  return dim(`${Table.countOf(summary.rows, "row")} in ${summary.seconds.toFixed(3)} s.${read}`)
 }

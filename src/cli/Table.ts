@@ -101,3 +101,6 @@ export const bytes = (n: number) => {
 // By hand for whole numbers: the first toLocaleString loads ICU's data, tens of ms at start.
 export const count = (n: number) =>
   Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US")
+
+/** A count with its noun, singular for exactly one: "1 row", "30,000 rows". */
+export const countOf = (n: number, noun: string) => `${count(n)} ${n === 1 ? noun : `${noun}s`}`

@@ -357,6 +357,7 @@ describe("sluice insert", () => {
     expect(files.code, files.stderr).toBe(0)
     const piped = await cli(["insert", "mixed"], { env: keyEnv(), stdin: '{"n":5}\n' })
     expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.stderr).toContain("Inserted 1 row into mixed.")
     const sum = await api(server, "POST", "/v1/query", server.adminKey, {
       sql: "SELECT sum(n) AS s FROM mixed"
     })
@@ -364,5 +365,17 @@ describe("sluice insert", () => {
     const missing = await cli(["insert", "mixed", path.join(dir, "nope.json")], { env: keyEnv() })
     expect(missing.code).toBe(1)
     expectCleanFailure(missing)
+    expect(missing.stderr).toContain(
+      `error: Cannot read ${path.join(dir, "nope.json")}: no such file or directory.`
+    )
+    // Of several files, the one the server refused is named.
+    fs.writeFileSync(path.join(dir, "in", "c.ndjson"), '{"n":6}\n{"n":\n')
+    const refused = await cli(["insert", "mixed", path.join(dir, "in")], { env: keyEnv() })
+    expect(refused.code).toBe(1)
+    // After the files inserted before it (a rerun inserts those nothing twice).
+    expect(refused.stderr).toContain("the same command run again inserts them nothing twice")
+    expect(refused.stderr).toMatch(
+      /a\.json: done\n.*b\.ndjson\.zst: done\nerror: .*c\.ndjson: Malformed body: .*\nhint: [^\n]*\n$/
+    )
   })
 })

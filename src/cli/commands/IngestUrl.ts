@@ -23,17 +23,17 @@ interface LoadLine {
 }
 
 const describeLine = (event: LoadLine) => {
-  const rows = Table.count(event.written_rows ?? 0)
+  const rows = Table.countOf(event.written_rows ?? 0, "row")
   const read = Table.bytes(event.read_bytes ?? 0)
   switch (event.type) {
     case "started":
       return `started: query ${event.query_id ?? "?"}, format ${event.format ?? "?"}`
     case "progress":
-      return `progress: ${rows} rows, ${read}${
+      return `progress: ${rows}, ${read}${
         typeof event.total_bytes === "number" ? ` of ${Table.bytes(event.total_bytes)}` : ""
       }`
     case "done":
-      return `done: ${rows} rows inserted, ${read} read`
+      return `done: ${rows} inserted, ${read} read`
     default:
       return undefined
   }
@@ -86,7 +86,9 @@ export const ingestUrl = Command.make(
           Http.errorOf(response.status, yield* Http.readText(response.body), session)
         )
       const done = yield* follow(response.body)
-      yield* errorLine(`Inserted ${Table.count(done.written_rows ?? 0)} rows into ${flags.table}.`)
+      yield* errorLine(
+        `Inserted ${Table.countOf(done.written_rows ?? 0, "row")} into ${flags.table}.`
+      )
     })
 ).pipe(
   Command.withDescription(

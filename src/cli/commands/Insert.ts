@@ -4,8 +4,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Effect, Fiber, Option } from "effect"
 import type { InsertTransform } from "../../../domain/api/TablesApi.js"
-import type { CliError } from "../CliError.js"
-import { badUsage, failure } from "../CliError.js"
+import { badUsage, cannotRead, CliError, failure } from "../CliError.js"
 import * as Http from "../Http.js"
 import * as InsertSource from "../InsertSource.js"
 import { errorLine } from "../Output.js"
@@ -61,10 +60,7 @@ export const insert = Command.make(
         return yield* Effect.fail(badUsage("--batch-bytes is at least 1024."))
       const sources = yield* Effect.try({
         try: () => InsertSource.sourcesOf(flags.files),
-        catch: (e) =>
-          failure(
-            `Cannot read ${(e as NodeJS.ErrnoException).path ?? "the input"}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`
-          )
+        catch: (e) => cannotRead((e as NodeJS.ErrnoException).path ?? "the input", e)
       })
       const total = sources.every((s) => s.size !== undefined)
         ? sources.reduce((n, s) => n + (s.size ?? 0), 0)
@@ -84,6 +80,20 @@ export const insert = Command.make(
           (answer) => Effect.succeed((answer as { inserted?: number }).inserted ?? 0)
         )
       for (const source of sources) {
+        // Of several files, a refused one is named: the server's words are about a batch,
+        // and "nothing was inserted" about that batch, not the rows sent before it.
+        const named = (e: CliError) =>
+          new CliError({
+            ...e,
+            message: sources.length > 1 ? `${source.name}: ${e.message}` : e.message,
+            hint:
+              rows === 0 && source === sources[0]
+                ? e.hint
+                : e.hint.replace(
+                    "Nothing was inserted.",
+                    "That batch was not inserted; the rows before it were, and the same command run again inserts them nothing twice."
+                  )
+          })
         const raw = source.open()
         let readBytes = 0
         raw.on("data", (chunk: Buffer) => (readBytes += chunk.length))
@@ -91,7 +101,7 @@ export const insert = Command.make(
         if (Option.isSome(flags.transform)) {
           rows += yield* post(yield* readAll(records), "application/json", {
             transform: flags.transform.value
-          })
+          }).pipe(Effect.mapError(named))
         } else {
           const batches = InsertSource.batchesOf(records, flags.batchBytes)
           // One batch is read and cut while the one before it is sent: at most two in
@@ -118,7 +128,7 @@ export const insert = Command.make(
               Effect.as(
                 post(batch.body, "application/x-ndjson", {
                   insert_deduplication_token: InsertSource.tokenOf(flags.table, source, batch)
-                }),
+                }).pipe(Effect.mapError(named)),
                 batch.rows
               )
             )
@@ -132,7 +142,7 @@ export const insert = Command.make(
         if (sources.length > 1) progress.note(`${source.name}: done`)
       }
       progress.done()
-      yield* errorLine(`Inserted ${Table.count(rows)} rows into ${flags.table}.`)
+      yield* errorLine(`Inserted ${Table.countOf(rows, "row")} into ${flags.table}.`)
     })
 ).pipe(
   Command.withDescription(

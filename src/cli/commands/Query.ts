@@ -5,7 +5,7 @@ import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import type { QueryFormat } from "../../../domain/api/QueryApi.js"
-import { badUsage, failure } from "../CliError.js"
+import { badUsage, cannotRead } from "../CliError.js"
 import { errorLine, stdinIsTTY, stdoutIsTTY } from "../Output.js"
 import * as QueryStream from "../QueryStream.js"
 import { requireToken, resolve, scopeOptions } from "../Session.js"
@@ -19,8 +19,7 @@ const sqlOf = (argument: Option.Option<string>, file: Option.Option<string>) =>
     : Option.isSome(file)
       ? Effect.try({
           try: () => fs.readFileSync(file.value === "-" ? 0 : file.value, "utf8"),
-          catch: (e) =>
-            failure(`Cannot read ${file.value}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`)
+          catch: (e) => cannotRead(file.value, e)
         })
       : stdinIsTTY()
         ? Effect.fail(
