@@ -57,6 +57,15 @@ describe("the metrics view", () => {
     expect(await page.getByRole("tab", { name: "Apps" }).getAttribute("aria-selected")).toBe("true")
     await page.getByRole("button", { name: "Install metrics-app" }).click()
     await poll(() => page.getByRole("button", { name: "Uninstall metrics-app" }).count()).toBe(1)
+    // Each app says where senders and readers are pointed, and links its view once installed.
+    const apps = page.getByRole("region", { name: "Apps" })
+    expect(await apps.textContent()).toContain(`${sluice.url}/metrics-compat/api/v1/write`)
+    expect(await apps.textContent()).toContain(`${sluice.url}/otlp`)
+    expect(await apps.getByRole("link", { name: "Open Metrics" }).getAttribute("href")).toBe(
+      "/default/default/metrics?database=default"
+    )
+    expect(await apps.getByRole("link", { name: "Open Search" }).count()).toBe(0)
+    await screenshot(page, "admin-apps")
     expect((await writeSamples()).status).toBe(204)
     // Back to the view the link was followed from: it opens without the note.
     await page.goBack()
