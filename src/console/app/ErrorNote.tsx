@@ -2,12 +2,30 @@ import type { ApiFailure } from "./api.js"
 import { adminTabHref, followLink } from "./route.js"
 import type { Scope } from "./Shell.js"
 
-/** An API error: its message and its hint, as the service words them, as text. */
+// The service's hints name its API calls; where the console has a view for the same, it
+// names the view.
+const VIEW_HINTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /GET \/v1\/tables lists the tables; GET \/v1\/tables\/\{table\} lists a table's columns\./,
+    "The Tables view lists the tables and their columns."
+  ],
+  [
+    /GET \/v1\/tables\/\{table\} lists a table's columns\./,
+    "The Tables view lists a table's columns."
+  ],
+  [/GET \/v1\/tables lists your tables\./, "The Tables view lists your tables."]
+]
+
+/** `hint` in the console's words. */
+export const consoleHint = (hint: string) =>
+  VIEW_HINTS.reduce((text, [call, words]) => text.replace(call, words), hint)
+
+/** An API error: its message and its hint, as text. */
 export const ErrorNote = ({ failure }: { failure: ApiFailure | null }) =>
   failure === null ? null : (
     <div class="error" role="alert">
       <strong>{failure.message}</strong>
-      {failure.hint === "" ? null : <div class="hint">{failure.hint}</div>}
+      {failure.hint === "" ? null : <div class="hint">{consoleHint(failure.hint)}</div>}
     </div>
   )
 

@@ -29,6 +29,8 @@ interface Finished {
   readonly rows: number
   readonly seconds: number
   readonly cancelled: boolean
+  /** Failed (not cancelled): the error says so; statistics only for rows received before. */
+  readonly failed: boolean
 }
 
 // The engine names a syntax error's place as `failed at position N` (1-based).
@@ -162,7 +164,8 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
       setFinished({
         rows: result.rows.length,
         seconds: (performance.now() - current.startedAt) / 1000,
-        cancelled
+        cancelled,
+        failed: error !== null && !cancelled
       })
       queryHistory.add({
         sql,
@@ -411,9 +414,9 @@ export const SqlView = ({ scope, params }: { scope: Scope; params: URLSearchPara
         <Grid columns={buffer.columns} rows={buffer.rows} version={version} />
       ) : null}
       <footer class="stats" aria-label="Statistics">
-        {finished === null ? null : (
+        {finished === null || (finished.failed && finished.rows === 0) ? null : (
           <span>
-            {finished.cancelled ? "Cancelled · " : ""}
+            {finished.cancelled ? "Cancelled · " : finished.failed ? "Failed after " : ""}
             {countOf(finished.rows, "row")} in {finished.seconds.toFixed(3)} s
             {progress === null
               ? null
