@@ -4,7 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 export class DocsApi extends HttpApiGroup.make("docs")
   .add(
     HttpApiEndpoint.get("docs", "/v1/docs")
-      .addSuccess(HttpApiSchema.Text({ contentType: "text/plain" }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/plain; charset=utf-8" }))
       .annotate(
         OpenApi.Description,
         "This guide: every endpoint with its parameters, body and an example request, as plain text."
