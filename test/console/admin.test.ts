@@ -84,6 +84,15 @@ describe("command-line login", () => {
         body: { device_code: started.device_code }
       })
     expect((await tokenPoll()).status).toBe(428)
+    // Signed out, the approval page says why it asks for a sign-in, then shows the login.
+    const signedOut = await openPage(browser)
+    await signedOut.page.goto(`${sluice.url}/device?user_code=${started.user_code}`)
+    await poll(() => signedOut.page.locator("form.signin").textContent()).toContain(
+      "A command-line login is waiting for your approval: sign in to see it."
+    )
+    await signIn(signedOut.page, sluice)
+    await poll(() => signedOut.page.getByLabel("Login code").textContent()).toBe(started.user_code)
+    await signedOut.context.close()
     await page.goto(`${sluice.url}/device?user_code=${started.user_code}`)
     await poll(() => page.getByLabel("Login code").textContent()).toBe(started.user_code)
     expect(await page.getByLabel("Requesting client").textContent()).toMatch(/127\.0\.0\.1|::1/)

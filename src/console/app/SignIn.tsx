@@ -4,8 +4,19 @@ import { LoginRequest } from "../../../domain/api/AuthApi.js"
 import { ApiFailure, call, session } from "./api.js"
 import { ErrorNote } from "./ErrorNote.js"
 
-/** Password sign-in; shown over the views when a session ends, so nothing typed is lost. */
-export const SignIn = ({ onSignedIn, expired }: { onSignedIn: () => void; expired: boolean }) => {
+/**
+ * Password sign-in; shown over the views when a session ends, so nothing typed is lost.
+ * `note` says why a page asks for it (the command-line login's approval page).
+ */
+export const SignIn = ({
+  onSignedIn,
+  expired,
+  note = null
+}: {
+  onSignedIn: () => void
+  expired: boolean
+  note?: string | null
+}) => {
   const [email, setEmail] = useState(session.email())
   const [password, setPassword] = useState("")
   const [failure, setFailure] = useState<ApiFailure | null>(null)
@@ -36,6 +47,7 @@ export const SignIn = ({ onSignedIn, expired }: { onSignedIn: () => void; expire
       <form class="signin" onSubmit={submit} aria-labelledby="signin-title">
         <h1 id="signin-title">{expired ? "Your session ended" : "Sign in to sluice"}</h1>
         {expired ? <p class="muted">Sign in again to carry on; what you typed is kept.</p> : null}
+        {note === null ? null : <p class="muted">{note}</p>}
         <label>
           Email
           <input

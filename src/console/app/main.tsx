@@ -74,7 +74,18 @@ const App = () => {
       }),
     []
   )
-  if (!signedIn) return <SignIn expired={false} onSignedIn={() => setSignedIn(true)} />
+  if (!signedIn)
+    return (
+      <SignIn
+        expired={false}
+        onSignedIn={() => setSignedIn(true)}
+        note={
+          location.pathname === DEVICE_PATH
+            ? "A command-line login is waiting for your approval: sign in to see it."
+            : null
+        }
+      />
+    )
   return (
     <>
       {offline ? <OfflineBanner onBack={() => setOffline(false)} /> : null}
