@@ -249,6 +249,30 @@ describe("the console", () => {
     await poll(() => page.getByLabel("Statistics").textContent()).toMatch(/^1 row in /)
   })
 
+  it("a link naming an organization, cluster or database the user lacks says which, once", async () => {
+    const cases = [
+      [
+        "/nope/default/sql?database=default",
+        "You are not a member of an organization named 'nope'."
+      ],
+      [
+        "/default/nothing/sql?database=default",
+        "Organization 'default' has no cluster named 'nothing'."
+      ],
+      ["/default/default/sql?database=nodb", "Cluster 'default' has no database named 'nodb'."]
+    ] as const
+    for (const [link, said] of cases) {
+      await page.goto(`${sluice.url}${link}`)
+      const alert = page.getByRole("alert")
+      await poll(() => alert.locator("strong").allTextContents()).toEqual([said])
+      // The view is not drawn under it, so no call of its fails a second time.
+      expect(await page.getByRole("textbox", { name: "SQL query" }).count()).toBe(0)
+    }
+    await page.goto(`${sluice.url}/default/default/sql?database=default`)
+    await poll(() => page.getByRole("textbox", { name: "SQL query" }).count()).toBe(1)
+    expect(await page.getByRole("alert").count()).toBe(0)
+  })
+
   it("signs out, revoking the session", async () => {
     const token = await page.evaluate<string | null>("sessionStorage.getItem('sluice.session')")
     expect((await api(sluice, "GET", "/v1/organizations", { token: token! })).status).toBe(200)

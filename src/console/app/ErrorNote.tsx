@@ -13,7 +13,12 @@ const VIEW_HINTS: ReadonlyArray<readonly [RegExp, string]> = [
     /GET \/v1\/tables\/\{table\} lists a table's columns\./,
     "The Tables view lists a table's columns."
   ],
-  [/GET \/v1\/tables lists your tables\./, "The Tables view lists your tables."]
+  [/GET \/v1\/tables lists your tables\./, "The Tables view lists your tables."],
+  [
+    /GET \/v1\/databases lists the databases; POST \/v1\/databases creates one\./,
+    "The Tables view lists the databases and creates one."
+  ],
+  [/GET \/v1\/databases lists the databases\./, "The Tables view lists the databases."]
 ]
 
 /** `hint` in the console's words. */

@@ -3,6 +3,7 @@ import { call, session } from "./api.js"
 import { followLink, hrefOf, navigate, VIEWS } from "./route.js"
 import type { Route, View } from "./route.js"
 import { useApi } from "./useApi.js"
+import type { Loaded } from "./useApi.js"
 
 const TITLES: Record<View, string> = {
   sql: "SQL",
@@ -30,19 +31,34 @@ export const Shell = ({
   children: (scope: Scope) => ComponentChildren
 }) => {
   const database = route.params.get("database") ?? "default"
-  const organizations = useApi((client) => client.organizations.list(), [])
+  // Each list is asked again when the name chosen from it changes, so one just created in a
+  // view (a database, a cluster, an organization) is known when the address names it.
+  const organizations = useApi((client) => client.organizations.list(), [route.organization])
   const clusters = useApi(
     (client) => client.clusters.list({ urlParams: { organization: route.organization } }),
-    [route.organization]
+    [route.organization, route.cluster]
   )
   const databases = useApi(
     (client) =>
       client.databases.list({
         urlParams: { organization: route.organization, cluster: route.cluster }
       }),
-    [route.organization, route.cluster]
+    [route.organization, route.cluster, database]
   )
   const scope: Scope = { organization: route.organization, cluster: route.cluster, database }
+  // A link from elsewhere (an old bookmark, a colleague's) may name what this user does not
+  // have: said once here, rather than as each view's first failing call.
+  const known = <A,>(loaded: Loaded<A>, has: (value: A) => boolean) =>
+    loaded.loading || loaded.value === null || has(loaded.value)
+  const unknownScope = !known(organizations, (v) =>
+    v.organizations.some((o) => o.name === scope.organization)
+  )
+    ? `You are not a member of an organization named '${scope.organization}'.`
+    : !known(clusters, (v) => v.clusters.some((c) => c.name === scope.cluster))
+      ? `Organization '${scope.organization}' has no cluster named '${scope.cluster}'.`
+      : !known(databases, (v) => v.databases.some((d) => d.name === database))
+        ? `Cluster '${scope.cluster}' has no database named '${database}'.`
+        : null
   const switchTo = (next: Partial<Scope>) =>
     navigate(
       hrefOf(
@@ -145,7 +161,16 @@ export const Shell = ({
         </div>
       </header>
       <main class="view" aria-label={TITLES[route.view]}>
-        {children(scope)}
+        {unknownScope === null ? (
+          children(scope)
+        ) : (
+          <div class="pad">
+            <div class="error" role="alert">
+              <strong>{unknownScope}</strong>
+              <div class="hint">Pick one in the bar above.</div>
+            </div>
+          </div>
+        )}
       </main>
     </div>
   )
