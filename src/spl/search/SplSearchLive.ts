@@ -138,9 +138,12 @@ export const SplSearchLive = Layer.effect(
         return explained(yield* compiler.compile(query.spl, requested, stored))
       }
       return yield* searchEvents(target, query, checked, requested, wildcards).pipe(
+        // The search's own refusal stands unless the table is surely missing: a failing
+        // check (a cancelled search, an engine gone) says nothing about it.
         Effect.catchTag("QueryRefused", (refused) =>
-          Effect.flatMap(eventsExist(target), (exist) =>
-            Effect.fail(exist ? refused : noEvents(database))
+          eventsExist(target).pipe(
+            Effect.orElseSucceed(() => true),
+            Effect.flatMap((exist) => Effect.fail(exist ? refused : noEvents(database)))
           )
         )
       )

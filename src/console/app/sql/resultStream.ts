@@ -91,8 +91,8 @@ export const formatBytes = (bytes: number) => {
 export const formatCount = (n: number) => n.toLocaleString("en-US")
 
 /** A count with its noun, singular for exactly one: "1 row", "2,048 rows". */
-export const countOf = (n: number, noun: string, plural = `${noun}s`) =>
-  `${formatCount(n)} ${n === 1 ? noun : plural}`
+export const countOf = (n: number, noun: string) =>
+  `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`
 
 /**
  * Lines handled a slice at a time (`budgetMs` each), so a large chunk of rows never holds
