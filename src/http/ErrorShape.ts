@@ -27,6 +27,7 @@ import { SluiceConfig } from "../config/SluiceConfig.js"
 import { lostEngine } from "../engine/EngineAccess.js"
 import { mediaType } from "../body/ContentType.js"
 import { errorResponse } from "./errorResponse.js"
+import { describeProblem, fieldProblems } from "../../domain/SchemaIssues.js"
 import { BODY_TOO_LARGE } from "./RequestBody.js"
 
 const tooLarge = (max: number) =>
@@ -46,9 +47,9 @@ const isJson = (contentType: string | undefined) =>
   contentType === undefined || mediaType(contentType).includes("json")
 
 const describeDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
-  error.issues
+  fieldProblems(error.issues)
     .slice(0, 5)
-    .map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`)
+    .map((field) => describeProblem(field, field.path || "request"))
     .join("; ")
 
 /** A request error raised while reading the body (it arrives as a defect from HttpApi). */

@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { request } from "node:http"
 import { Effect } from "effect"
 import type { Reply } from "../support/server.js"
-import { TestServer, call, freshDataDir } from "../support/server.js"
+import { TestServer, adminKeyOf, call, freshDataDir } from "../support/server.js"
 
 const dataDir = freshDataDir()
 
@@ -71,6 +71,40 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
       expectShape(reply, 400, "bad_request")
       expect(reply.json).toMatchObject({ message: expect.stringContaining("email") })
     })
+  )
+
+  it.effect(
+    "a value outside a field's choices names it once with every choice; a missing one is named",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const token = adminKeyOf(server)
+        const format = yield* call(server, "POST", "/v1/query", {
+          token,
+          body: { sql: "SELECT 1", format: "Pretty" }
+        })
+        expectShape(format, 400, "bad_request")
+        expect((format.json as { message: string }).message).toBe(
+          'The request is invalid: format: "Pretty" is not one of: JSON, JSONEachRow, JSONEachRowWithProgress, JSONCompact, CSV, CSVWithNames, TSV, TSVWithNames, TabSeparated.'
+        )
+        const permission = yield* call(server, "POST", "/v1/keys", {
+          token,
+          body: { name: "k", permission: "root" }
+        })
+        expect((permission.json as { message: string }).message).toBe(
+          'The request is invalid: permission: "root" is not one of: admin, read_write, write_only, read_only.'
+        )
+        const missing = yield* call(server, "POST", "/v1/query", { token, body: {} })
+        expect((missing.json as { message: string }).message).toBe(
+          "The request is invalid: sql is missing."
+        )
+        // A query parameter of the wrong kind: its rule, not also the absent branch's.
+        const limit = yield* call(server, "GET", "/v1/logs?limit=-1", { token })
+        expectShape(limit, 400, "bad_request")
+        expect((limit.json as { message: string }).message).toBe(
+          "The request is invalid: limit: Expected a non-negative number, actual -1."
+        )
+      })
   )
 
   it.effect("wrong content type → 415", () =>
