@@ -4,7 +4,15 @@
  * `ClusterConfig` in src/clusters). README.md documents each one; keep the two in step.
  */
 import { Config, Context, Layer, Option, Redacted } from "effect"
-import { check, email, httpUrl, optionalSecret, port, positiveInt } from "./ConfigValues.js"
+import {
+  check,
+  email,
+  httpUrl,
+  optionalSecret,
+  port,
+  positiveInt,
+  settingGroup
+} from "./ConfigValues.js"
 import { parseAllowList } from "./UrlAllowList.js"
 
 /** The user-level SQL path's limits, on their own so `QueryRunner` can be used alone. */
@@ -45,7 +53,16 @@ export const sluiceConfig = Config.all({
       )
     )
   ),
-  clickhouse: Config.option(
+  clickhouse: settingGroup(
+    {
+      required: ["SLUICE_CLICKHOUSE_URL"],
+      optional: [
+        "SLUICE_CLICKHOUSE_USER",
+        "SLUICE_CLICKHOUSE_PASSWORD",
+        "SLUICE_CLICKHOUSE_ACCESS_CONTROL",
+        "SLUICE_CLICKHOUSE_CLUSTER"
+      ]
+    },
     Config.all({
       url: httpUrl("SLUICE_CLICKHOUSE_URL"),
       username: Config.string("SLUICE_CLICKHOUSE_USER").pipe(Config.withDefault("default")),
@@ -77,7 +94,8 @@ export const sluiceConfig = Config.all({
     })
   ),
   jwtSecret: optionalSecret("SLUICE_JWT_SECRET", 32),
-  oidc: Config.option(
+  oidc: settingGroup(
+    { required: ["SLUICE_OIDC_ISSUER", "SLUICE_OIDC_AUDIENCE"], optional: [] },
     Config.all({
       issuer: httpUrl("SLUICE_OIDC_ISSUER"),
       audience: Config.string("SLUICE_OIDC_AUDIENCE")

@@ -1,10 +1,10 @@
 /** The one line a bad setting stops the start with: each variable named once, and why. */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
+import { ConfigProvider, Effect, Option } from "effect"
 import type { ConfigError } from "effect"
 import { clusterConfig } from "../../src/clusters/ClusterConfig.js"
 import { describeConfigError } from "../../src/config/describeConfigError.js"
-import { queryConfig } from "../../src/config/SluiceConfig.js"
+import { queryConfig, sluiceConfig } from "../../src/config/SluiceConfig.js"
 
 const refusal = <A>(
   config: Effect.Effect<A, ConfigError.ConfigError>,
@@ -34,6 +34,58 @@ describe("describeConfigError", () => {
         })
       ).toBe(
         'SLUICE_QUERY_MAX_SQL_BYTES: expected a positive integer; SLUICE_QUERY_TIMEOUT_SECONDS: Expected an integer value but received "soon"'
+      )
+    })
+  )
+
+  it.effect("refuses a group of settings given in part instead of ignoring it", () =>
+    Effect.gen(function* () {
+      // Was: OpenID Connect silently off, or the embedded engines despite a server's user.
+      expect(yield* refusal(sluiceConfig, { SLUICE_OIDC_ISSUER: "https://id.example" })).toBe(
+        "SLUICE_OIDC_AUDIENCE: required with SLUICE_OIDC_ISSUER"
+      )
+      expect(yield* refusal(sluiceConfig, { SLUICE_OIDC_AUDIENCE: "sluice" })).toBe(
+        "SLUICE_OIDC_ISSUER: required with SLUICE_OIDC_AUDIENCE"
+      )
+      expect(
+        yield* refusal(sluiceConfig, {
+          SLUICE_CLICKHOUSE_USER: "ingest",
+          SLUICE_CLICKHOUSE_PASSWORD: "secret"
+        })
+      ).toBe(
+        "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_USER and SLUICE_CLICKHOUSE_PASSWORD"
+      )
+      // A bad value beside the missing URL: the URL first, as the group cannot mean anything without it.
+      expect(yield* refusal(sluiceConfig, { SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe" })).toBe(
+        "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_ACCESS_CONTROL"
+      )
+      // Given whole, a bad value is still named.
+      expect(
+        yield* refusal(sluiceConfig, {
+          SLUICE_CLICKHOUSE_URL: "http://127.0.0.1:8123",
+          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe"
+        })
+      ).toBe('SLUICE_CLICKHOUSE_ACCESS_CONTROL: Expected a boolean value but received "maybe"')
+    })
+  )
+
+  it.effect("reads a group given whole, and none of it (or empty values) as absent", () =>
+    Effect.gen(function* () {
+      const read = (settings: Record<string, string>) =>
+        sluiceConfig.pipe(
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(settings))))
+        )
+      const none = yield* read({ SLUICE_OIDC_ISSUER: "" })
+      expect(Option.isNone(none.oidc) && Option.isNone(none.clickhouse)).toBe(true)
+      const whole = yield* read({
+        SLUICE_OIDC_ISSUER: "https://id.example",
+        SLUICE_OIDC_AUDIENCE: "sluice",
+        SLUICE_CLICKHOUSE_URL: "http://127.0.0.1:8123",
+        SLUICE_CLICKHOUSE_ACCESS_CONTROL: "off"
+      })
+      expect(whole.oidc).toEqual(Option.some({ issuer: "https://id.example", audience: "sluice" }))
+      expect(Option.map(whole.clickhouse, (c) => [c.url, c.username, c.accessControl])).toEqual(
+        Option.some(["http://127.0.0.1:8123", "default", false])
       )
     })
   )
