@@ -18,6 +18,8 @@ import * as Completions from "./Completions.js"
 import { helpCommand, rootHelp, tidyCommandHelp } from "./Help.js"
 import { errorText, stdinIsTTY, stdoutIsTTY } from "./Output.js"
 import { hasCredential } from "./Profiles.js"
+import type { UnknownOption } from "./UnknownOption.js"
+import { unknownOption } from "./UnknownOption.js"
 import { cliVersion } from "./Version.js"
 
 const root = Command.make("sluice").pipe(
@@ -83,15 +85,28 @@ const usageError = (error: ValidationError.ValidationError) => {
     .replace(/\s+/g, " ")
     .trim()
   const command = help.replace(/ --help$/, "")
+  const extra = /^Received unknown argument: (.*)$/.exec(text)?.[1]
   const message = text.startsWith("Expected one of the following cases: ")
     ? unlisted(text.slice(37).split(", "))
-    : !text.startsWith("Invalid subcommand for sluice")
-      ? text
-      : command === "sluice"
-        ? `'${args[0] ?? ""}' is not a command of sluice.`
-        : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
+    : extra !== undefined
+      ? `${command} takes no further argument ${extra}.`
+      : !text.startsWith("Invalid subcommand for sluice")
+        ? text
+        : command === "sluice"
+          ? `'${args[0] ?? ""}' is not a command of sluice.`
+          : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
   return badUsage(message, `\`${help}\` shows its usage and an example.`)
 }
+
+/** An option the command does not take, refused before the parser reads it as an argument. */
+const unknownOptionError = (unknown: UnknownOption) => {
+  const help = helpCommand(commandList, args)
+  return badUsage(
+    `${help.replace(/ --help$/, "")} does not take ${unknown.word}.`,
+    `${unknown.nearest === undefined ? "" : `Did you mean ${unknown.nearest}? `}\`${help}\` shows its usage and an example.`
+  )
+}
+const unknown = unknownOption(commandList, args)
 
 const report = (error: CliError) =>
   Effect.sync(() => {
@@ -108,7 +123,9 @@ const program = (
           Effect.sync(() => process.stdout.write(`${text}\n`))
         )
       : Effect.fail(badUsage(`No completions for ${completions}.`, "Use bash, zsh or fish."))
-    : quietParser(cli(bare ? [...process.argv, "shell"] : process.argv))
+    : unknown !== undefined
+      ? Effect.fail(unknownOptionError(unknown))
+      : quietParser(cli(bare ? [...process.argv, "shell"] : process.argv))
 ).pipe(
   Effect.catchAll((error) =>
     error instanceof CliError

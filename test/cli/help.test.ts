@@ -5,7 +5,9 @@
  */
 import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "@effect/vitest"
+import * as Commands from "../../src/cli/commands/index.js"
 import { tidyCommandHelp } from "../../src/cli/Help.js"
+import { unknownOption } from "../../src/cli/UnknownOption.js"
 import { bin, cli } from "./cliProcess.js"
 
 /** Every command path (`clusters metrics`), read from the bash script's own table. */
@@ -109,7 +111,26 @@ describe("a refused command line", () => {
         ["members", "role", "someone@example.com", "boss"],
         'error: "boss" is not one of: admin, member.\n' + usage("sluice members role --help")
       ],
-      [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")]
+      [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")],
+      // An option the command does not take, mistyped: was read as the key's name, and a
+      // key "--permisson" was created.
+      [
+        ["keys", "create", "--permisson", "read_only", "ci"],
+        "error: sluice keys create does not take --permisson.\n" +
+          "hint: Did you mean --permission? `sluice keys create --help` shows its usage and an example.\n"
+      ],
+      [
+        ["query", "--bogus"],
+        "error: sluice query does not take --bogus.\n" + usage("sluice query --help")
+      ],
+      [
+        ["login", "--token-stdin"],
+        "error: sluice login does not take --token-stdin.\n" + usage("sluice login --help")
+      ],
+      [
+        ["query", "SELECT 1", "SELECT 2"],
+        "error: sluice query takes no further argument 'SELECT 2'.\n" + usage("sluice query --help")
+      ]
     ]
     for (const [args, expected] of cases) {
       const run = await cli(args, { env: { SLUICE_URL: "http://127.0.0.1:9" } })
@@ -117,6 +138,18 @@ describe("a refused command line", () => {
       expect(run.stderr, args.join(" ")).toBe(expected)
       expect(run.stdout).toBe("")
     }
+  })
+
+  it("reads option-shaped words that are values, SQL or after -- as such", () => {
+    const commands = Commands.commands as unknown as Parameters<typeof unknownOption>[0]
+    const refused = (args: ReadonlyArray<string>) => unknownOption(commands, args)?.word
+    expect(refused(["query", "--format=CSV", "SELECT 1"])).toBeUndefined()
+    expect(refused(["query", "-q", "-d", "logs", "-- why\nSELECT 1"])).toBeUndefined()
+    expect(refused(["query", "--query-id", "-x", "SELECT 1"])).toBeUndefined()
+    expect(refused(["promql", "--", "-up"])).toBeUndefined()
+    expect(refused(["clusters", "create", "--size", "2x8", "--wait", "-t"])).toBe("-t")
+    expect(refused(["tables", "drop", "--yes", "--force", "t"])).toBe("--force")
+    expect(refused(["nope", "--bogus"])).toBeUndefined()
   })
 })
 

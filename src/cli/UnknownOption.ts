@@ -1,0 +1,96 @@
+/**
+ * An option a command does not take (`sluice keys create --permisson read_only ci`). The
+ * parser reads an option-shaped word it does not know as the command's next argument when
+ * one is free, so a mistyped flag became the key's name; the words are checked against the
+ * command's own usage before parsing. A word with a space or a newline (SQL, a search) or
+ * after `--` is an argument, as is a negative number.
+ */
+import * as Command from "@effect/cli/Command"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
+import type * as Usage from "@effect/cli/Usage"
+import { HashMap, HashSet, Option } from "effect"
+
+type AnyCommand = Command.Command<string, unknown, unknown, unknown>
+
+const OPTION_WORD = /^--?[A-Za-z][\w-]*(=.*)?$/s
+
+/** The parser's own options, which every command takes. */
+const BUILT_IN: ReadonlyArray<readonly [string, boolean]> = [
+  ["--help", false],
+  ["-h", false],
+  ["--version", false],
+  ["--wizard", false],
+  ["--log-level", true],
+  ["--completions", true]
+]
+
+/** The options of a usage, each with whether it takes a value. */
+const optionsOf = (usage: Usage.Usage, into: Map<string, boolean>): Map<string, boolean> => {
+  switch (usage._tag) {
+    case "Named":
+      for (const name of usage.names)
+        if (name.startsWith("-")) into.set(name, Option.isSome(usage.acceptedValues))
+      return into
+    case "Optional":
+    case "Repeated":
+      return optionsOf(usage.usage, into)
+    case "Concat":
+    case "Alternation":
+      return optionsOf(usage.right, optionsOf(usage.left, into))
+    default:
+      return into
+  }
+}
+
+/** Edits between two words, for the nearest option to suggest. */
+const distance = (a: string, b: string) => {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+      )
+    row = next
+  }
+  return row[b.length]!
+}
+
+export interface UnknownOption {
+  /** The word as given, e.g. `--permisson`. */
+  readonly word: string
+  /** The command's option it is likely a slip of, if one is within two edits. */
+  readonly nearest: string | undefined
+}
+
+/** The first word of `args` that reads as an option its command does not take. */
+export const unknownOption = (
+  commands: ReadonlyArray<AnyCommand>,
+  args: ReadonlyArray<string>
+): UnknownOption | undefined => {
+  const top = commands.find((c) => HashSet.has(Command.getNames(c), args[0] ?? ""))
+  if (top === undefined) return undefined
+  const sub = HashMap.get(Command.getSubcommands(top), args[1] ?? "")
+  const usage = Option.match(sub, {
+    onNone: () => Command.getUsage(top),
+    onSome: (descriptor) => Descriptor.getUsage(descriptor)
+  })
+  const known = optionsOf(usage, new Map(BUILT_IN))
+  for (let i = Option.isSome(sub) ? 2 : 1; i < args.length; i++) {
+    const word = args[i]!
+    if (word === "--") return undefined
+    if (!OPTION_WORD.test(word)) continue
+    const name = word.split("=")[0]!
+    const takesValue = known.get(name)
+    if (takesValue === undefined) {
+      const [nearest] = [...known.keys()]
+        .filter((option) => option.startsWith("--") && distance(name, option) <= 2)
+        .sort((x, y) => distance(name, x) - distance(name, y))
+      return { word: name, nearest }
+    }
+    if (takesValue && !word.includes("=")) i++
+  }
+  return undefined
+}
