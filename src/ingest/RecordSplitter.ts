@@ -44,6 +44,7 @@ export class RecordSplitter {
   private parts: Array<Uint8Array> = []
   private bytes = 0
   private readonly closers: Array<number> = []
+  private recordStart = { line: 1, offset: 0 }
 
   /** `lines`: one object per line (NDJSON), so a top-level array is refused. */
   constructor(
@@ -101,6 +102,7 @@ export class RecordSplitter {
   private startRecord(c: number, at: number) {
     if (c !== 0x7b) this.fail(`Record ${this.record} is not a JSON object`, at)
     this.chunkLines.push(this.line)
+    this.recordStart = { line: this.line, offset: this.base + at }
   }
 
   /**
@@ -245,8 +247,15 @@ export class RecordSplitter {
   end(): Array<Chunk> {
     if (this.mode === "start") this.fail("The body is empty")
     if (this.inString) this.fail("Unterminated string at the end of the body")
-    if (this.mode === "array") this.fail("The array is not closed with ]")
-    if (this.depth !== 0) this.fail("The last object is not closed with }")
+    const insideRecord = this.depth > (this.mode === "array" ? 1 : 0)
+    if (this.mode === "array" && !insideRecord) this.fail("The array is not closed with ]")
+    if (insideRecord) {
+      // Where the object starts, not where the body ends (a line further on after a final newline).
+      const { line, offset } = this.recordStart
+      throw new SplitError(
+        `Record ${this.record} is not closed with } before the body ends (it starts at line ${line}, byte offset ${offset})`
+      )
+    }
     if (this.record === 0) this.fail("The array holds no records")
     const chunks: Array<Chunk> = []
     this.take(chunks, true)

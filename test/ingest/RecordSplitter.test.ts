@@ -65,6 +65,15 @@ describe("RecordSplitter", () => {
     expect(failure('{"a": [1}')).toMatch(/^Unexpected '}' \(line 1, byte offset 8\)/)
     expect(failure('[{"a":1}] x')).toMatch(/after the closing \]/)
     expect(failure('{"a":"open')).toMatch(/Unterminated string/)
+    expect(failure('{"a":1}\n{"a":\n', true)).toBe(
+      "Record 1 is not closed with } before the body ends (it starts at line 2, byte offset 8)"
+    )
+    expect(failure('[{"a":1},\n  {"b": {"c": 2}\n\n')).toBe(
+      "Record 1 is not closed with } before the body ends (it starts at line 2, byte offset 12)"
+    )
+    expect(failure('[{"a":1},\n  {"b": 2}\n')).toBe(
+      "The array is not closed with ] (line 3, byte offset 21)"
+    )
     expect(failure("[]")).toMatch(/no records/)
     expect(failure("  ")).toMatch(/empty/)
     expect(failure('[{"a":1}]', true)).toMatch(/Record 0 is not a JSON object/)
