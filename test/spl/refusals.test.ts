@@ -59,6 +59,23 @@ layer(SplCompilerLive)("SPL refusals", (it) => {
     })
   )
 
+  it.effect("a syntax error says what could come next and what came, in words", () =>
+    Effect.gen(function* () {
+      // Was the parser's list: Expected "'", "(", "NOT", "\"", [ \t\r\n], [=<>!], [A-Za-z_@] …
+      const reasons = yield* Effect.forEach(
+        ["search | stats count", "| head x", "| stats count(x by y", 'x="open', "| rename a as"],
+        (spl) => Effect.map(refusal(spl), (error) => error.message)
+      )
+      expect(reasons).toEqual([
+        'search (position 7): syntax error: expected "NOT", "(", a word, a quoted value or a comparison, found "|"',
+        'head (position 7): syntax error: expected "limit=", a number, "|" or the end of the search, found "x"',
+        'stats (position 16): syntax error: expected ")", found "b"',
+        "search (position 7): syntax error: a quoted value is not closed",
+        "rename (position 13): syntax error: more was expected, found the end of the search"
+      ])
+    })
+  )
+
   it.effect("long operator chains are refused by a limit, never by the stack", () =>
     Effect.gen(function* () {
       for (const spl of [

@@ -3,6 +3,7 @@
  * error refused at its position, naming the command it is in.
  */
 import type { Pipeline } from "./Ast.js"
+import type { Expectation } from "./grammar/SplParser.js"
 import { parse, SyntaxError as PeggySyntaxError } from "./grammar/SplParser.js"
 import { refuse } from "./Refusal.js"
 
@@ -36,6 +37,54 @@ const nesting = (spl: string) => {
   return deepest
 }
 
+/** An expected token as a person names it; `undefined` for whitespace, said by the rest. */
+const expectedText = (expectation: Expectation): string | undefined => {
+  switch (expectation.type) {
+    case "literal":
+      return expectation.text === '"' || expectation.text === "'"
+        ? "a quoted value"
+        : /^[=<>!]=?$/.test(expectation.text)
+          ? "a comparison"
+          : JSON.stringify(expectation.text)
+    case "class": {
+      const parts = expectation.parts.flat().join("")
+      if (!expectation.inverted && /^[ \t\r\n]+$/.test(parts)) return undefined
+      if (expectation.inverted || /[a-z]/i.test(parts)) return "a word"
+      if (/[0-9]/.test(parts)) return "a number"
+      if (/[=<>]/.test(parts)) return "a comparison"
+      return `one of ${parts}`
+    }
+    case "end":
+      return "the end of the search"
+    case "any":
+      return "more of the search"
+    case "other":
+      return expectation.description
+  }
+}
+
+/**
+ * The parser's refusal in words: what could come next and what came instead. Its own
+ * message lists character classes (`[A-Za-z_@]`, `[^ \t\r\n()|"=<>!,]`) and whitespace.
+ */
+const syntaxError = (error: PeggySyntaxError) => {
+  const ended = error.found === null || error.found === undefined
+  // Only inside a quoted value is a backslash a way on.
+  if (ended && error.expected.some((e) => e.type === "literal" && e.text === "\\"))
+    return "syntax error: a quoted value is not closed"
+  const named = new Set(error.expected.map(expectedText))
+  // A number's own decimal point, said by "a number".
+  if (named.has("a number")) named.delete('"."')
+  const expected = [...named].filter((text): text is string => text !== undefined)
+  const found = ended ? "the end of the search" : JSON.stringify(error.found)
+  if (expected.length === 0) return `syntax error: more was expected, found ${found}`
+  const list =
+    expected.length === 1
+      ? expected[0]
+      : `${expected.slice(0, -1).join(", ")} or ${expected[expected.length - 1]}`
+  return `syntax error: expected ${list}, found ${found}`
+}
+
 export const parsePipeline = (spl: string): Pipeline => {
   if (spl.length > MAX_SPL_LENGTH)
     refuse("search", MAX_SPL_LENGTH, `the search is longer than ${MAX_SPL_LENGTH} characters`)
@@ -50,11 +99,6 @@ export const parsePipeline = (spl: string): Pipeline => {
       return refuse("search", 0, "the search nests operators too deeply")
     if (!(error instanceof PeggySyntaxError)) throw error
     const position = error.location.start.offset
-    const command = commandAt(spl, position)
-    return refuse(
-      command,
-      position,
-      `syntax error in ${command} at position ${position}: ${error.message}`
-    )
+    return refuse(commandAt(spl, position), position, syntaxError(error))
   }
 }
