@@ -23,8 +23,17 @@ const NOTHING_INSERTED =
 const recordAt = (chunk: Chunk, message: string, pattern: RegExp) =>
   locate(chunk, Number(pattern.exec(message)?.[1] ?? "1"))
 
+// The engine's advice after it names the path (a setting of its own) is not the sender's to take.
+const DUPLICATE_PATH = /Duplicate path found during parsing JSON object: (.+?)\. You can enable/s
+
 const malformed = (chunk: Chunk, error: EngineError) => {
   const { line, record } = recordAt(chunk, error.message, ROW)
+  const duplicate = DUPLICATE_PATH.exec(error.message)?.[1]
+  if (duplicate !== undefined)
+    return new MalformedRecords({
+      message: `Record ${record} (line ${line}) holds the field '${duplicate}' twice; each field may appear once in a record.`,
+      hint: `Send the field once (nested objects count by their dotted path). Nothing was inserted.`
+    })
   const detail = error.message
     .replace(ROW, "")
     .replace(/:?\s*While executing \w+\.?/, "")

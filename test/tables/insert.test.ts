@@ -134,6 +134,23 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
         })
       )
 
+      it.effect("a field given twice in a record is named, without the engine's advice", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const body = '{"a":1}\n{"b":{"c":1,"c":2}}\n'
+          const twice = yield* insert(server, "twice", body, ndjson)
+          expect(twice.status).toBe(400)
+          expect(twice.json).toEqual({
+            error: "bad_request",
+            message:
+              "Record 1 (line 2) holds the field 'b.c' twice; each field may appear once in a record.",
+            hint: "Send the field once (nested objects count by their dotted path). Nothing was inserted."
+          })
+          const listed = yield* call(server, "GET", "/v1/tables", { token: adminKeyOf(server) })
+          expect(JSON.stringify(listed.json)).not.toContain('"twice"')
+        })
+      )
+
       it.effect("a non-object element is refused by its index", () =>
         Effect.gen(function* () {
           const server = yield* TestServer
