@@ -19,10 +19,13 @@ const DESCRIBE_HINT = "GET /v1/tables/{table} lists a table's columns."
 
 // The engine's own suggestion names tables of other databases (`system.one`). On a
 // shared server the engine's database names carry the cluster's prefix, which is not
-// the user's business (the user wrote the name without it).
+// the user's business (the user wrote the name without it). A function's failure ends
+// with the step of the engine's plan that ran it (`while executing 'FUNCTION
+// throwIf(1_UInt8 :: 1, …) -> … UInt8 : 3'`), which says nothing the SQL does not.
 const cleaned = (message: string, databasePrefix: string) =>
   (databasePrefix === "" ? message : message.replaceAll(databasePrefix, ""))
     .replace(/\s*Maybe you meant [^?]*\?\.?/g, "")
+    .replace(/\.?:? while executing 'FUNCTION .*'\.?$/s, ".")
     .replace(/^default: /, "")
     .trim()
 

@@ -181,6 +181,16 @@ layer(TestServer.layer(undefined, env), { excludeTestServices: true, timeout: 12
       })
     )
 
+    it.effect("a function's failure says why, without the engine's plan step", () =>
+      Effect.gen(function* () {
+        const thrown = yield* query({
+          sql: "SELECT throwIf(number = 1, 'the value was one') FROM numbers(2)"
+        })
+        expect(thrown.status).toBe(400)
+        expect((thrown.json as { message: string }).message).toBe("the value was one.")
+      })
+    )
+
     it.effect(
       "resolves unqualified names in the selected database; a missing table names the others",
       () =>
