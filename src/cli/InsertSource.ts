@@ -27,6 +27,10 @@ export interface Batch {
   /** Offset of the batch's first record in the source's (decompressed) records. */
   readonly start: number
   readonly end: number
+  /** The source's line of each of the batch's records (1-based); empty for a JSON array. */
+  readonly lines: ReadonlyArray<number>
+  /** The source's count of records before the batch's first. */
+  readonly recordsBefore: number
 }
 
 const filesOf = (entry: string): Array<string> => {
@@ -95,11 +99,16 @@ export async function* batchesOf(records: Readable, batchBytes: number): AsyncGe
   let offset = 0
   let rest = Buffer.alloc(0)
   let first = true
+  let line = 0
+  let lines: Array<number> = []
+  let recordsBefore = 0
   const cut = (): Batch => {
-    const batch = { body: Buffer.concat(pending), rows, start, end: offset }
+    const batch = { body: Buffer.concat(pending), rows, start, end: offset, lines, recordsBefore }
+    recordsBefore += rows
     pending = []
     pendingBytes = 0
     rows = 0
+    lines = []
     start = offset
     return batch
   }
@@ -126,12 +135,14 @@ export async function* batchesOf(records: Readable, batchBytes: number): AsyncGe
     }
     let lineStart = 0
     for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, lineStart)) {
-      const line = data.subarray(lineStart, i + 1)
-      offset += line.length
+      const text = data.subarray(lineStart, i + 1)
+      offset += text.length
       lineStart = i + 1
-      if (isBlank(line)) continue
-      pending.push(line)
-      pendingBytes += line.length
+      line++
+      if (isBlank(text)) continue
+      pending.push(text)
+      lines.push(line)
+      pendingBytes += text.length
       rows++
       if (pendingBytes >= batchBytes) yield cut()
     }
@@ -140,6 +151,7 @@ export async function* batchesOf(records: Readable, batchBytes: number): AsyncGe
   }
   if (rest.toString("utf8").trim() !== "") {
     pending.push(Buffer.concat([rest, Buffer.from("\n")]))
+    lines.push(line + 1)
     rows++
     offset += rest.length
   }
@@ -152,3 +164,29 @@ export const tokenOf = (table: string, source: Source, batch: Batch) =>
     .update(`${table}\n${source.identity ?? createHash("sha256").update(batch.body).digest("hex")}`)
     .digest("hex")
     .slice(0, 32)}-${batch.start}-${batch.end}`
+
+/**
+ * The server's words about a batch said of the source: a batch is the source's non-blank
+ * lines from somewhere on, so its `record N (line L)` are the source's record
+ * `recordsBefore + N` on the line the batch took it from. A byte offset into the batch
+ * means nothing in the source (blank lines are not sent) and goes. Left as it is for a
+ * JSON array, whose records are sent one per line.
+ */
+export const sourcePositions = (message: string, batch: Batch): string => {
+  if (batch.lines.length === 0) return message
+  const lineOf = (batchLine: string) => String(batch.lines[Number(batchLine) - 1] ?? batchLine)
+  return message
+    .replace(
+      /\b([Rr]ecord) (\d+)\b/g,
+      (_, word: string, record: string) => `${word} ${batch.recordsBefore + Number(record)}`
+    )
+    .replace(/\(line (\d+)\)/g, (_, batchLine: string) => `(line ${lineOf(batchLine)})`)
+    .replace(
+      /\(line (\d+), byte offset \d+\)/g,
+      (_, batchLine: string) => `(line ${lineOf(batchLine)})`
+    )
+    .replace(
+      /\(it starts at line (\d+), byte offset \d+\)/g,
+      (_, batchLine: string) => `(it starts at line ${lineOf(batchLine)})`
+    )
+}

@@ -38,6 +38,7 @@ const malformed = (chunk: Chunk, error: EngineError) => {
     .replace(ROW, "")
     .replace(/:?\s*While executing \w+\.?/, "")
     .trim()
+    .replace(/:$/, "")
   return new MalformedRecords({
     message: `Malformed JSON in record ${record} (line ${line}): ${detail}`,
     hint: NOTHING_INSERTED

@@ -378,4 +378,21 @@ describe("sluice insert", () => {
       /a\.json: done\n.*b\.ndjson\.zst: done\nerror: .*c\.ndjson: Malformed body: .*\nhint: [^\n]*\n$/
     )
   })
+
+  it("a record refused in a later batch is named by its line and number in the file", async () => {
+    const dir = configHome()
+    // 300 records of ~40 bytes in 1 KiB batches, blank lines among them (not sent); the
+    // bad record is the file's 251st (record 250), on line 251 + 5 blank lines = 256.
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      i === 250 ? '{"n":250,"bad":tru}' : JSON.stringify({ n: i, pad: "x".repeat(24) })
+    )
+    const text = lines.map((line, i) => (i % 50 === 10 ? `\n${line}` : line)).join("\n")
+    const file = path.join(dir, "late.ndjson")
+    fs.writeFileSync(file, `${text}\n`)
+    expect(text.split("\n").indexOf('{"n":250,"bad":tru}') + 1).toBe(256)
+    const run = await cli(["insert", "late", file, "--batch-bytes", "1024"], { env: keyEnv() })
+    expect(run.code).toBe(1)
+    expectCleanFailure(run)
+    expect(run.stderr).toMatch(/^error: Malformed JSON in record 250 \(line 256\): /m)
+  })
 })

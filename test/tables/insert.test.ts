@@ -131,6 +131,8 @@ layer(TestServer.layer(freshDataDir(), env), { excludeTestServices: true, timeou
           expect(badValue.json).toMatchObject({
             message: expect.stringMatching(/record 2 \(line 3\)/)
           })
+          // The engine's text ends with a colon before its stack; the message does not.
+          expect((badValue.json as { message: string }).message).toMatch(/[^:]$/)
         })
       )
 

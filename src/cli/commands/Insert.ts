@@ -128,7 +128,16 @@ export const insert = Command.make(
               Effect.as(
                 post(batch.body, "application/x-ndjson", {
                   insert_deduplication_token: InsertSource.tokenOf(flags.table, source, batch)
-                }).pipe(Effect.mapError(named)),
+                }).pipe(
+                  Effect.mapError((e) =>
+                    named(
+                      new CliError({
+                        ...e,
+                        message: InsertSource.sourcePositions(e.message, batch)
+                      })
+                    )
+                  )
+                ),
                 batch.rows
               )
             )
