@@ -30,7 +30,18 @@ const literalText = (quoted: string) => {
   }
 }
 
+/** Schema's names of what a string failed to become, as a person reads them. */
+const TARGETS: Record<string, string> = {
+  number: "a number",
+  "DateTime.Utc": "an ISO 8601 date and time (e.g. 2026-01-31T12:00:00Z)",
+  BigInt: "a whole number"
+}
+const UNDECODED = /^Unable to decode (.+) into a (\S+?)\.?$/s
+
 const problemOf = (kept: ReadonlyArray<string>): string => {
+  const undecoded = kept.length === 1 ? UNDECODED.exec(kept[0]!) : null
+  if (undecoded !== null && TARGETS[undecoded[2]!] !== undefined)
+    return `${undecoded[1]} is not ${TARGETS[undecoded[2]!]}`
   const literals = kept.map((m) => LITERAL.exec(m))
   const actuals = new Set(literals.map((m) => m?.[2]))
   if (kept.length > 1 && literals.every((m) => m !== null) && actuals.size === 1) {

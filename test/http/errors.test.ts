@@ -104,6 +104,10 @@ layer(TestServer.layer(dataDir, { SLUICE_MAX_REQUEST_BYTES: "4096" }), {
         expect((limit.json as { message: string }).message).toBe(
           "The request is invalid: limit: Expected a non-negative number, actual -1."
         )
+        const since = yield* call(server, "GET", "/v1/logs?start_time=yesterday", { token })
+        expect((since.json as { message: string }).message).toBe(
+          'The request is invalid: start_time: "yesterday" is not an ISO 8601 date and time (e.g. 2026-01-31T12:00:00Z).'
+        )
       })
   )
 
