@@ -18,13 +18,27 @@ export const nameOf = <A>(schema: Schema.Schema<A, string>, what: string, value:
     )
   )
 
-/** Values for a request body, checked against the contract before it is sent. */
-export const checked = <A, I>(schema: Schema.Schema<A, I>, value: unknown) =>
+/**
+ * Values for a request body, checked against the contract before it is sent. A refusal
+ * names the value as the command line takes it: `words` for the body's fields given
+ * otherwise than as `--field-name` (an argument such as `<email>`, a shorter option).
+ */
+export const checked = <A, I>(
+  schema: Schema.Schema<A, I>,
+  value: unknown,
+  words: Readonly<Record<string, string>> = {}
+) =>
   Schema.decodeUnknown(schema)(value).pipe(
     Effect.mapError((e) => {
-      const field = reasonOf(e)
+      const { path, problem } = reasonOf(e)
+      if (path === "") return badUsage(problem)
+      const field = path.split(".")[0]!
+      const word = words[field] ?? `--${field.replace(/_/g, "-")}`
+      // A rule that names its field (`idle_timeout_minutes is 0 (off) or …`) names the word.
       return badUsage(
-        describeProblem(field, field.path === "" ? "" : `--${field.path.replace(/_/g, "-")}`)
+        problem.startsWith(`${field} `)
+          ? `${word}${problem.slice(field.length)}.`
+          : `${describeProblem({ path, problem }, word)}.`
       )
     })
   )

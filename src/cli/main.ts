@@ -86,15 +86,20 @@ const usageError = (error: ValidationError.ValidationError) => {
     .trim()
   const command = help.replace(/ --help$/, "")
   const extra = /^Received unknown argument: (.*)$/.exec(text)?.[1]
+  const needed =
+    /^Expected to find option: '(.+)'$/.exec(text)?.[1] ??
+    /^Missing argument (<.+>)$/.exec(text)?.[1]
   const message = text.startsWith("Expected one of the following cases: ")
     ? unlisted(text.slice(37).split(", "))
     : extra !== undefined
       ? `${command} takes no further argument ${extra}.`
-      : !text.startsWith("Invalid subcommand for sluice")
-        ? text
-        : command === "sluice"
-          ? `'${args[0] ?? ""}' is not a command of sluice.`
-          : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
+      : needed !== undefined
+        ? `${command} needs ${needed}.`
+        : !text.startsWith("Invalid subcommand for sluice")
+          ? text
+          : command === "sluice"
+            ? `'${args[0] ?? ""}' is not a command of sluice.`
+            : `${command} does not take ${args.filter((a) => a.startsWith("-")).join(" ") || "that"}.`
   return badUsage(message, `\`${help}\` shows its usage and an example.`)
 }
 

@@ -100,7 +100,7 @@ describe("a refused command line", () => {
       ],
       [
         ["tables", "describe"],
-        "error: Missing argument <table>\n" + usage("sluice tables describe --help")
+        "error: sluice tables describe needs <table>.\n" + usage("sluice tables describe --help")
       ],
       // The parser reads an unknown option of a command as an unknown command.
       [
@@ -112,6 +112,10 @@ describe("a refused command line", () => {
         'error: "boss" is not one of: admin, member.\n' + usage("sluice members role --help")
       ],
       [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")],
+      [
+        ["clusters", "create", "analytics"],
+        "error: sluice clusters create needs --size.\n" + usage("sluice clusters create --help")
+      ],
       // An option the command does not take, mistyped: was read as the key's name, and a
       // key "--permisson" was created.
       [

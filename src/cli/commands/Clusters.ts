@@ -165,15 +165,19 @@ const create = Command.make(
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
       const { size, catalog } = yield* sizeFrom(session, flags.size)
-      const payload = yield* checked((yield* contract).CreateClusterRequest, {
-        name: flags.name,
-        replicas: Option.getOrElse(flags.replicas, () => catalog.min_number_of_replicas),
-        size: { cpu_cores: size.cpu_cores, memory_gib: size.memory_gib },
-        ...Option.match(flags.idleTimeout, {
-          onNone: () => ({}),
-          onSome: (m) => ({ idle_timeout_minutes: m })
-        })
-      })
+      const payload = yield* checked(
+        (yield* contract).CreateClusterRequest,
+        {
+          name: flags.name,
+          replicas: Option.getOrElse(flags.replicas, () => catalog.min_number_of_replicas),
+          size: { cpu_cores: size.cpu_cores, memory_gib: size.memory_gib },
+          ...Option.match(flags.idleTimeout, {
+            onNone: () => ({}),
+            onSome: (m) => ({ idle_timeout_minutes: m })
+          })
+        },
+        { name: "<cluster>", idle_timeout_minutes: "--idle-timeout" }
+      )
       const created = yield* withClient(session, (client) =>
         client.clusters.create({ urlParams: orgParams(session), payload })
       )
@@ -204,13 +208,17 @@ const update = Command.make(
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
       const found = yield* byName(session, flags.target)
-      const payload = yield* checked((yield* contract).UpdateClusterRequest, {
-        ...Option.match(flags.rename, { onNone: () => ({}), onSome: (name) => ({ name }) }),
-        ...Option.match(flags.idleTimeout, {
-          onNone: () => ({}),
-          onSome: (m) => ({ idle_timeout_minutes: m })
-        })
-      })
+      const payload = yield* checked(
+        (yield* contract).UpdateClusterRequest,
+        {
+          ...Option.match(flags.rename, { onNone: () => ({}), onSome: (name) => ({ name }) }),
+          ...Option.match(flags.idleTimeout, {
+            onNone: () => ({}),
+            onSome: (m) => ({ idle_timeout_minutes: m })
+          })
+        },
+        { idle_timeout_minutes: "--idle-timeout" }
+      )
       const updated = yield* withClient(session, (client) =>
         client.clusters.update({
           path: { cluster_id: found.id },

@@ -52,10 +52,14 @@ const create = Command.make(
   (flags) =>
     Effect.gen(function* () {
       const session = yield* signedIn(flags)
-      const payload = yield* checked((yield* contract).CreateKeyRequest, {
-        name: flags.name,
-        permission: flags.permission
-      })
+      const payload = yield* checked(
+        (yield* contract).CreateKeyRequest,
+        {
+          name: flags.name,
+          permission: flags.permission
+        },
+        { name: "<name>" }
+      )
       const created = yield* withClient(session, (client) =>
         client.keys.create({ urlParams: dataScope(session), payload })
       )

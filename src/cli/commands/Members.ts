@@ -85,11 +85,15 @@ const add = Command.make(
       const session = yield* signedIn(flags)
       const org = organizationOf(session)
       const password = flags.password ? yield* secret("Password for the new account") : undefined
-      const payload = yield* checked((yield* contract).AddMemberRequest, {
-        email: flags.email,
-        role: flags.role,
-        ...(password === undefined ? {} : { password })
-      })
+      const payload = yield* checked(
+        (yield* contract).AddMemberRequest,
+        {
+          email: flags.email,
+          role: flags.role,
+          ...(password === undefined ? {} : { password })
+        },
+        { email: "<email>" }
+      )
       const { member } = yield* withClient(session, (client) =>
         client.organizations.addMember({ path: { org }, payload })
       )

@@ -141,14 +141,18 @@ const create = Command.make(
             "Example: sluice saved-searches create errors --spl 'status>=500'"
           )
         )
-      const payload = yield* checked((yield* contract).CreateSavedSearchRequest, {
-        name: flags.name,
-        spl,
-        ...some("earliest", flags.earliest),
-        ...some("latest", flags.latest),
-        ...some("visibility", flags.visibility),
-        ...some("visualization", flags.visualization)
-      })
+      const payload = yield* checked(
+        (yield* contract).CreateSavedSearchRequest,
+        {
+          name: flags.name,
+          spl,
+          ...some("earliest", flags.earliest),
+          ...some("latest", flags.latest),
+          ...some("visibility", flags.visibility),
+          ...some("visualization", flags.visualization)
+        },
+        { name: "<name>" }
+      )
       const { search } = yield* withClient(session, (client) =>
         client.savedSearches.create({
           urlParams: {
