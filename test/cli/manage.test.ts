@@ -297,6 +297,17 @@ describe("sluice spl, saved searches, promql, logs", () => {
     expect(page.logs.length).toBeGreaterThan(0)
     for (const entry of page.logs)
       expect(entry).toMatchObject({ source: "cli", path: "/v1/tables", status_code: 200 })
+    // A class of codes: the 404 of a missing table, not the 200s.
+    await run(["tables", "describe", "nowhere"])
+    const missing = await run(["logs", "--path", "/v1/tables/nowhere", "--status", "4xx", "--json"])
+    expect(missing.code, missing.stderr).toBe(0)
+    const misses = (JSON.parse(missing.stdout) as { logs: Array<{ status_code: number }> }).logs
+    expect(misses.map((entry) => entry.status_code)).toEqual([404])
+    const badStatus = await run(["logs", "--status", "4zz"])
+    expect([badStatus.code, badStatus.stderr]).toEqual([
+      2,
+      "error: --status takes status codes or classes, comma-separated.\nhint: For example --status 404,5xx.\n"
+    ])
     const badLevel = await run(["logs", "--level", "loud"])
     expect(badLevel.code).toBe(2)
     const child = spawnCli(["logs", "--follow", "--path", "/v1/databases", "--since", "1m"], {

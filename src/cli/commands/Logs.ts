@@ -44,6 +44,14 @@ const instant = (flag: string, text: string) =>
     onSome: (t) => Effect.succeed(DateTime.toUtc(t))
   })
 
+/** A status code, or a class of them (`5xx`: 500 through 599, as the request log's filter takes codes). */
+const statusCodes = (word: string): ReadonlyArray<number> => {
+  const family = /^([1-5])xx$/i.exec(word)?.[1]
+  return family === undefined
+    ? [Number(word)]
+    : Array.from({ length: 100 }, (_, i) => Number(family) * 100 + i)
+}
+
 /** One entry as a line: when, status, method, path, duration, source, and the error if any. */
 export const entryLine = (e: LogEntry) =>
   [
@@ -73,7 +81,7 @@ const filterOptions = {
     "Free text and tokens such as status:error, origin:cli, type:insert, table:a"
   ),
   methods: text("method", "Methods, comma-separated (GET,POST)"),
-  statuses: text("status", "Status codes, comma-separated (500,503)"),
+  statuses: text("status", "Status codes or classes, comma-separated (404,5xx)"),
   sources: text("source", "ui, cli or api, comma-separated"),
   levels: text("level", "success, warning or error, comma-separated"),
   userAgent: text("user-agent", "This exact user agent"),
@@ -111,9 +119,14 @@ const paramsOf = (flags: Flags) =>
           ? yield* instant("start", flags.start.value)
           : undefined
     const end = Option.isSome(flags.end) ? yield* instant("end", flags.end.value) : undefined
-    const statuses = Option.getOrUndefined(list(flags.statuses))?.map(Number)
+    const statuses = Option.getOrUndefined(list(flags.statuses))?.flatMap(statusCodes)
     if (statuses !== undefined && statuses.some((s) => !Number.isInteger(s) || s < 0))
-      return yield* Effect.fail(badUsage("--status takes status codes, comma-separated."))
+      return yield* Effect.fail(
+        badUsage(
+          "--status takes status codes or classes, comma-separated.",
+          "For example --status 404,5xx."
+        )
+      )
     const sources = Option.isSome(flags.sources)
       ? yield* oneOf("source", SOURCES, Option.getOrThrow(list(flags.sources)))
       : undefined
