@@ -5,7 +5,7 @@
  */
 import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
-import { failure } from "./CliError.js"
+import { badUsage, failure } from "./CliError.js"
 import * as Profiles from "./Profiles.js"
 
 export const DEFAULT_URL = "http://127.0.0.1:8080"
@@ -45,33 +45,61 @@ export interface Session {
   readonly database: string | undefined
 }
 
+/** Where the server's address came from, for a refusal that says which to fix. */
+const urlOf = (flags: ScopeFlags, profile: Profiles.Profile | undefined, profileName: string) => {
+  const given = Option.getOrUndefined(flags.url)
+  const env = Profiles.envOverride("SLUICE_URL")
+  const [url, from] =
+    given !== undefined
+      ? [given, "--url"]
+      : env !== undefined
+        ? [env, "SLUICE_URL"]
+        : profile?.url !== undefined
+          ? [profile.url, `the url of profile ${profileName}`]
+          : [DEFAULT_URL, "the default"]
+  return /^https?:\/\/[^\s/?#]+/i.test(url)
+    ? Effect.succeed(url.replace(/\/+$/, ""))
+    : Effect.fail(
+        badUsage(
+          `${from} ${JSON.stringify(url)} is not an http:// or https:// address.`,
+          "An address is written in full, for example http://127.0.0.1:8080."
+        )
+      )
+}
+
 export const resolve = (flags: ScopeFlags) =>
-  Effect.map(Profiles.read, (file): Session => {
+  Effect.flatMap(Profiles.read, (file) => {
     const profileName = Profiles.selectedName(file, Option.getOrUndefined(flags.profile))
     const profile = file.profiles[profileName]
-    const envToken = Profiles.envOverride("SLUICE_TOKEN")
-    const token = envToken ?? profile?.token
-    return {
-      profileName,
-      url: (
-        Option.getOrUndefined(flags.url) ??
-        Profiles.envOverride("SLUICE_URL") ??
-        profile?.url ??
-        DEFAULT_URL
-      ).replace(/\/+$/, ""),
-      token,
-      credential:
-        envToken !== undefined
-          ? envToken.startsWith("rt_")
-            ? "api_key"
-            : "session"
-          : profile?.credential,
-      email: envToken !== undefined ? undefined : profile?.email,
-      organization: Option.getOrUndefined(flags.organization) ?? profile?.organization,
-      cluster: Option.getOrUndefined(flags.cluster) ?? profile?.cluster,
-      database: Option.getOrUndefined(flags.database) ?? profile?.database
-    }
+    return Effect.map(urlOf(flags, profile, profileName), (url) =>
+      sessionOf(flags, profileName, profile, url)
+    )
   })
+
+const sessionOf = (
+  flags: ScopeFlags,
+  profileName: string,
+  profile: Profiles.Profile | undefined,
+  url: string
+): Session => {
+  const envToken = Profiles.envOverride("SLUICE_TOKEN")
+  const token = envToken ?? profile?.token
+  return {
+    profileName,
+    url,
+    token,
+    credential:
+      envToken !== undefined
+        ? envToken.startsWith("rt_")
+          ? "api_key"
+          : "session"
+        : profile?.credential,
+    email: envToken !== undefined ? undefined : profile?.email,
+    organization: Option.getOrUndefined(flags.organization) ?? profile?.organization,
+    cluster: Option.getOrUndefined(flags.cluster) ?? profile?.cluster,
+    database: Option.getOrUndefined(flags.database) ?? profile?.database
+  }
+}
 
 export const requireToken = (session: Session) =>
   session.token === undefined

@@ -112,6 +112,12 @@ describe("a refused command line", () => {
         'error: "boss" is not one of: admin, member.\n' + usage("sluice members role --help")
       ],
       [["bogus"], "error: 'bogus' is not a command of sluice.\n" + usage("sluice --help")],
+      // An address without its scheme: was "Cannot reach 127.0.0.1:8080: ERR_INVALID_URL."
+      [
+        ["tables", "--url", "127.0.0.1:8080"],
+        'error: --url "127.0.0.1:8080" is not an http:// or https:// address.\n' +
+          "hint: An address is written in full, for example http://127.0.0.1:8080.\n"
+      ],
       [
         ["clusters", "create", "analytics"],
         "error: sluice clusters create needs --size.\n" + usage("sluice clusters create --help")
