@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 import { ErrorWire } from "../Errors.js"
 import { Authentication } from "../Identity.js"
 import { DataScopeParams } from "./Scope.js"
@@ -83,6 +83,40 @@ const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>) =>
 
 const Count = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
 
+const STATUS_CLASS = /^([1-5])xx$/i
+
+/**
+ * Status codes, comma-separated, each a code (`404`) or a class (`5xx`: 500 through 599),
+ * as the codes. The command line and the console read what a person types with it.
+ */
+export const StatusCodes = Schema.transformOrFail(
+  Schema.String,
+  Schema.Array(Schema.Int.pipe(Schema.nonNegative())),
+  {
+    strict: true,
+    decode: (text, _, ast) => {
+      const codes: Array<number> = []
+      for (const part of text.split(",").map((p) => p.trim())) {
+        const family = STATUS_CLASS.exec(part)?.[1]
+        if (family !== undefined)
+          for (let code = Number(family) * 100; code < Number(family) * 100 + 100; code++)
+            codes.push(code)
+        else if (/^\d{1,3}$/.test(part)) codes.push(Number(part))
+        else
+          return ParseResult.fail(
+            new ParseResult.Type(
+              ast,
+              text,
+              `${JSON.stringify(part)} is not a status code or class (404, 5xx)`
+            )
+          )
+      }
+      return ParseResult.succeed(codes)
+    },
+    encode: (codes) => ParseResult.succeed(codes.join(","))
+  }
+)
+
 /** What `GET /v1/logs` filters the cluster's request log by, and its page. */
 export const LogsFilter = Schema.Struct({
   /** Inclusive. */
@@ -98,7 +132,8 @@ export const LogsFilter = Schema.Struct({
    */
   search: Schema.optional(Schema.String),
   methods: Schema.optional(commaSeparated(Schema.Uppercase)),
-  status_codes: Schema.optional(commaSeparated(Count)),
+  /** Codes or classes: `404,5xx`. */
+  status_codes: Schema.optional(StatusCodes),
   sources: Schema.optional(commaSeparated(LogSource)),
   /** Exact match. */
   user_agent: Schema.optional(Schema.String),

@@ -21,7 +21,8 @@ export const nameOf = <A>(schema: Schema.Schema<A, string>, what: string, value:
 /**
  * Values for a request body, checked against the contract before it is sent. A refusal
  * names the value as the command line takes it: `words` for the body's fields given
- * otherwise than as `--field-name` (an argument such as `<email>`, a shorter option).
+ * otherwise than as `--field-name` (an argument such as `<email>`, a shorter option), and
+ * `""` for a value checked whole.
  */
 export const checked = <A, I>(
   schema: Schema.Schema<A, I>,
@@ -31,7 +32,8 @@ export const checked = <A, I>(
   Schema.decodeUnknown(schema)(value).pipe(
     Effect.mapError((e) => {
       const { path, problem } = reasonOf(e)
-      if (path === "") return badUsage(problem)
+      // A value checked whole (a flag's own text) is named by `words[""]`.
+      if (path === "" && words[""] === undefined) return badUsage(problem)
       const field = path.split(".")[0]!
       const word = words[field] ?? `--${field.replace(/_/g, "-")}`
       // A rule that names its field (`idle_timeout_minutes is 0 (off) or …`) names the word.

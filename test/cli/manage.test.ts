@@ -306,7 +306,7 @@ describe("sluice spl, saved searches, promql, logs", () => {
     const badStatus = await run(["logs", "--status", "4zz"])
     expect([badStatus.code, badStatus.stderr]).toEqual([
       2,
-      "error: --status takes status codes or classes, comma-separated.\nhint: For example --status 404,5xx.\n"
+      'error: --status: "4zz" is not a status code or class (404, 5xx).\n'
     ])
     const badLevel = await run(["logs", "--level", "loud"])
     expect(badLevel.code).toBe(2)

@@ -67,6 +67,25 @@ describe("the logs view", () => {
     ).toBe("0.1.0")
     await screenshot(page, "logs")
   })
+
+  it("filters by a class of statuses (4xx), and says which value it cannot read", async () => {
+    expect((await api(sluice, "GET", "/v1/tables/nowhere")).status).toBe(404)
+    await page.getByRole("button", { name: "Close" }).click()
+    await page.getByRole("checkbox", { name: "ui" }).uncheck()
+    const statuses = page.getByLabel("Statuses")
+    await statuses.fill("4xx")
+    await page.getByRole("button", { name: "Apply" }).click()
+    const requests = page.getByRole("table", { name: "Requests" })
+    await poll(
+      async () => new Set(await requests.locator("tbody tr td:nth-child(4)").allTextContents())
+    ).toEqual(new Set(["404"]))
+    await statuses.fill("4zz")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await poll(() => page.getByRole("alert").first().textContent()).toContain(
+      'Statuses: "4zz" is not a status code or class (404, 5xx).'
+    )
+    await screenshot(page, "logs-statuses")
+  })
 })
 
 describe("command-line login", () => {

@@ -5,8 +5,10 @@ import { DateTime, Effect, Option, Schedule } from "effect"
 import type { LogEntry, LogLevel, LogSource } from "../../../domain/api/LogsApi.js"
 import { withClient } from "../Api.js"
 import { badUsage } from "../CliError.js"
+import { contract } from "../Contract.js"
 import * as Duration from "../Duration.js"
 import { when } from "../Listing.js"
+import { checked } from "../Names.js"
 import { line } from "../Output.js"
 import type { Session } from "../Session.js"
 import { dataScope, requireToken, resolve, scopeOptions } from "../Session.js"
@@ -43,14 +45,6 @@ const instant = (flag: string, text: string) =>
       ),
     onSome: (t) => Effect.succeed(DateTime.toUtc(t))
   })
-
-/** A status code, or a class of them (`5xx`: 500 through 599, as the request log's filter takes codes). */
-const statusCodes = (word: string): ReadonlyArray<number> => {
-  const family = /^([1-5])xx$/i.exec(word)?.[1]
-  return family === undefined
-    ? [Number(word)]
-    : Array.from({ length: 100 }, (_, i) => Number(family) * 100 + i)
-}
 
 /** One entry as a line: when, status, method, path, duration, source, and the error if any. */
 export const entryLine = (e: LogEntry) =>
@@ -119,14 +113,11 @@ const paramsOf = (flags: Flags) =>
           ? yield* instant("start", flags.start.value)
           : undefined
     const end = Option.isSome(flags.end) ? yield* instant("end", flags.end.value) : undefined
-    const statuses = Option.getOrUndefined(list(flags.statuses))?.flatMap(statusCodes)
-    if (statuses !== undefined && statuses.some((s) => !Number.isInteger(s) || s < 0))
-      return yield* Effect.fail(
-        badUsage(
-          "--status takes status codes or classes, comma-separated.",
-          "For example --status 404,5xx."
-        )
-      )
+    const statuses = Option.isSome(flags.statuses)
+      ? yield* checked((yield* contract).StatusCodes, flags.statuses.value, {
+          "": "--status"
+        })
+      : undefined
     const sources = Option.isSome(flags.sources)
       ? yield* oneOf("source", SOURCES, Option.getOrThrow(list(flags.sources)))
       : undefined

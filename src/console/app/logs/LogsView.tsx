@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks"
-import { DateTime } from "effect"
+import { DateTime, Either, ParseResult, Schema } from "effect"
 import type { LogEntry } from "../../../../domain/api/LogsApi.js"
+import { StatusCodes } from "../../../../domain/api/LogsApi.js"
 import { ApiFailure, call } from "../api.js"
 import { ErrorNote } from "../ErrorNote.js"
 import type { Scope } from "../Shell.js"
@@ -49,7 +50,19 @@ const list = (text: string) =>
 const toggle = <A,>(values: ReadonlyArray<A>, value: A) =>
   values.includes(value) ? values.filter((v) => v !== value) : [...values, value]
 
-const paramsOf = (scope: Scope, filters: Filters, offset: number) => ({
+/** The Statuses field as codes (`404, 5xx`), or what is wrong with it. */
+const statusesOf = (text: string) =>
+  Either.mapLeft(Schema.decodeUnknownEither(StatusCodes)(text), (error) => {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+    return new ApiFailure("bad_request", `Statuses: ${issue?.message ?? error.message}.`, "", null)
+  })
+
+const paramsOf = (
+  scope: Scope,
+  filters: Filters,
+  statuses: ReadonlyArray<number>,
+  offset: number
+) => ({
   organization: scope.organization,
   cluster: scope.cluster,
   database: scope.database,
@@ -58,9 +71,7 @@ const paramsOf = (scope: Scope, filters: Filters, offset: number) => ({
   ...(filters.start === "" ? {} : { start_time: DateTime.unsafeMake(new Date(filters.start)) }),
   ...(filters.end === "" ? {} : { end_time: DateTime.unsafeMake(new Date(filters.end)) }),
   ...(filters.methods.length === 0 ? {} : { methods: filters.methods }),
-  ...(list(filters.statuses).length === 0
-    ? {}
-    : { status_codes: list(filters.statuses).map(Number) }),
+  ...(statuses.length === 0 ? {} : { status_codes: statuses }),
   ...(filters.sources.length === 0 ? {} : { sources: filters.sources }),
   ...(filters.levels.length === 0 ? {} : { levels: filters.levels }),
   ...(filters.host === "" ? {} : { host: filters.host }),
@@ -110,9 +121,15 @@ export const LogsView = ({ scope }: { scope: Scope }) => {
   const [follow, setFollow] = useState(false)
   const [round, setRound] = useState(0)
   useEffect(() => {
+    const statuses =
+      list(applied.statuses).length === 0 ? Either.right([]) : statusesOf(applied.statuses)
+    if (Either.isLeft(statuses)) {
+      setFailure(statuses.left)
+      return
+    }
     const controller = new AbortController()
     call(
-      (client) => client.logs.list({ urlParams: paramsOf(scope, applied, offset) }),
+      (client) => client.logs.list({ urlParams: paramsOf(scope, applied, statuses.right, offset) }),
       controller.signal
     ).then(
       (answer) => {
@@ -185,7 +202,7 @@ export const LogsView = ({ scope }: { scope: Scope }) => {
         <label>
           Statuses
           <input
-            placeholder="200, 404"
+            placeholder="404, 5xx"
             value={draft.statuses}
             onInput={(e) => set({ statuses: e.currentTarget.value })}
           />
