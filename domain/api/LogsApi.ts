@@ -115,7 +115,7 @@ export const StatusCodes = Schema.transformOrFail(
     },
     encode: (codes) => ParseResult.succeed(codes.join(","))
   }
-)
+).annotations({ description: "Status codes or classes, comma-separated: 404,5xx" })
 
 /** What `GET /v1/logs` filters the cluster's request log by, and its page. */
 export const LogsFilter = Schema.Struct({
