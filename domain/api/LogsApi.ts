@@ -78,8 +78,8 @@ export class LogEntry extends Schema.Class<LogEntry>("LogEntry")({
   error_hint: Schema.String
 }) {}
 
-const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>) =>
-  Schema.compose(Schema.split(","), Schema.Array(item))
+const commaSeparated = <A, I extends string>(item: Schema.Schema<A, I>, description: string) =>
+  Schema.compose(Schema.split(","), Schema.Array(item)).annotations({ description })
 
 const Count = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
 
@@ -117,36 +117,48 @@ export const StatusCodes = Schema.transformOrFail(
   }
 ).annotations({ description: "Status codes or classes, comma-separated: 404,5xx" })
 
-/** What `GET /v1/logs` filters the cluster's request log by, and its page. */
+const described = <S extends Schema.Schema.Any>(schema: S, description: string) =>
+  schema.annotations({ description }) as S
+
+const Instant = (description: string) =>
+  described(
+    Schema.DateTimeUtc,
+    `${description}: an ISO 8601 date and time, e.g. 2026-01-31T12:00:00Z`
+  )
+
+/**
+ * What `GET /v1/logs` filters the cluster's request log by, and its page; each filter's
+ * description is the OpenAPI document's.
+ */
 export const LogsFilter = Schema.Struct({
-  /** Inclusive. */
-  start_time: Schema.optional(Schema.DateTimeUtc),
-  /** Inclusive. */
-  end_time: Schema.optional(Schema.DateTimeUtc),
+  start_time: Schema.optional(Instant("From, inclusive")),
+  end_time: Schema.optional(Instant("To, inclusive")),
   limit: Schema.optionalWith(Count.pipe(Schema.between(1, 200)), { default: () => 50 }),
   offset: Schema.optionalWith(Count, { default: () => 0 }),
-  /**
-   * Free text over id, method, path, status, source, user agent and errors, mixed with
-   * the tokens `status:success|error`, `origin:ui|cli|api`, `type:select|insert|describe|explain`,
-   * `table:a,b` and `hints:any|none`.
-   */
-  search: Schema.optional(Schema.String),
-  methods: Schema.optional(commaSeparated(Schema.Uppercase)),
-  /** Codes or classes: `404,5xx`. */
+  search: Schema.optional(
+    described(
+      Schema.String,
+      "Free text over id, method, path, status, source, user agent and errors, mixed with the tokens status:success|error, origin:ui|cli|api, type:select|insert|describe|explain, table:a,b and hints:any|none"
+    )
+  ),
+  methods: Schema.optional(
+    commaSeparated(Schema.Uppercase, "HTTP methods, comma-separated: GET,POST")
+  ),
   status_codes: Schema.optional(StatusCodes),
-  sources: Schema.optional(commaSeparated(LogSource)),
-  /** Exact match. */
-  user_agent: Schema.optional(Schema.String),
-  levels: Schema.optional(commaSeparated(LogLevel)),
-  /** Substring of the `Host` header, case-insensitive. */
-  host: Schema.optional(Schema.String),
-  /** Exact paths. */
-  paths: Schema.optional(commaSeparated(Schema.String)),
-  /** Inclusive, whole milliseconds. */
-  min_duration_ms: Schema.optional(Count),
-  max_duration_ms: Schema.optional(Count),
-  /** Database names. */
-  log_databases: Schema.optional(commaSeparated(Schema.String))
+  sources: Schema.optional(commaSeparated(LogSource, "Sources, comma-separated: ui,cli,api")),
+  user_agent: Schema.optional(described(Schema.String, "The User-Agent header, exactly")),
+  levels: Schema.optional(
+    commaSeparated(LogLevel, "Levels, comma-separated: success,warning,error")
+  ),
+  host: Schema.optional(described(Schema.String, "Part of the Host header, case-insensitive")),
+  paths: Schema.optional(commaSeparated(Schema.String, "Request paths, exactly, comma-separated")),
+  min_duration_ms: Schema.optional(
+    described(Count, "Shortest duration, whole milliseconds, inclusive")
+  ),
+  max_duration_ms: Schema.optional(
+    described(Count, "Longest duration, whole milliseconds, inclusive")
+  ),
+  log_databases: Schema.optional(commaSeparated(Schema.String, "Databases, comma-separated"))
 })
 
 export const LogsParams = Schema.Struct({
