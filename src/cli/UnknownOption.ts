@@ -63,9 +63,17 @@ export interface UnknownOption {
   readonly word: string
   /** The command's option it is likely a slip of, if one is within two edits. */
   readonly nearest: string | undefined
+  /**
+   * Set when `word` is a known option that takes a value and the word after it is
+   * another option (`--range --since 1h`): the parser took that option for the value.
+   */
+  readonly followedBy?: string
 }
 
-/** The first word of `args` that reads as an option its command does not take. */
+/**
+ * The first word of `args` that reads as an option its command does not take, or an
+ * option whose value is missing because another option comes next.
+ */
 export const unknownOption = (
   commands: ReadonlyArray<AnyCommand>,
   args: ReadonlyArray<string>
@@ -90,7 +98,13 @@ export const unknownOption = (
         .sort((x, y) => distance(name, x) - distance(name, y))
       return { word: name, nearest }
     }
-    if (takesValue && !word.includes("=")) i++
+    if (takesValue && !word.includes("=")) {
+      const next = args[i + 1]
+      // A value may start with one dash (`--earliest -24h`), not with two.
+      if (next !== undefined && next.startsWith("--") && OPTION_WORD.test(next))
+        return { word: name, nearest: undefined, followedBy: next.split("=")[0]! }
+      i++
+    }
   }
   return undefined
 }

@@ -106,6 +106,11 @@ const usageError = (error: ValidationError.ValidationError) => {
 /** An option the command does not take, refused before the parser reads it as an argument. */
 const unknownOptionError = (unknown: UnknownOption) => {
   const help = helpCommand(commandList, args)
+  if (unknown.followedBy !== undefined)
+    return badUsage(
+      `${unknown.word} needs a value before ${unknown.followedBy}.`,
+      `\`${help}\` shows its usage and an example.`
+    )
   return badUsage(
     `${help.replace(/ --help$/, "")} does not take ${unknown.word}.`,
     `${unknown.nearest === undefined ? "" : `Did you mean ${unknown.nearest}? `}\`${help}\` shows its usage and an example.`

@@ -118,6 +118,11 @@ describe("a refused command line", () => {
         'error: --url "127.0.0.1:8080" is not an http:// or https:// address.\n' +
           "hint: An address is written in full, for example http://127.0.0.1:8080.\n"
       ],
+      // An option's value left out: the parser took the next option for it.
+      [
+        ["promql", "up", "--range", "--step", "1m"],
+        "error: --range needs a value before --step.\n" + usage("sluice promql --help")
+      ],
       [
         ["clusters", "create", "analytics"],
         "error: sluice clusters create needs --size.\n" + usage("sluice clusters create --help")
@@ -160,6 +165,9 @@ describe("a refused command line", () => {
     expect(refused(["clusters", "create", "--size", "2x8", "--wait", "-t"])).toBe("-t")
     expect(refused(["tables", "drop", "--yes", "--force", "t"])).toBe("--force")
     expect(refused(["nope", "--bogus"])).toBeUndefined()
+    expect(
+      refused(["saved-searches", "create", "s", "--spl", "x", "--earliest", "-24h"])
+    ).toBeUndefined()
   })
 })
 
