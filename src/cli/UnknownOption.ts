@@ -9,6 +9,7 @@ import * as Command from "@effect/cli/Command"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import type * as Usage from "@effect/cli/Usage"
 import { HashMap, HashSet, Option } from "effect"
+import { nearest } from "../../domain/Suggestions.js"
 
 type AnyCommand = Command.Command<string, unknown, unknown, unknown>
 
@@ -40,22 +41,6 @@ const optionsOf = (usage: Usage.Usage, into: Map<string, boolean>): Map<string, 
     default:
       return into
   }
-}
-
-/** Edits between two words, for the nearest option to suggest. */
-const distance = (a: string, b: string) => {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
-      )
-    row = next
-  }
-  return row[b.length]!
 }
 
 export interface UnknownOption {
@@ -93,10 +78,11 @@ export const unknownOption = (
     const name = word.split("=")[0]!
     const takesValue = known.get(name)
     if (takesValue === undefined) {
-      const [nearest] = [...known.keys()]
-        .filter((option) => option.startsWith("--") && distance(name, option) <= 2)
-        .sort((x, y) => distance(name, x) - distance(name, y))
-      return { word: name, nearest }
+      const suggestion = nearest(
+        name,
+        [...known.keys()].filter((option) => option.startsWith("--"))
+      )
+      return { word: name, nearest: suggestion }
     }
     if (takesValue && !word.includes("=")) {
       const next = args[i + 1]

@@ -16,6 +16,7 @@
  */
 import { Effect } from "effect"
 import { Forbidden, QueryRefused } from "../../domain/Errors.js"
+import { nearest } from "../../domain/Suggestions.js"
 import { READ_ONLY_HINT } from "./QueryErrors.js"
 import type { ParsedStatement } from "./ParsedStatement.js"
 import type { Token } from "./SqlTokens.js"
@@ -65,22 +66,6 @@ export const refusedStatement = ({ first }: ParsedStatement): string | undefined
     ? first.text.toUpperCase()
     : undefined
 
-const editDistance = (a: string, b: string): number => {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
-}
-
 /**
  * A syntax error for SQL whose first word starts no statement at all (`SELEC 1`), with
  * the reading statement it is closest to; `undefined` for any other SQL.
@@ -88,7 +73,7 @@ const editDistance = (a: string, b: string): number => {
 export const unknownStatement = ({ first }: ParsedStatement): QueryRefused | undefined => {
   const word = first?.text.toLowerCase()
   if (word !== undefined && (STATEMENTS.has(word) || WRITING_STATEMENTS.has(word))) return undefined
-  const closest = [...STATEMENTS].find((statement) => editDistance(statement, word ?? "") <= 2)
+  const closest = word === undefined ? undefined : nearest(word, STATEMENTS)
   const shown =
     first === undefined ? "The SQL is empty" : `'${first.text.slice(0, 64)}' starts no statement`
   return new QueryRefused({

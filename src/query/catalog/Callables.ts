@@ -5,6 +5,7 @@
  * (`COUNT`, the special syntax of `EXTRACT(…)` and `TRIM(…)`) or an unknown one it refuses
  * itself. Aggregate functions take their combinator suffixes (`sumIf`, `uniqArrayOrNull`).
  */
+import { nearest } from "../../../domain/Suggestions.js"
 import * as Catalog from "./EngineCatalog.gen.js"
 import { ALLOWED_TABLE_FUNCTIONS, DENIED_FUNCTIONS, isInternalName } from "./Denied.js"
 import type { DenialReason } from "./Denied.js"
@@ -47,35 +48,11 @@ const isCombined = (name: string): boolean =>
     return aggregates.has(base) || isCombined(base)
   })
 
-const editDistance = (a: string, b: string): number => {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
-      )
-    previous = current
-  }
-  return previous[b.length]!
-}
-
 const suggestions = [...Catalog.FUNCTIONS, ...ALLOWED_TABLE_FUNCTIONS].filter(
   (name) => !denied.has(name.toLowerCase())
 )
 
-const closest = (name: string): string | undefined => {
-  let best: { readonly name: string; readonly distance: number } | undefined
-  for (const candidate of suggestions) {
-    if (Math.abs(candidate.length - name.length) > 2) continue
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase())
-    if (distance <= 2 && (best === undefined || distance < best.distance))
-      best = { name: candidate, distance }
-  }
-  return best?.name
-}
+const closest = (name: string): string | undefined => nearest(name, suggestions)
 
 /** Why `name(…)` may not be called in a user's statement, if it may not. */
 export const callRefusal = (name: string): CallRefusal | undefined => {
