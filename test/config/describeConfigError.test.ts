@@ -40,32 +40,36 @@ describe("describeConfigError", () => {
 
   it.effect("refuses a group of settings given in part instead of ignoring it", () =>
     Effect.gen(function* () {
-      // Was: OpenID Connect silently off, or the embedded engines despite a server's user.
-      expect(yield* refusal(sluiceConfig, { SLUICE_OIDC_ISSUER: "https://id.example" })).toBe(
-        "SLUICE_OIDC_AUDIENCE: required with SLUICE_OIDC_ISSUER"
-      )
-      expect(yield* refusal(sluiceConfig, { SLUICE_OIDC_AUDIENCE: "sluice" })).toBe(
-        "SLUICE_OIDC_ISSUER: required with SLUICE_OIDC_AUDIENCE"
-      )
-      expect(
-        yield* refusal(sluiceConfig, {
-          SLUICE_CLICKHOUSE_USER: "ingest",
-          SLUICE_CLICKHOUSE_PASSWORD: "secret"
-        })
-      ).toBe(
-        "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_USER and SLUICE_CLICKHOUSE_PASSWORD"
-      )
-      // A bad value beside the missing URL: the URL first, as the group cannot mean anything without it.
-      expect(yield* refusal(sluiceConfig, { SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe" })).toBe(
-        "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_ACCESS_CONTROL"
-      )
-      // Given whole, a bad value is still named.
-      expect(
-        yield* refusal(sluiceConfig, {
-          SLUICE_CLICKHOUSE_URL: "http://127.0.0.1:8123",
-          SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe"
-        })
-      ).toBe('SLUICE_CLICKHOUSE_ACCESS_CONTROL: Expected a boolean value but received "maybe"')
+      const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+        // Was: OpenID Connect silently off, or the embedded engines despite a server's user.
+        [
+          { SLUICE_OIDC_ISSUER: "https://id.example" },
+          "SLUICE_OIDC_AUDIENCE: required with SLUICE_OIDC_ISSUER"
+        ],
+        [
+          { SLUICE_OIDC_AUDIENCE: "sluice" },
+          "SLUICE_OIDC_ISSUER: required with SLUICE_OIDC_AUDIENCE"
+        ],
+        [
+          { SLUICE_CLICKHOUSE_USER: "ingest", SLUICE_CLICKHOUSE_PASSWORD: "secret" },
+          "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_USER and SLUICE_CLICKHOUSE_PASSWORD"
+        ],
+        // A bad value beside the missing URL: the URL first, as the group means nothing without it.
+        [
+          { SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe" },
+          "SLUICE_CLICKHOUSE_URL: required with SLUICE_CLICKHOUSE_ACCESS_CONTROL"
+        ],
+        // Given whole, a bad value is still named.
+        [
+          {
+            SLUICE_CLICKHOUSE_URL: "http://127.0.0.1:8123",
+            SLUICE_CLICKHOUSE_ACCESS_CONTROL: "maybe"
+          },
+          'SLUICE_CLICKHOUSE_ACCESS_CONTROL: Expected a boolean value but received "maybe"'
+        ]
+      ]
+      for (const [settings, line] of cases)
+        expect(yield* refusal(sluiceConfig, settings), JSON.stringify(settings)).toBe(line)
     })
   )
 
