@@ -114,6 +114,21 @@ describe("the metrics view", () => {
     expect(problems).toEqual([])
   })
 
+  it("says when no series match, rather than an empty chart or table", async () => {
+    const editor = page.getByRole("textbox", { name: "PromQL query" })
+    await editor.click()
+    await page.keyboard.press("Control+a")
+    await page.keyboard.insertText("no_such_metric_total")
+    await page.getByRole("button", { name: "Run" }).click()
+    await poll(() => page.getByRole("status").textContent()).toBe("No series match this query now.")
+    await page.getByLabel("Query kind").selectOption("range")
+    await page.getByRole("button", { name: "Run" }).click()
+    await poll(() => page.getByRole("status").textContent()).toBe(
+      "No series match this query in the last 1h."
+    )
+    await screenshot(page, "metrics-no-series")
+  })
+
   it("a link naming a query shows its answer on opening", async () => {
     await page.goto(
       `${sluice.url}/default/default/metrics?database=default&mode=instant&promql=${encodeURIComponent('console_requests_total{job="api"}')}`

@@ -29,6 +29,8 @@ interface Answer {
   readonly resultType: string
   readonly result: ReadonlyArray<Series> | readonly [number, string]
   readonly explain?: ReadonlyArray<{ node: string; sql: string }>
+  /** The range a range query covered (this view's own note, not the API's). */
+  readonly range?: string
 }
 
 const seriesName = (metric: Record<string, string>) => {
@@ -109,7 +111,7 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
           "",
           null
         )
-      setAnswer(reply.data as Answer)
+      setAnswer({ ...(reply.data as Answer), range })
     } catch (error) {
       setFailure(failureOf(error))
     } finally {
@@ -236,7 +238,14 @@ export const MetricsView = ({ scope, params }: { scope: Scope; params: URLSearch
       <div class="editor spl-editor" ref={host} />
       <AppErrorNote failure={failure ?? missingApp} scope={scope} />
       <div ref={chartBox}>
-        {answer === null ? null : answer.resultType === "matrix" && mode === "range" ? (
+        {answer === null ? null : answer.resultType !== "scalar" &&
+          answer.resultType !== "string" &&
+          series.length === 0 ? (
+          <p class="muted" role="status">
+            No series match this query
+            {answer.resultType === "matrix" ? ` in the last ${answer.range}` : " now"}.
+          </p>
+        ) : answer.resultType === "matrix" && mode === "range" ? (
           <Suspense fallback={null}>
             <SeriesChart
               label="PromQL range"
