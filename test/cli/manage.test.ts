@@ -6,6 +6,8 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { eventually } from "../support/eventually.js"
 import type { Server } from "./cliProcess.js"
 import {
   api,
@@ -297,11 +299,27 @@ describe("sluice spl, saved searches, promql, logs", () => {
     expect(page.logs.length).toBeGreaterThan(0)
     for (const entry of page.logs)
       expect(entry).toMatchObject({ source: "cli", path: "/v1/tables", status_code: 200 })
-    // A class of codes: the 404 of a missing table, not the 200s.
-    await run(["tables", "describe", "nowhere"])
-    const missing = await run(["logs", "--path", "/v1/tables/nowhere", "--status", "4xx", "--json"])
-    expect(missing.code, missing.stderr).toBe(0)
-    const misses = (JSON.parse(missing.stdout) as { logs: Array<{ status_code: number }> }).logs
+    // A class of codes: the 404 of a missing table, not the 200s (the request log is
+    // written after the answer, so the entry is looked for until it is there).
+    await run(["tables", "describe", "never_made"])
+    const misses = await Effect.runPromise(
+      eventually(
+        "the 404 in the request log",
+        Effect.promise(async () => {
+          const found = await run([
+            "logs",
+            "--path",
+            "/v1/tables/never_made",
+            "--status",
+            "4xx",
+            "--json"
+          ])
+          expect(found.code, found.stderr).toBe(0)
+          const logs = (JSON.parse(found.stdout) as { logs: Array<{ status_code: number }> }).logs
+          return logs.length === 0 ? undefined : logs
+        })
+      )
+    )
     expect(misses.map((entry) => entry.status_code)).toEqual([404])
     const badStatus = await run(["logs", "--status", "4zz"])
     expect([badStatus.code, badStatus.stderr]).toEqual([

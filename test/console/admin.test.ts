@@ -70,6 +70,11 @@ describe("the logs view", () => {
 
   it("filters by a class of statuses (4xx), and says which value it cannot read", async () => {
     expect((await api(sluice, "GET", "/v1/tables/nowhere")).status).toBe(404)
+    // Written to the request log after the answer: applied once it is there.
+    await poll(async () => {
+      const logs = await api(sluice, "GET", "/v1/logs?paths=/v1/tables/nowhere")
+      return (JSON.parse(logs.text) as { logs: ReadonlyArray<unknown> }).logs.length
+    }).toBe(1)
     await page.getByRole("button", { name: "Close" }).click()
     await page.getByRole("checkbox", { name: "ui" }).uncheck()
     const statuses = page.getByLabel("Statuses")
