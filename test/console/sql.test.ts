@@ -259,7 +259,12 @@ describe("the console", () => {
         "/default/nothing/sql?database=default",
         "Organization 'default' has no cluster named 'nothing'."
       ],
-      ["/default/default/sql?database=nodb", "Cluster 'default' has no database named 'nodb'."]
+      ["/default/default/sql?database=nodb", "Cluster 'default' has no database named 'nodb'."],
+      // Was: the SQL view, as if the link had named it.
+      [
+        "/default/default/dashboards?database=default",
+        "The console has no view named 'dashboards'."
+      ]
     ] as const
     for (const [link, said] of cases) {
       await page.goto(`${sluice.url}${link}`)

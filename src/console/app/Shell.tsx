@@ -47,18 +47,20 @@ export const Shell = ({
   )
   const scope: Scope = { organization: route.organization, cluster: route.cluster, database }
   // A link from elsewhere (an old bookmark, a colleague's) may name what this user does not
-  // have: said once here, rather than as each view's first failing call.
+  // have, or a view the console does not: said once here, rather than as each view's first
+  // failing call, or as another view opened in its place.
   const known = <A,>(loaded: Loaded<A>, has: (value: A) => boolean) =>
     loaded.loading || loaded.value === null || has(loaded.value)
-  const unknownScope = !known(organizations, (v) =>
-    v.organizations.some((o) => o.name === scope.organization)
-  )
-    ? `You are not a member of an organization named '${scope.organization}'.`
-    : !known(clusters, (v) => v.clusters.some((c) => c.name === scope.cluster))
-      ? `Organization '${scope.organization}' has no cluster named '${scope.cluster}'.`
-      : !known(databases, (v) => v.databases.some((d) => d.name === database))
-        ? `Cluster '${scope.cluster}' has no database named '${database}'.`
-        : null
+  const unknownLink =
+    route.unknownView !== undefined
+      ? `The console has no view named '${route.unknownView}'.`
+      : !known(organizations, (v) => v.organizations.some((o) => o.name === scope.organization))
+        ? `You are not a member of an organization named '${scope.organization}'.`
+        : !known(clusters, (v) => v.clusters.some((c) => c.name === scope.cluster))
+          ? `Organization '${scope.organization}' has no cluster named '${scope.cluster}'.`
+          : !known(databases, (v) => v.databases.some((d) => d.name === database))
+            ? `Cluster '${scope.cluster}' has no database named '${database}'.`
+            : null
   const switchTo = (next: Partial<Scope>) =>
     navigate(
       hrefOf(
@@ -161,12 +163,12 @@ export const Shell = ({
         </div>
       </header>
       <main class="view" aria-label={TITLES[route.view]}>
-        {unknownScope === null ? (
+        {unknownLink === null ? (
           children(scope)
         ) : (
           <div class="pad">
             <div class="error" role="alert">
-              <strong>{unknownScope}</strong>
+              <strong>{unknownLink}</strong>
               <div class="hint">Pick one in the bar above.</div>
             </div>
           </div>

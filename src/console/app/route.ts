@@ -14,6 +14,8 @@ export interface Route {
   readonly cluster: string
   readonly view: View
   readonly params: URLSearchParams
+  /** A view the link names that the console does not have (`view` is then `sql`). */
+  readonly unknownView?: string
 }
 
 export const parseRoute = (location: Location): Route | null => {
@@ -22,8 +24,14 @@ export const parseRoute = (location: Location): Route | null => {
     .filter((part) => part !== "")
     .map((part) => decodeURIComponent(part))
   if (organization === undefined || cluster === undefined) return null
-  const known = VIEWS.find((name) => name === view) ?? "sql"
-  return { organization, cluster, view: known, params: new URLSearchParams(location.search) }
+  const known = VIEWS.find((name) => name === view)
+  return {
+    organization,
+    cluster,
+    view: known ?? "sql",
+    params: new URLSearchParams(location.search),
+    ...(known === undefined && view !== undefined ? { unknownView: view } : {})
+  }
 }
 
 export const hrefOf = (
