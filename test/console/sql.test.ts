@@ -272,6 +272,9 @@ describe("the console", () => {
       await poll(() => alert.locator("strong").allTextContents()).toEqual([said])
       // The view is not drawn under it, so no call of its fails a second time.
       expect(await page.getByRole("textbox", { name: "SQL query" }).count()).toBe(0)
+      // Nor is a view the link did not name marked as the one open.
+      if (link.includes("/dashboards"))
+        expect(await page.locator("nav [aria-current=page]").count()).toBe(0)
     }
     await page.goto(`${sluice.url}/default/default/sql?database=default`)
     await poll(() => page.getByRole("textbox", { name: "SQL query" }).count()).toBe(1)

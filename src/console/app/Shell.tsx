@@ -100,7 +100,9 @@ export const Shell = ({
             <a
               key={view}
               href={hrefOf({ ...scope, view }, { database })}
-              aria-current={view === route.view ? "page" : undefined}
+              aria-current={
+                view === route.view && route.unknownView === undefined ? "page" : undefined
+              }
               onClick={(e) => followLink(e, hrefOf({ ...scope, view }, { database }))}
             >
               {TITLES[view]}
