@@ -9,7 +9,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Console, Effect, Layer } from "effect"
 import { MainLive } from "../layers/Main.js"
 import { describeConfigError } from "./config/describeConfigError.js"
-import * as IdleHeap from "./runtime/IdleHeap.js"
+import * as IdleMemory from "./runtime/IdleMemory.js"
 
 const refuseToStart = (reason: string) =>
   Console.error(`sluice: cannot start: ${reason}`).pipe(
@@ -17,7 +17,7 @@ const refuseToStart = (reason: string) =>
   )
 
 Layer.launch(
-  Layer.merge(MainLive, IdleHeap.layer).pipe(Layer.ensureRequirementsType<never>())
+  Layer.merge(MainLive, IdleMemory.layer).pipe(Layer.ensureRequirementsType<never>())
 ).pipe(
   Effect.catchIf(ConfigError.isConfigError, (e) =>
     refuseToStart(`invalid configuration: ${describeConfigError(e)}`)

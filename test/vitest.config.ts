@@ -21,7 +21,7 @@ const isolated = [
   "test/bundle/Esbuild.test.ts",
   // V8 gives the young generation back only after seconds of little allocation, which
   // files sharing the process do not leave it (the test waited 22 s there, 30 at most).
-  "test/runtime/IdleHeap.test.ts"
+  "test/runtime/IdleMemory.test.ts"
 ]
 
 /**

@@ -17,7 +17,7 @@ import * as ChdbEngine from "../engine/ChdbEngine.js"
 import { EngineRpcs, exchangeDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import { handlers } from "./EngineWorkerHandlers.js"
-import * as IdleHeap from "../runtime/IdleHeap.js"
+import * as IdleMemory from "../runtime/IdleMemory.js"
 
 /** What the provisioner passes as the single argument. */
 export const WorkerArgs = Schema.Struct({
@@ -86,7 +86,7 @@ const serverFor = (args: WorkerArgs) =>
 process.on("disconnect", () => process.kill(process.pid, "SIGTERM"))
 
 Effect.gen(function* () {
-  yield* Effect.forkScoped(IdleHeap.giveBackWhenIdle())
+  yield* Effect.forkScoped(IdleMemory.giveBackWhenIdle())
   const args = yield* assignment
   // `ps` shows whose engine this is (also how an operator or a test finds it).
   process.title = `sluice-engine ${path.basename(args.dataDir)}`

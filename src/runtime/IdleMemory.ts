@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 
-export interface IdleHeapOptions {
+export interface IdleMemoryOptions {
   /** How often the event loop's utilization is read. */
   readonly every: Duration.DurationInput
   /**
@@ -39,7 +39,7 @@ export interface Heap {
   readonly collect: () => void
 }
 
-const defaults: IdleHeapOptions = {
+const defaults: IdleMemoryOptions = {
   every: "1 second",
   triesAfter: ["3 seconds", "8 seconds", "16 seconds"],
   idleUtilization: 0.2,
@@ -66,7 +66,7 @@ const collector = (): (() => void) => {
  * until the young generation is back to `keptYoungBytes`; none in a stretch that starts
  * within `minimumGap` of the last stretch's, so light traffic costs next to nothing.
  */
-export const giveBackWhenIdle = (options: Partial<IdleHeapOptions> = {}) =>
+export const giveBackWhenIdle = (options: Partial<IdleMemoryOptions> = {}) =>
   Effect.suspend(() => {
     const settings = { ...defaults, ...options }
     const tries = settings.triesAfter.map(Duration.toMillis)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import * as v8 from "node:v8"
-import { giveBackWhenIdle } from "../../src/runtime/IdleHeap.js"
+import { giveBackWhenIdle } from "../../src/runtime/IdleMemory.js"
 
 const youngBytes = () =>
   v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")!.physical_space_size
@@ -18,7 +18,7 @@ const burstOfWork = () => {
   return kept.length
 }
 
-describe("IdleHeap", () => {
+describe("IdleMemory", () => {
   it.live("gives the young generation a burst of work grew back once the process is idle", () =>
     Effect.gen(function* () {
       burstOfWork()
