@@ -1,12 +1,14 @@
 /**
  * `npm install`'s `postinstall` (after `src/start.mjs --prepare` bundled the service):
- * builds what the first start would otherwise build, the engine worker's bundle and the
- * control plane's template. A step that fails here fails nothing: the service builds it
- * on first use.
+ * builds what the first start would otherwise build, the engine worker's bundle, the
+ * control plane's template and the native page release of idle engine workers. A step
+ * that fails here fails nothing: the service builds it on first use (the page release
+ * only where there is a C compiler; without one, idle workers keep their pages).
  */
 import { Effect } from "effect"
 import * as ControlPlaneTemplate from "./store/ControlPlaneTemplate.js"
 import * as TemplateBuild from "./store/TemplateBuild.js"
+import * as ReleasePages from "./runtime/ReleasePages.js"
 import { workerCommand } from "./provisioner/WorkerCommand.js"
 
 const started = Date.now()
@@ -17,3 +19,10 @@ try {
 } catch (error) {
   console.warn(`sluice control plane template not built now (${String(error)})`)
 }
+await Effect.runPromise(
+  Effect.match(ReleasePages.build, {
+    onFailure: (error) =>
+      console.warn(`sluice: idle engine workers will keep their library's pages: ${error.reason}`),
+    onSuccess: () => {}
+  })
+)

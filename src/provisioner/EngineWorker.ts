@@ -17,7 +17,9 @@ import * as ChdbEngine from "../engine/ChdbEngine.js"
 import { EngineRpcs, exchangeDirectory } from "./EngineRpcs.js"
 import { layerFramedMsgPack } from "./FramedMsgPack.js"
 import { handlers } from "./EngineWorkerHandlers.js"
+import * as FilePages from "../runtime/FilePages.js"
 import * as IdleMemory from "../runtime/IdleMemory.js"
+import * as ReleasePages from "../runtime/ReleasePages.js"
 
 /** What the provisioner passes as the single argument. */
 export const WorkerArgs = Schema.Struct({
@@ -85,8 +87,22 @@ const serverFor = (args: WorkerArgs) =>
 
 process.on("disconnect", () => process.kill(process.pid, "SIGTERM"))
 
+/**
+ * What an idle worker gives back: its young generation, and the pages of chDB's library
+ * and of `node` that the engine's start touched (`FilePages.ts`), unless this machine
+ * could not build the native release.
+ */
+const idleHoldings = Effect.match(ReleasePages.load, {
+  onFailure: () => [IdleMemory.youngGeneration()],
+  onSuccess: (release) => [
+    IdleMemory.youngGeneration(),
+    FilePages.holding(release, FilePages.engineWorkerFiles())
+  ]
+})
+
 Effect.gen(function* () {
-  yield* Effect.forkScoped(IdleMemory.giveBackWhenIdle())
+  const holdings = yield* idleHoldings
+  yield* Effect.forkScoped(IdleMemory.giveBackWhenIdle({ holdings }))
   const args = yield* assignment
   // `ps` shows whose engine this is (also how an operator or a test finds it).
   process.title = `sluice-engine ${path.basename(args.dataDir)}`

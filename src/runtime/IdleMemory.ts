@@ -1,23 +1,36 @@
 /**
- * Gives V8's young generation back once a process is idle. Start-up (or a burst of
- * requests) grows its semi-spaces to their 16 MB maximum, and V8 only shrinks them in a
- * garbage collection, which an idle process never has: the service held its young
- * generation at full size doing nothing. A full collection once the event loop has been
- * mostly idle for a few seconds returns it, for a little CPU and a smaller RSS. Its
- * maximum stays, so it grows back at the first burst of work (a smaller maximum cost
- * more CPU on JSON work). */
+ * Gives back what an idle process holds but does not use, once its event loop has been
+ * mostly idle for a few seconds.
+ *
+ * - V8's young generation (every process): start-up or a burst of requests grows its
+ *   semi-spaces to their 16 MB maximum, and V8 only shrinks them in a garbage collection,
+ *   which an idle process never has. A full collection returns it, for a little CPU. Its
+ *   maximum stays, so it grows back at the first burst of work (a smaller maximum cost
+ *   more CPU on JSON work).
+ * - Other holdings a process adds, as the engine worker adds the engine library's pages
+ *   (`FilePages.ts`).
+ */
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 
+/** Memory an idle process can give back. */
+export interface Holding {
+  /** What giving back would return now, in bytes. */
+  readonly heldBytes: () => number
+  /** At or below this, the holding is left alone. */
+  readonly keptBytes: number
+  readonly giveBack: () => void
+}
+
 export interface IdleMemoryOptions {
   /** How often the event loop's utilization is read. */
   readonly every: Duration.DurationInput
   /**
-   * How long into an idle stretch each collection is tried, until one gives the young
-   * generation back: V8 shrinks it only when the last ~5 s allocated little, which an
-   * earlier try (soon after start-up, say) may not have met.
+   * How long into an idle stretch each try is made, until every holding is back to what
+   * it keeps: V8 shrinks the young generation only when the last ~5 s allocated little,
+   * which an earlier try (soon after start-up, say) may not have met.
    */
   readonly triesAfter: ReadonlyArray<Duration.DurationInput>
   /**
@@ -25,26 +38,10 @@ export interface IdleMemoryOptions {
    * background work keeps its loop a little busy, more so on a loaded machine.
    */
   readonly idleUtilization: number
-  /** The least time from the first collection of one idle stretch to the next's. */
+  /** The least time from the first try of one idle stretch to the next's. */
   readonly minimumGap: Duration.DurationInput
-  /** A young generation this large or smaller is left alone. */
-  readonly keptYoungBytes: number
-  /** The heap it reads and collects: this process's V8 heap unless given another. */
-  readonly heap?: Heap
-}
-
-/** What the check needs of a heap. */
-export interface Heap {
-  readonly youngBytes: () => number
-  readonly collect: () => void
-}
-
-const defaults: IdleMemoryOptions = {
-  every: "1 second",
-  triesAfter: ["3 seconds", "8 seconds", "16 seconds"],
-  idleUtilization: 0.2,
-  minimumGap: "30 seconds",
-  keptYoungBytes: 8 * 1024 * 1024
+  /** What is given back: this process's young generation unless given others. */
+  readonly holdings: ReadonlyArray<Holding>
 }
 
 const v8YoungBytes = () =>
@@ -61,17 +58,31 @@ const collector = (): (() => void) => {
   return typeof gc === "function" ? () => gc() : () => {}
 }
 
+/** This process's young generation, given back by a full collection; 8 MB of it kept. */
+export const youngGeneration = (): Holding => ({
+  heldBytes: v8YoungBytes,
+  keptBytes: 8 * 1024 * 1024,
+  giveBack: collector()
+})
+
+const defaults = {
+  every: "1 second",
+  triesAfter: ["3 seconds", "8 seconds", "16 seconds"],
+  idleUtilization: 0.2,
+  minimumGap: "30 seconds"
+} satisfies Omit<IdleMemoryOptions, "holdings">
+
 /**
- * Runs until interrupted: in each idle stretch, a full collection at each of `triesAfter`
- * until the young generation is back to `keptYoungBytes`; none in a stretch that starts
+ * Runs until interrupted: in each idle stretch, at each of `triesAfter`, every holding
+ * above what it keeps is given back, until none is; no try in a stretch that starts
  * within `minimumGap` of the last stretch's, so light traffic costs next to nothing.
  */
 export const giveBackWhenIdle = (options: Partial<IdleMemoryOptions> = {}) =>
   Effect.suspend(() => {
     const settings = { ...defaults, ...options }
+    const holdings = settings.holdings ?? [youngGeneration()]
     const tries = settings.triesAfter.map(Duration.toMillis)
     const gapMillis = Duration.toMillis(settings.minimumGap)
-    const heap = settings.heap ?? { youngBytes: v8YoungBytes, collect: collector() }
     let last = performance.eventLoopUtilization()
     let idleSince = performance.now()
     let tried = 0
@@ -88,12 +99,13 @@ export const giveBackWhenIdle = (options: Partial<IdleMemoryOptions> = {}) =>
       }
       const next = tries[tried]
       if (next === undefined || at - idleSince < next) return
-      if (heap.youngBytes() <= settings.keptYoungBytes) return
       if (tried === 0 && at - firstTryAt < gapMillis) return
+      const due = holdings.filter((holding) => holding.heldBytes() > holding.keptBytes)
+      if (due.length === 0) return
       if (tried === 0) firstTryAt = at
       tried += 1
-      heap.collect()
-      // The collection's own time is not the loop being busy: counted, it ended the idle
+      for (const holding of due) holding.giveBack()
+      // The giving back's own time is not the loop being busy: counted, it ended the idle
       // stretch it was tried in, and the gap then held off the stretch's later tries.
       last = performance.eventLoopUtilization()
     })

@@ -46,8 +46,9 @@ describe("IdleMemory", () => {
       // soon after a burst can on a slow machine; the second gives it back.
       let collections = 0
       const heap = {
-        youngBytes: () => (collections >= 2 ? 1 * MB : 32 * MB),
-        collect: () => {
+        heldBytes: () => (collections >= 2 ? 1 * MB : 32 * MB),
+        keptBytes: 8 * MB,
+        giveBack: () => {
           collections++
           const until = performance.now() + 400
           while (performance.now() < until) {
@@ -65,13 +66,38 @@ describe("IdleMemory", () => {
           // The service's gap: were the collection counted as the loop being busy, the
           // second try would wait for it.
           minimumGap: "30 seconds",
-          heap
+          holdings: [heap]
         })
       )
       yield* Effect.promise(() =>
         expect.poll(() => collections, { timeout: 15_000, interval: 100 }).toBe(2)
       )
       yield* Fiber.interrupt(fiber)
+    })
+  )
+
+  it.live("gives back only the holdings above what they keep", () =>
+    Effect.gen(function* () {
+      const given: Array<string> = []
+      const holdingOf = (name: string, heldBytes: number) => ({
+        heldBytes: () => (given.includes(name) ? 0 : heldBytes),
+        keptBytes: 16 * MB,
+        giveBack: () => void given.push(name)
+      })
+      const fiber = yield* Effect.fork(
+        giveBackWhenIdle({
+          every: "100 millis",
+          triesAfter: ["300 millis", "600 millis"],
+          idleUtilization: 0.5,
+          minimumGap: "0 millis",
+          holdings: [holdingOf("pages", 150 * MB), holdingOf("small", 2 * MB)]
+        })
+      )
+      yield* Effect.promise(() =>
+        expect.poll(() => given, { timeout: 15_000, interval: 100 }).toEqual(["pages"])
+      )
+      yield* Fiber.interrupt(fiber)
+      expect(given).toEqual(["pages"])
     })
   )
 })
