@@ -79,13 +79,15 @@ const residentBytes = (mappings: ReadonlyArray<Mapping>) =>
 
 /**
  * The resident pages of the files `isKept` names, released with `release` once this
- * process is idle; 16 MB of them are left alone.
+ * process is idle. Up to 64 MB of them are left alone: what a worker's queries and inserts
+ * map again is ~50 MB, so a worker under light traffic (its loop idle by the measure of
+ * `IdleMemory`) keeps what it runs instead of releasing it and mapping it again in turn.
  */
 export const holding = (release: Release, isKept: (file: string) => boolean): Holding => {
   const read = () => releasable(fs.readFileSync("/proc/self/smaps", "utf8"), isKept)
   return {
     heldBytes: () => residentBytes(read()),
-    keptBytes: 16 * 1024 * 1024,
+    keptBytes: 64 * 1024 * 1024,
     giveBack: () => {
       for (const mapping of read()) release(mapping.start, mapping.end - mapping.start)
     }
