@@ -79,15 +79,18 @@ const residentBytes = (mappings: ReadonlyArray<Mapping>) =>
 
 /**
  * The resident pages of the files `isKept` names, released with `release` once this
- * process is idle. Up to 64 MB of them are left alone: what a worker's queries and inserts
- * map again is ~50 MB, so a worker under light traffic (its loop idle by the measure of
- * `IdleMemory`) keeps what it runs instead of releasing it and mapping it again in turn.
+ * process is idle; 16 MB of them are left alone. A worker's next query maps ~50 MB of them
+ * again, for ~10 ms of page faults; under light traffic (its loop idle by the measure of
+ * `IdleMemory`) that happens at most at each try of an idle stretch. Keeping 64 MB instead
+ * spared those faults, but left each idle worker holding what its last queries mapped: a
+ * further idle cluster cost the tree +103 MB instead of +82, and other workers drifted
+ * by tens of MB with the metrics sampler's queries.
  */
 export const holding = (release: Release, isKept: (file: string) => boolean): Holding => {
   const read = () => releasable(fs.readFileSync("/proc/self/smaps", "utf8"), isKept)
   return {
     heldBytes: () => residentBytes(read()),
-    keptBytes: 64 * 1024 * 1024,
+    keptBytes: 16 * 1024 * 1024,
     giveBack: () => {
       for (const mapping of read()) release(mapping.start, mapping.end - mapping.start)
     }
