@@ -79,12 +79,11 @@ const residentBytes = (mappings: ReadonlyArray<Mapping>) =>
 
 /**
  * The resident pages of the files `isKept` names, released with `release` once this
- * process is idle; 16 MB of them are left alone. A worker's next query maps ~50 MB of them
- * again, for ~10 ms of page faults; under light traffic (its loop idle by the measure of
- * `IdleMemory`) that happens at most at each try of an idle stretch. Keeping 64 MB instead
- * spared those faults, but left each idle worker holding what its last queries mapped: a
- * further idle cluster cost the tree +103 MB instead of +82, and other workers drifted
- * by tens of MB with the metrics sampler's queries.
+ * process is idle; 16 MB of them are left alone. A worker's next query maps part of them
+ * again, a few milliseconds of page faults; under light traffic (its loop idle by the
+ * measure of `IdleMemory`) that happens at most once a try of an idle stretch. Keeping
+ * more would spare those faults but leave every idle worker holding what its last queries
+ * mapped (the figures: "Idle footprint" in `test/bench/README.md`).
  */
 export const holding = (release: Release, isKept: (file: string) => boolean): Holding => {
   const read = () => releasable(fs.readFileSync("/proc/self/smaps", "utf8"), isKept)
