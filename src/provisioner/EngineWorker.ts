@@ -101,8 +101,11 @@ const idleHoldings = Effect.match(ReleasePages.load, {
 })
 
 Effect.gen(function* () {
-  const holdings = yield* idleHoldings
-  yield* Effect.forkScoped(IdleMemory.giveBackWhenIdle({ holdings }))
+  // Forked whole: building the release, where `npm install` could not, does not hold up
+  // the worker's start.
+  yield* Effect.forkScoped(
+    Effect.flatMap(idleHoldings, (holdings) => IdleMemory.giveBackWhenIdle({ holdings }))
+  )
   const args = yield* assignment
   // `ps` shows whose engine this is (also how an operator or a test finds it).
   process.title = `sluice-engine ${path.basename(args.dataDir)}`
