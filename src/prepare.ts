@@ -19,10 +19,11 @@ try {
 } catch (error) {
   console.warn(`sluice control plane template not built now (${String(error)})`)
 }
+const keepPages = (reason: string) =>
+  console.warn(`sluice: idle engine workers will keep their library's pages: ${reason}`)
 await Effect.runPromise(
   Effect.match(ReleasePages.build, {
-    onFailure: (error) =>
-      console.warn(`sluice: idle engine workers will keep their library's pages: ${error.reason}`),
+    onFailure: (error) => keepPages(error.reason),
     onSuccess: () => {}
-  })
+  }).pipe(Effect.catchAllDefect(() => Effect.sync(() => keepPages("the build failed"))))
 )
