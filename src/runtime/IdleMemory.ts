@@ -74,8 +74,9 @@ const defaults = {
 
 /**
  * Runs until interrupted: in each idle stretch, at each of `triesAfter`, every holding
- * above what it keeps is given back, until none is; no try in a stretch that starts
- * within `minimumGap` of the last stretch's, so light traffic costs next to nothing.
+ * above what it keeps is given back, until a try finds none; no try in a stretch that
+ * starts within `minimumGap` of the last stretch's first, so light traffic costs next to
+ * nothing.
  */
 export const giveBackWhenIdle = (options: Partial<IdleMemoryOptions> = {}) =>
   Effect.suspend(() => {
@@ -100,10 +101,12 @@ export const giveBackWhenIdle = (options: Partial<IdleMemoryOptions> = {}) =>
       const next = tries[tried]
       if (next === undefined || at - idleSince < next) return
       if (tried === 0 && at - firstTryAt < gapMillis) return
-      const due = holdings.filter((holding) => holding.heldBytes() > holding.keptBytes)
-      if (due.length === 0) return
       if (tried === 0) firstTryAt = at
-      tried += 1
+      // Reading a holding may cost (the file pages read `/proc/self/smaps`): each is read
+      // once a try, and a try that finds nothing due ends the stretch's tries. Read at
+      // every check instead, an idle worker read its `smaps` every second.
+      const due = holdings.filter((holding) => holding.heldBytes() > holding.keptBytes)
+      tried = due.length === 0 ? tries.length : tried + 1
       for (const holding of due) holding.giveBack()
       // The giving back's own time is not the loop being busy: counted, it ended the idle
       // stretch it was tried in, and the gap then held off the stretch's later tries.

@@ -100,4 +100,46 @@ describe("IdleMemory", () => {
       expect(given).toEqual(["pages"])
     })
   )
+
+  it.live(
+    "reads each holding once a try, and a try that finds nothing due ends the stretch's",
+    () =>
+      Effect.gen(function* () {
+        let quietReads = 0
+        let heldReads = 0
+        let givenBack = 0
+        // Never due: read at the first try only. Always due: read and given back at each.
+        const quiet = {
+          heldBytes: () => ++quietReads && 1 * MB,
+          keptBytes: 16 * MB,
+          giveBack: () => {}
+        }
+        const held = {
+          heldBytes: () => ++heldReads && 64 * MB,
+          keptBytes: 16 * MB,
+          giveBack: () => void givenBack++
+        }
+        const options = {
+          every: "50 millis",
+          triesAfter: ["200 millis", "400 millis"],
+          // Every reading idle, however busy the machine: one stretch, its two tries.
+          idleUtilization: 1.01,
+          minimumGap: "1 hour"
+        } as const
+        const quietFiber = yield* Effect.fork(giveBackWhenIdle({ ...options, holdings: [quiet] }))
+        const heldFiber = yield* Effect.fork(giveBackWhenIdle({ ...options, holdings: [held] }))
+        yield* Effect.promise(() =>
+          expect.poll(() => givenBack, { timeout: 15_000, interval: 50 }).toBe(2)
+        )
+        // Many more checks than tries pass: the stretch's reads stay where they were.
+        yield* Effect.sleep("1 second")
+        yield* Fiber.interrupt(quietFiber)
+        yield* Fiber.interrupt(heldFiber)
+        expect({ quietReads, heldReads, givenBack }).toEqual({
+          quietReads: 1,
+          heldReads: 2,
+          givenBack: 2
+        })
+      })
+  )
 })
