@@ -18,6 +18,8 @@ import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { removeEarlierBundles, runWithCodeCache } from "./bundle/codeCache.cjs"
 import { latin1Source } from "./bundle/latin1Source.mjs"
+import { ownLocation } from "./bundle/sourcePlugin.mjs"
+import { EXPOSE_GC, LIFTOFF_ONLY } from "./runtime/v8Flags.cjs"
 
 const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -32,6 +34,7 @@ const sourceFiles = (root) =>
 const bundleKey = () => {
   const inputs = [
     fileURLToPath(import.meta.url),
+    fileURLToPath(new URL("./bundle/sourcePlugin.mjs", import.meta.url)),
     path.join(project, "package-lock.json"),
     ...["src", "domain", "layers"].flatMap((dir) => sourceFiles(path.join(project, dir)))
   ].map((file) => {
@@ -39,43 +42,6 @@ const bundleKey = () => {
     return `${file}:${stat?.size}:${stat?.mtimeMs}`
   })
   return createHash("sha256").update(inputs.sort().join("\n")).digest("hex").slice(0, 16)
-}
-
-/**
- * A package's index loads every module of the package: `@effect/platform`'s the API
- * reference pages (Scalar's and Swagger UI's scripts as strings, ~20 MB of heap and 34 MB
- * RSS), `@effect/platform-node`'s `@effect/cluster` and the worker and cluster modules,
- * `@effect/sql`'s the event journal and queues, none of which the service uses. Each name
- * imported from these indexes (every export of theirs is a module namespace) is imported
- * from its own module instead (`import { A, B as C }` -> `import * as A from ".../A"`, ...).
- */
-const platformModules = (source) =>
-  source.replace(
-    /import\s*\{([^}]*)\}\s*from\s*"(@effect\/(?:platform|platform-node|sql|rpc))"/g,
-    (_, names, pkg) =>
-      names
-        .split(",")
-        .map((name) => name.trim())
-        .filter((name) => name !== "" && !name.startsWith("type "))
-        .map((name) => {
-          const [imported, local = imported] = name.split(/\s+as\s+/)
-          return `import * as ${local} from "${pkg}/${imported}";`
-        })
-        .join(" ")
-  )
-
-/** Each module keeps its own location: several find files beside themselves. */
-const ownLocation = {
-  name: "own-location",
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: platformModules(fs.readFileSync(args.path, "utf8"))
-        .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href))
-        .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(args.path)))
-        .replaceAll("import.meta.filename", JSON.stringify(args.path)),
-      loader: "ts"
-    }))
-  }
 }
 
 /**
@@ -144,7 +110,10 @@ const bundle = await mainBundle().catch((error) => {
 if (process.argv.includes("--prepare")) {
   if (bundle !== undefined) console.log(`sluice service bundled (${path.basename(bundle)})`)
 } else if (bundle !== undefined) {
-  runWithCodeCache(bundle, (write) => setTimeout(write, CODE_CACHE_AFTER_MS).unref())
+  runWithCodeCache(bundle, (write) => setTimeout(write, CODE_CACHE_AFTER_MS).unref(), [
+    EXPOSE_GC,
+    LIFTOFF_ONLY
+  ])
 } else {
   const { register } = await import("tsx/esm/api")
   register()

@@ -9,14 +9,18 @@
 const fs = require("node:fs")
 const Module = require("node:module")
 const path = require("node:path")
+const v8 = require("node:v8")
 const vm = require("node:vm")
 
 /**
  * Runs `file` as a module of its own; where it had no usable cache, `whenToCache` is given
  * the function that writes one (written aside, then renamed), to call once the code worth
- * keeping has been compiled.
+ * keeping has been compiled. `flags` are the V8 flags the bundle's code sets as it runs
+ * (`src/runtime/v8Flags.cjs`), set here first so that the cache written later is made
+ * under the flags the next start compiles with.
  */
-exports.runWithCodeCache = (file, whenToCache) => {
+exports.runWithCodeCache = (file, whenToCache, flags = []) => {
+  for (const flag of flags) v8.setFlagsFromString(flag)
   const codeCache = `${file}.v8-${process.version}`
   let cachedData
   try {

@@ -14,6 +14,7 @@ import { Duration, Effect, Layer, Schedule } from "effect"
 import { performance } from "node:perf_hooks"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
+import { EXPOSE_GC } from "./v8Flags.cjs"
 
 /** Memory an idle process can give back. */
 export interface Holding {
@@ -53,7 +54,7 @@ const v8YoungBytes = () =>
  * the flag is set has it (the process's own global does not).
  */
 const collector = (): (() => void) => {
-  v8.setFlagsFromString("--expose-gc")
+  v8.setFlagsFromString(EXPOSE_GC)
   const gc: unknown = vm.runInNewContext("gc")
   return typeof gc === "function" ? () => gc() : () => {}
 }

@@ -14,6 +14,7 @@ import * as DataDirectory from "../config/DataDirectory.js"
 import * as SocketDirectory from "../sockets/SocketDirectory.js"
 import * as ControlPlaneTemplate from "./ControlPlaneTemplate.js"
 import * as DataDirLock from "./DataDirLock.js"
+import { LIFTOFF_ONLY } from "../runtime/v8Flags.cjs"
 
 export { DataDirInUse } from "./DataDirLock.js"
 
@@ -54,7 +55,7 @@ const startParams = [
  */
 const createPGlite = (options: { readonly dataDir?: string; readonly loadDataDir?: Blob }) =>
   Effect.tryPromise(() => {
-    v8.setFlagsFromString("--liftoff-only")
+    v8.setFlagsFromString(LIFTOFF_ONLY)
     return PGlite.create({ ...options, startParams })
   }).pipe(Effect.orDie)
 

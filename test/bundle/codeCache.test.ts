@@ -1,8 +1,10 @@
 /**
  * Bundles run with their code cache (`src/bundle/codeCache.cjs`): the cache is written
- * where there was none, read afterwards, and bundles of earlier sources go once an hour old.
+ * where there was none, read afterwards, also by a bundle whose code sets V8 flags as it
+ * runs, and bundles of earlier sources go once an hour old.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -27,6 +29,43 @@ describe("a bundle run with its code cache", () => {
     // A second run finds the cache V8 accepts: nothing to write.
     runWithCodeCache(file, (write) => writes.push(write))
     expect(writes.length).toBe(1)
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("a bundle that sets a V8 flag as it runs finds its cache at the next start when the runner sets the flag first", () => {
+    const dir = tempDir()
+    const runner = path.resolve("src/bundle/codeCache.cjs")
+    // Each start is a process of its own, as the service's and a worker's are: a flag once
+    // set stays set in a process.
+    const start = (file: string, flags: ReadonlyArray<string>) =>
+      execFileSync(
+        process.execPath,
+        [
+          "-e",
+          `let compiled = false
+          require(${JSON.stringify(runner)}).runWithCodeCache(${JSON.stringify(file)}, (write) => {
+            compiled = true
+            write()
+          }, ${JSON.stringify(flags)})
+          process.stdout.write(compiled ? "compiled" : "from cache")`
+        ],
+        { encoding: "utf8" }
+      )
+    const bundle = (name: string) => {
+      const file = path.join(dir, name)
+      fs.writeFileSync(
+        file,
+        'require("node:v8").setFlagsFromString("--expose-gc"); module.exports.ran = true'
+      )
+      return file
+    }
+    const withFlag = bundle("main-0123456789abcdef.cjs")
+    expect(start(withFlag, ["--expose-gc"])).toBe("compiled")
+    expect(start(withFlag, ["--expose-gc"])).toBe("from cache")
+    // Without the runner setting it, V8 refuses the cache the last start wrote, every time.
+    const withoutFlag = bundle("main-fedcba9876543210.cjs")
+    expect(start(withoutFlag, [])).toBe("compiled")
+    expect(start(withoutFlag, [])).toBe("compiled")
     fs.rmSync(dir, { recursive: true, force: true })
   })
 
