@@ -25,16 +25,18 @@ const require = createRequire(import.meta.url)
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const entry = path.join(project, "src", "main.ts")
 
+// What a bundle is made of: TypeScript, and the plain JavaScript beside it (the runners'
+// helpers, the generated SPL parser).
+const SOURCE = /\.(ts|js|cjs|mjs)$/
+
 const sourceFiles = (root) =>
   fs
     .readdirSync(root, { withFileTypes: true, recursive: true })
-    .filter((file) => file.isFile() && file.name.endsWith(".ts"))
+    .filter((file) => file.isFile() && SOURCE.test(file.name))
     .map((file) => path.join(file.parentPath, file.name))
 
 const bundleKey = () => {
   const inputs = [
-    fileURLToPath(import.meta.url),
-    fileURLToPath(new URL("./bundle/sourcePlugin.mjs", import.meta.url)),
     path.join(project, "package-lock.json"),
     ...["src", "domain", "layers"].flatMap((dir) => sourceFiles(path.join(project, dir)))
   ].map((file) => {

@@ -20,10 +20,14 @@ import { withEsbuild } from "./Esbuild.js"
 import { latin1Source } from "./latin1Source.mjs"
 import { ownLocation } from "./sourcePlugin.mjs"
 
+// What a bundle is made of: TypeScript, and the plain JavaScript beside it (`v8Flags.cjs`,
+// `sourcePlugin.mjs`, the generated SPL parser).
+const SOURCE = /\.(ts|js|cjs|mjs)$/
+
 const sourceFiles = (root: string): Array<string> =>
   fs
     .readdirSync(root, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .filter((entry) => entry.isFile() && SOURCE.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
 
 /** Every source file's size and mtime, and the lock file's. */
@@ -32,7 +36,6 @@ const bundleKey = (entry: string) => {
   const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
   const inputs = [
     entry,
-    fileURLToPath(new URL("./sourcePlugin.mjs", import.meta.url)),
     ...sourceFiles(path.join(project, "src")),
     ...sourceFiles(path.join(project, "domain")),
     path.join(project, "package-lock.json")
