@@ -102,6 +102,13 @@ const onClickHouseServer = [
  */
 const nodes = ["test/nodes/**/*.test.ts"]
 
+/**
+ * The console in a real browser and the command line in processes and a terminal, against
+ * servers of their own: a project apart so that `npm test` (test/run.ts) can run it beside
+ * `shared` rather than after it.
+ */
+const clients = ["test/console/**/*.test.ts", "test/cli/**/*.test.ts"]
+
 export default defineConfig({
   test: {
     // Each file builds real engines (PGlite, chDB): keep concurrency at the core count.
@@ -121,8 +128,18 @@ export default defineConfig({
           name: "shared",
           globalSetup: ["test/support/testRunTmp.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: [...isolated, ...externalOnly, ...nodes, "test/store/externalPostgres.test.ts"]
+          exclude: [
+            ...isolated,
+            ...externalOnly,
+            ...nodes,
+            ...clients,
+            "test/store/externalPostgres.test.ts"
+          ]
         }
+      },
+      {
+        extends: true,
+        test: { name: "clients", globalSetup: ["test/support/testRunTmp.ts"], include: clients }
       },
       {
         extends: true,
