@@ -107,7 +107,7 @@ const runJob = async (job: Job): Promise<Outcome> => {
   return { name: job.name, passed, seconds }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const)
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
   process.once(signal, () => {
     for (const pid of processGroups) {
       try {
