@@ -5,7 +5,8 @@
  * waits on a server, an engine worker or a browser. Two lanes fill that time.
  *
  * Each job's output is printed whole when it ends (never interleaved with the other
- * lane's), then a line per job; any failure makes the exit status 1.
+ * lane's), a failed job's at the end, just above the line per job that closes the run; any
+ * failure makes the exit status 1.
  */
 import { spawn } from "node:child_process"
 import * as path from "node:path"
@@ -57,6 +58,7 @@ interface Outcome {
   readonly name: string
   readonly passed: boolean
   readonly seconds: number
+  readonly output: Buffer
 }
 
 /** Process groups of the steps running now, stopped with the run. */
@@ -100,11 +102,12 @@ const runJob = async (job: Job): Promise<Outcome> => {
   runningJobs.delete(job.name)
   const seconds = (performance.now() - started) / 1000
   clearProgress()
-  process.stdout.write(
-    `\n── ${job.name}: ${passed ? "passed" : "FAILED"} in ${seconds.toFixed(0)} s ──\n`
-  )
-  process.stdout.write(Buffer.concat(output))
-  return { name: job.name, passed, seconds }
+  const heading = `\n── ${job.name}: ${passed ? "passed" : "FAILED"} in ${seconds.toFixed(0)} s ──\n`
+  // A failure's report waits for the end of the run, where it is not scrolled away.
+  process.stdout.write(passed ? heading : `${heading}(its report follows at the end)\n`)
+  const report = Buffer.concat(output)
+  if (passed) process.stdout.write(report)
+  return { name: job.name, passed, seconds, output: report }
 }
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
@@ -144,6 +147,10 @@ await Promise.all(
 clearInterval(ticker)
 clearProgress()
 const failed = outcomes.filter((o) => !o.passed)
+for (const o of failed) {
+  process.stdout.write(`\n── ${o.name}: FAILED ──\n`)
+  process.stdout.write(o.output)
+}
 process.stdout.write("\n")
 for (const o of outcomes)
   process.stdout.write(
