@@ -9,6 +9,7 @@
  * failure makes the exit status 1.
  */
 import { spawn } from "node:child_process"
+import { constants } from "node:os"
 import * as path from "node:path"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -119,7 +120,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
         // already gone
       }
     }
-    process.exit(130)
+    // As a shell reports a process a signal ended: 130 for Ctrl-C, 143 for SIGTERM.
+    process.exit(128 + constants.signals[signal])
   })
 
 const started = performance.now()

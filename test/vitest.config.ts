@@ -111,7 +111,8 @@ const clients = ["test/console/**/*.test.ts", "test/cli/**/*.test.ts"]
 
 export default defineConfig({
   test: {
-    // Each file builds real engines (PGlite, chDB): keep concurrency at the core count.
+    // Each file builds real engines (PGlite, chDB): two processes a project run, the core
+    // count here; `npm test` (test/run.ts) runs two project runs at once, to fill their waits.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
